@@ -1,0 +1,95 @@
+"""Encoders and decoders: bytes -> decode -> upcast -> current type.
+
+Malformed bytes never raise out of here: ``decode_command`` returns ``Rejected("malformed")``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import msgspec
+
+from contracts.envelope import Accepted, CommandEnvelope, EventEnvelope, Rejected, Reply
+from contracts.games.registry import CONTRACTS
+from contracts.integration import IntegrationEvent
+from contracts.match import MatchCommand, MatchEvent
+
+encoder = msgspec.json.Encoder()
+encode = encoder.encode
+
+
+@dataclass(frozen=True)
+class GameCodec:
+    game: str
+    envelope_decoder: msgspec.json.Decoder[Any]
+    command_decoder: msgspec.json.Decoder[Any]
+    inner_command_decoder: msgspec.json.Decoder[Any]
+    event_decoder: msgspec.json.Decoder[Any]
+    upcast: Any
+
+    def decode_envelope(self, data: bytes) -> EventEnvelope[Any]:
+        """Stored bytes -> envelope of current event types (raises on corrupt data: a bug or tampering)."""
+        env: EventEnvelope[Any] = self.envelope_decoder.decode(data)
+        if self.upcast is not None:
+            env = msgspec.structs.replace(env, events=tuple(self.upcast(e) for e in env.events))
+        return env
+
+    def decode_command(self, data: bytes) -> CommandEnvelope[Any] | Rejected:
+        try:
+            env: CommandEnvelope[Any] = self.command_decoder.decode(data)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            return Rejected(code="malformed", detail=str(exc))
+        if env.game != self.game:
+            return Rejected(code="malformed", detail=f"command for game {env.game!r} sent to {self.game!r}")
+        return env
+
+    def decode_inner_command(self, obj: Any) -> Any:
+        """A command given as builtins (e.g. from a JSON HTTP body) -> struct, or Rejected."""
+        try:
+            return msgspec.convert(obj, self.inner_command_decoder.type)
+        except (msgspec.ValidationError, TypeError) as exc:
+            return Rejected(code="malformed", detail=str(exc))
+
+
+@cache
+def codec(game: str) -> GameCodec:
+    contract = CONTRACTS.get(game)
+    if contract is None:
+        raise KeyError(f"unknown game {game!r}; known: {', '.join(sorted(CONTRACTS))}")
+    events = contract.event_type | MatchEvent
+    commands = contract.command_type | MatchCommand
+    upcast = None if contract.upcast.__name__ == "_same" else contract.upcast
+    return GameCodec(
+        game=game,
+        envelope_decoder=msgspec.json.Decoder(EventEnvelope[events]),  # type: ignore[valid-type]
+        command_decoder=msgspec.json.Decoder(CommandEnvelope[commands]),  # type: ignore[valid-type]
+        inner_command_decoder=msgspec.json.Decoder(commands),
+        event_decoder=msgspec.json.Decoder(events),
+        upcast=upcast,
+    )
+
+
+def known_games() -> tuple[str, ...]:
+    return tuple(sorted(CONTRACTS))
+
+
+reply_decoder: msgspec.json.Decoder[Reply] = msgspec.json.Decoder(Reply)
+integration_decoder: msgspec.json.Decoder[IntegrationEvent] = msgspec.json.Decoder(IntegrationEvent)
+
+
+def decode_reply(data: bytes) -> Accepted | Rejected:
+    return reply_decoder.decode(data)
+
+
+def peek_game(data: bytes) -> str | None:
+    """The ``game`` field of an envelope without decoding the game's events."""
+
+    class _Peek(msgspec.Struct):
+        game: str
+
+    try:
+        return msgspec.json.decode(data, type=_Peek).game
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None

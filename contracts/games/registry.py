@@ -1,0 +1,8 @@
+"""Name -> contract of every game whose messages cross a process or are stored."""
+
+from __future__ import annotations
+
+from contracts.games import GameContract
+from contracts.games.ugolki import CONTRACT as UGOLKI
+
+CONTRACTS: dict[str, GameContract] = {c.name: c for c in (UGOLKI,)}

@@ -1,0 +1,99 @@
+"""Ugolki (Russian corners): ruleset, commands, events, view and rejection codes.
+
+The ruleset holds every parameter of ``rules/ugolki.md`` §10; presets are values of it
+(``domain.games.ugolki.rules``).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from contracts.games import GameContract
+
+Layout = Literal["SQ3", "BLK12", "SQ4", "TRI10", "TRI15"]
+Dirs = Literal["ORTH", "DIAG", "ALL8"]
+
+
+class UgolkiRuleset(msgspec.Struct, frozen=True, kw_only=True):
+    board: int = 8
+    layout: Layout = "TRI10"
+    white_corner: Literal["BR", "BL"] = "BR"
+    step_dirs: Dirs = "ORTH"
+    jump_dirs: Dirs = "ORTH"
+    completion: Literal["EQUALIZE", "IMMEDIATE"] = "EQUALIZE"
+    # leave_home: none | STAGE(N) | CONT(>N, k) | CONT(>=N, k)   (§6.2)
+    leave_home: Literal["none", "STAGE", "CONT_GT", "CONT_GE"] = "STAGE"
+    leave_home_moves: int = 40
+    leave_home_threshold: int = 1
+    return_home_loss_after: int | None = None  # §6.3
+    long_game: Literal["none", "TEMPO", "COUNT"] = "TEMPO"  # §6.4
+    long_game_moves: int = 80
+    repetition: Literal["none", "THREEFOLD_HOME_SYMMETRIC"] = "THREEFOLD_HOME_SYMMETRIC"  # §6.5
+    anti_lock: Literal["none", "LITERAL_ORTH"] = "LITERAL_ORTH"  # §6.7
+    mirror_limit: int | None = 10  # §6.8 maximum copies; None = no limit
+    mirror_window: int | None = 12  # None = the whole game
+    vrednyugi: bool = False  # §6.9
+    target_home_lock: bool = False  # §6.6
+
+
+class MovePiece(msgspec.Struct, frozen=True, kw_only=True, tag="move_piece.v1"):
+    """A turn: the full path (every landing square) or just (from, to)."""
+
+    path: tuple[str, ...]
+
+
+class PieceMoved(msgspec.Struct, frozen=True, kw_only=True, tag="piece_moved.v1"):
+    seat: str
+    path: tuple[str, ...]  # always the full path, as the referee recorded it
+
+
+class TurnPassed(msgspec.Struct, frozen=True, kw_only=True, tag="turn_passed.v1"):
+    """A forced pass: the seat had no legal move (§6.10). It counts as that seat's move."""
+
+    seat: str
+
+
+UgolkiCommand = MovePiece
+UgolkiEvent = PieceMoved | TurnPassed
+
+
+class UgolkiView(msgspec.Struct, frozen=True, kw_only=True):
+    board: int
+    white: tuple[str, ...]  # squares, sorted
+    black: tuple[str, ...]
+    white_home: tuple[str, ...]
+    black_home: tuple[str, ...]
+    to_move: str | None
+    moves_made: dict[str, int]  # per-seat move counters (§0)
+    tempo: dict[str, int]  # T(P), §7
+    tempo_to_go: dict[str, int]  # T(P) - T_full
+    history: tuple[str, ...]  # every turn in notation, e.g. "g2-e2-e4" or "--" for a pass
+    legal: tuple[str, ...] = ()  # the viewer's legal moves as "from-to" when it is the viewer's turn
+    result: str | None = None
+
+
+UGOLKI_REJECTION_CODES: tuple[str, ...] = (
+    "malformed",
+    "not_your_turn",
+    "bad_square",
+    "no_own_piece",
+    "occupied",
+    "illegal_step",
+    "illegal_jump",
+    "returns_to_origin",
+    "no_such_move",
+    "anti_lock",
+    "mirror_limit",
+    "vrednyugi",
+    "target_home_lock",
+)
+
+CONTRACT = GameContract(
+    name="ugolki",
+    command_type=UgolkiCommand,
+    event_type=UgolkiEvent,
+    view_type=UgolkiView,
+    ruleset_type=UgolkiRuleset,
+)

@@ -1,0 +1,132 @@
+"""Match-level commands and events shared by every game (seating, resignation, draws, the end).
+
+The first envelope of every match holds ``MatchCreated``: the full ruleset (not only its
+name), its canonical hash, the seats, the hashes of the seat tokens and, for games with
+chance, the commitment to the server seed (rng_v1, ARCHITECTURE §4).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+
+class Outcome(msgspec.Struct, frozen=True, kw_only=True):
+    """Result of a finished match, one entry per seat in seat order.
+
+    ``ranks``: 1 is best; equal ranks mean a shared place (all equal = draw).
+    ``scores``: game points when the game has them (tempo, penalty points...).
+    """
+
+    ranks: tuple[int, ...]
+    scores: tuple[float, ...] = ()
+    reason: str = ""
+    draw: bool = False
+
+
+# ---------------------------------------------------------------- commands
+class CreateMatch(msgspec.Struct, frozen=True, kw_only=True, tag="create_match.v1"):
+    preset: str
+    ruleset: dict[str, Any]
+    seats: tuple[str, ...]
+    players: tuple[str, ...]  # display names or player ids, one per seat
+    token_hashes: tuple[str, ...]  # sha256 hex of each seat's token
+    seed_commitment: str = ""  # sha256(server_seed), games with chance only
+
+
+class Resign(msgspec.Struct, frozen=True, kw_only=True, tag="resign.v1"):
+    pass
+
+
+class OfferDraw(msgspec.Struct, frozen=True, kw_only=True, tag="offer_draw.v1"):
+    pass
+
+
+class AcceptDraw(msgspec.Struct, frozen=True, kw_only=True, tag="accept_draw.v1"):
+    pass
+
+
+class DeclineDraw(msgspec.Struct, frozen=True, kw_only=True, tag="decline_draw.v1"):
+    pass
+
+
+MatchCommand = CreateMatch | Resign | OfferDraw | AcceptDraw | DeclineDraw
+
+
+# ---------------------------------------------------------------- events
+class MatchCreated(msgspec.Struct, frozen=True, kw_only=True, tag="match_created.v1"):
+    game: str
+    rules_version: str
+    preset: str
+    ruleset: dict[str, Any]
+    ruleset_hash: str
+    seats: tuple[str, ...]
+    players: tuple[str, ...]
+    token_hashes: tuple[str, ...]
+    seed_commitment: str = ""
+
+
+class Resigned(msgspec.Struct, frozen=True, kw_only=True, tag="resigned.v1"):
+    seat: str
+
+
+class DrawOffered(msgspec.Struct, frozen=True, kw_only=True, tag="draw_offered.v1"):
+    seat: str
+
+
+class DrawDeclined(msgspec.Struct, frozen=True, kw_only=True, tag="draw_declined.v1"):
+    seat: str
+
+
+class DrawAccepted(msgspec.Struct, frozen=True, kw_only=True, tag="draw_accepted.v1"):
+    seat: str
+
+
+class MatchEnded(msgspec.Struct, frozen=True, kw_only=True, tag="match_ended.v1"):
+    outcome: Outcome
+
+
+class ServerSeedRevealed(msgspec.Struct, frozen=True, kw_only=True, tag="server_seed_revealed.v1"):
+    server_seed: str  # hex; sha256 of its bytes equals MatchCreated.seed_commitment
+
+
+MatchEvent = (
+    MatchCreated | Resigned | DrawOffered | DrawAccepted | DrawDeclined | MatchEnded | ServerSeedRevealed
+)
+
+# Stable rejection codes of the match layer (each game adds its own).
+MATCH_REJECTION_CODES: tuple[str, ...] = (
+    "malformed",
+    "unknown_game",
+    "unknown_preset",
+    "invalid_ruleset",
+    "match_exists",
+    "match_not_found",
+    "match_over",
+    "bad_token",
+    "not_a_seat",
+    "not_your_turn",
+    "no_draw_offer",
+    "draw_already_offered",
+    "invalid_seats",
+    "invalid_seed",
+)
+
+
+class MatchView(msgspec.Struct, frozen=True, kw_only=True):
+    """What a client sees of a match: the match layer plus the game's own view for that viewer."""
+
+    match_id: str
+    game: str
+    preset: str
+    rules_version: str
+    seats: tuple[str, ...]
+    players: tuple[str, ...]
+    viewer: str | None
+    seq: int  # number of stored decisions so far (1 = just created)
+    to_move: tuple[str, ...]
+    status: str  # "running" | "finished"
+    outcome: Outcome | None = None
+    draw_offer: str | None = None
+    game_view: Any = None

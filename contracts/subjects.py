@@ -1,0 +1,56 @@
+"""Every NATS subject and stream name used by gamehall (the only place such strings live)."""
+
+from __future__ import annotations
+
+import zlib
+
+MATCH_STREAM = "GH_MATCHES"
+MATCH_SUBJECTS = "match.>"
+SECRET_STREAM = "GH_SECRETS"
+SECRET_SUBJECTS = "secret.>"
+INTEGRATION_STREAM = "GH_INTEGRATION"
+INTEGRATION_SUBJECTS = "integration.>"
+
+DEFAULT_PARTITIONS = 4
+REFEREE_QUEUE = "referees"
+
+MATCH_CREATED = "integration.match_created"
+MATCH_FINISHED = "integration.match_finished"
+RATING_APPLIED = "integration.rating_applied"
+
+# Expected-sequence header of JetStream (optimistic concurrency) and dedupe header.
+EXPECTED_LAST_SUBJECT_SEQ = "Nats-Expected-Last-Subject-Sequence"
+MSG_ID = "Nats-Msg-Id"
+
+
+def match_subject(game: str, match_id: str) -> str:
+    return f"match.{game}.{match_id}"
+
+
+def match_subject_filter(game: str = "*") -> str:
+    return f"match.{game}.*"
+
+
+def secret_subject(game: str, match_id: str) -> str:
+    return f"secret.{game}.{match_id}"
+
+
+def partition_of(match_id: str, partitions: int = DEFAULT_PARTITIONS) -> int:
+    return zlib.crc32(match_id.encode()) % partitions
+
+
+def command_subject(game: str, match_id: str, partitions: int = DEFAULT_PARTITIONS) -> str:
+    """Commands go to the referee partition that owns the match (its state is in that memory)."""
+    return f"cmd.{game}.{partition_of(match_id, partitions)}.{match_id}"
+
+
+def command_subscription(game: str = "*", partition: int | str = "*") -> str:
+    return f"cmd.{game}.{partition}.*"
+
+
+def match_id_from_subject(subject: str) -> str:
+    return subject.rsplit(".", 1)[1]
+
+
+def game_from_subject(subject: str) -> str:
+    return subject.split(".", 2)[1]

@@ -1,0 +1,246 @@
+"""The match layer: a decider composed around any game (seating, resignation, draws, the end).
+
+Games never see these commands; the match layer never looks inside a game's state except
+through the game's Decider functions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import msgspec
+
+from contracts.envelope import Rejected
+from contracts.match import (
+    AcceptDraw,
+    CreateMatch,
+    DeclineDraw,
+    DrawAccepted,
+    DrawDeclined,
+    DrawOffered,
+    MatchCreated,
+    MatchEnded,
+    MatchView,
+    OfferDraw,
+    Outcome,
+    Resign,
+    Resigned,
+    ServerSeedRevealed,
+)
+from domain.core.decider import Decider
+
+MATCH_COMMAND_TYPES = (CreateMatch, Resign, OfferDraw, AcceptDraw, DeclineDraw)
+MATCH_EVENT_TYPES = (
+    MatchCreated, Resigned, DrawOffered, DrawAccepted, DrawDeclined, MatchEnded, ServerSeedRevealed
+)
+
+
+class MatchState(msgspec.Struct, frozen=True, kw_only=True):
+    created: MatchCreated
+    ruleset: Any
+    game_state: Any
+    outcome: Outcome | None = None
+    draw_offer: str | None = None
+    draw_agreed: tuple[str, ...] = ()
+
+
+def ruleset_hash(ruleset: dict[str, Any]) -> str:
+    return hashlib.sha256(msgspec.json.encode(ruleset, order="sorted")).hexdigest()
+
+
+def resolve_ruleset(game: Decider[Any, Any, Any, Any, Any], preset: str, overrides: dict[str, Any]) -> Any:
+    """Preset + overrides -> a validated ruleset struct, or Rejected."""
+    meta = game.meta
+    base = meta.presets.get(preset)
+    if base is None:
+        return Rejected(code="unknown_preset", detail=f"{meta.name} has no preset {preset!r}; "
+                        f"known: {', '.join(sorted(meta.presets))}")
+    data = msgspec.to_builtins(base)
+    unknown = sorted(set(overrides) - set(data))
+    if unknown:
+        return Rejected(code="invalid_ruleset", detail=f"unknown ruleset parameter(s): {', '.join(unknown)}")
+    data.update(overrides)
+    try:
+        ruleset = msgspec.convert(data, meta.ruleset_type)
+    except (msgspec.ValidationError, ValueError) as exc:
+        return Rejected(code="invalid_ruleset", detail=str(exc))
+    check = getattr(ruleset, "validate", None)
+    if check is not None:
+        problem = check()
+        if problem:
+            return Rejected(code="invalid_ruleset", detail=str(problem))
+    return ruleset
+
+
+def decide_create(game: Decider[Any, Any, Any, Any, Any], cmd: CreateMatch) -> tuple[MatchCreated] | Rejected:
+    meta = game.meta
+    ruleset = resolve_ruleset(game, cmd.preset, {})
+    if isinstance(ruleset, Rejected):
+        return ruleset
+    try:
+        ruleset = msgspec.convert(cmd.ruleset, meta.ruleset_type)
+    except (msgspec.ValidationError, ValueError) as exc:
+        return Rejected(code="invalid_ruleset", detail=str(exc))
+    check = getattr(ruleset, "validate", None)
+    if check is not None and check():
+        return Rejected(code="invalid_ruleset", detail=str(check()))
+    n = len(cmd.seats)
+    if not meta.min_seats <= n <= meta.max_seats:
+        return Rejected(code="invalid_seats", detail=f"{meta.name} takes {meta.min_seats}-{meta.max_seats} seats, got {n}")
+    if len(set(cmd.seats)) != n or len(cmd.players) != n or len(cmd.token_hashes) != n:
+        return Rejected(code="invalid_seats", detail="seats must be distinct, with one player and one token each")
+    if tuple(cmd.seats) != meta.seat_names(n):
+        return Rejected(code="invalid_seats", detail=f"seats must be {list(meta.seat_names(n))}")
+    if meta.chance and not cmd.seed_commitment:
+        return Rejected(code="invalid_seed", detail="a game with chance needs a seed commitment")
+    canonical = msgspec.to_builtins(ruleset)
+    return (
+        MatchCreated(
+            game=meta.name,
+            rules_version=meta.rules_version,
+            preset=cmd.preset,
+            ruleset=canonical,
+            ruleset_hash=ruleset_hash(canonical),
+            seats=tuple(cmd.seats),
+            players=tuple(cmd.players),
+            token_hashes=tuple(cmd.token_hashes),
+            seed_commitment=cmd.seed_commitment,
+        ),
+    )
+
+
+def decide(
+    game: Decider[Any, Any, Any, Any, Any],
+    state: MatchState | None,
+    seat: str | None,
+    command: Any,
+    server_seed: bytes | None = None,
+) -> tuple[Any, ...] | Rejected:
+    """Decide any command for a match: match-layer commands here, game commands by the game."""
+    if isinstance(command, CreateMatch):
+        if state is not None:
+            return Rejected(code="match_exists", detail="the match already exists")
+        return decide_create(game, command)
+    if state is None:
+        return Rejected(code="match_not_found", detail="no such match")
+    if state.outcome is not None:
+        return Rejected(code="match_over", detail="the match is over")
+    seats = state.created.seats
+    if seat is None or seat not in seats:
+        return Rejected(code="not_a_seat", detail=f"seat must be one of {list(seats)}")
+    if isinstance(command, Resign):
+        # The resigning seat is last; the others share first place.
+        ranks = tuple(len(seats) if s == seat else 1 for s in seats)
+        return (Resigned(seat=seat), *_ending(game, state, Outcome(ranks=ranks, reason="resignation"), server_seed))
+    if isinstance(command, OfferDraw):
+        if state.draw_offer is not None:
+            return Rejected(code="draw_already_offered", detail=f"{state.draw_offer} has offered a draw already")
+        events: tuple[Any, ...] = (DrawOffered(seat=seat),)
+        if len(seats) == 1:
+            events += _ending(game, state, _draw(seats), server_seed)
+        return events
+    if isinstance(command, AcceptDraw):
+        if state.draw_offer is None or state.draw_offer == seat or seat in state.draw_agreed:
+            return Rejected(code="no_draw_offer", detail="there is no draw offer for you to accept")
+        agreed = {state.draw_offer, *state.draw_agreed, seat}
+        accepted: tuple[Any, ...] = (DrawAccepted(seat=seat),)
+        if agreed >= set(seats):
+            accepted += _ending(game, state, _draw(seats), server_seed)
+        return accepted
+    if isinstance(command, DeclineDraw):
+        if state.draw_offer is None or state.draw_offer == seat:
+            return Rejected(code="no_draw_offer", detail="there is no draw offer for you to decline")
+        return (DrawDeclined(seat=seat),)
+    result = game.decide(state.game_state, seat, command)
+    if isinstance(result, Rejected):
+        return result
+    after = state.game_state
+    for event in result:
+        after = game.evolve(after, event)
+    outcome = game.outcome(after)
+    if outcome is None:
+        return tuple(result)
+    return (*result, *_ending(game, state, outcome, server_seed))
+
+
+def _draw(seats: tuple[str, ...]) -> Outcome:
+    return Outcome(ranks=tuple(1 for _ in seats), reason="draw agreed", draw=True)
+
+
+def _ending(
+    game: Decider[Any, Any, Any, Any, Any], state: MatchState, outcome: Outcome, server_seed: bytes | None
+) -> tuple[Any, ...]:
+    events: tuple[Any, ...] = (MatchEnded(outcome=outcome),)
+    if game.meta.chance and server_seed is not None:
+        events += (ServerSeedRevealed(server_seed=server_seed.hex()),)
+    return events
+
+
+def evolve(
+    game: Decider[Any, Any, Any, Any, Any],
+    state: MatchState | None,
+    event: Any,
+    server_seed: bytes | None = None,
+) -> MatchState:
+    if isinstance(event, MatchCreated):
+        ruleset = msgspec.convert(event.ruleset, game.meta.ruleset_type)
+        return MatchState(
+            created=event,
+            ruleset=ruleset,
+            game_state=game.initial_state(ruleset, event.seats, server_seed),
+        )
+    if state is None:
+        raise ValueError(f"event {type(event).__name__} before MatchCreated")
+    if isinstance(event, MatchEnded):
+        return msgspec.structs.replace(state, outcome=event.outcome, draw_offer=None, draw_agreed=())
+    if isinstance(event, DrawOffered):
+        return msgspec.structs.replace(state, draw_offer=event.seat, draw_agreed=())
+    if isinstance(event, DrawAccepted):
+        return msgspec.structs.replace(state, draw_agreed=(*state.draw_agreed, event.seat))
+    if isinstance(event, DrawDeclined):
+        return msgspec.structs.replace(state, draw_offer=None, draw_agreed=())
+    if isinstance(event, (Resigned, ServerSeedRevealed)):
+        return state
+    # A game event: a move lets any pending draw offer lapse.
+    return msgspec.structs.replace(
+        state, game_state=game.evolve(state.game_state, event), draw_offer=None, draw_agreed=()
+    )
+
+
+def is_match_event(event: Any) -> bool:
+    return isinstance(event, MATCH_EVENT_TYPES)
+
+
+def redact(game: Decider[Any, Any, Any, Any, Any], event: Any, viewer: str | None) -> Any | None:
+    if is_match_event(event):
+        return event
+    return game.redact(event, viewer)
+
+
+def to_move(game: Decider[Any, Any, Any, Any, Any], state: MatchState) -> tuple[str, ...]:
+    if state.outcome is not None:
+        return ()
+    movers = game.to_move(state.game_state)
+    return tuple(s for s in state.created.seats if s in movers)
+
+
+def view(
+    game: Decider[Any, Any, Any, Any, Any], state: MatchState, viewer: str | None, match_id: str, seq: int
+) -> MatchView:
+    created = state.created
+    return MatchView(
+        match_id=match_id,
+        game=created.game,
+        preset=created.preset,
+        rules_version=created.rules_version,
+        seats=created.seats,
+        players=created.players,
+        viewer=viewer,
+        seq=seq,
+        to_move=to_move(game, state),
+        status="finished" if state.outcome is not None else "running",
+        outcome=state.outcome,
+        draw_offer=state.draw_offer,
+        game_view=game.view(state.game_state, viewer),
+    )

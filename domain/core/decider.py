@@ -51,6 +51,12 @@ class Decider(Generic[S, C, E, V, R]):
     outcome: Callable[[S], Outcome | None]
     view: Callable[[S, Seat | None], V]
     redact: Callable[[E, Seat | None], E | None]
+    # Games with chance: given the state before a recorded chance event (folded with the revealed
+    # server seed), re-derive the event and return a precise problem, or None when it matches.
+    verify_chance: Callable[[S, E], str | None] | None = None
+    # Computer players by strength name (e.g. "random", "greedy", "search"), each a pure function
+    # (state, seat, rng) -> command.  rng is a random.Random owned by the caller.
+    bots: Mapping[str, Callable[[S, Seat, Any], C]] | None = None
 
 
 def fold(game: Decider[S, C, E, V, R], state: S, events: tuple[E, ...] | list[E]) -> S:

@@ -25,6 +25,9 @@ class EventEnvelope(msgspec.Struct, Generic[E], frozen=True, kw_only=True, tag="
     recorded_at: int  # unix milliseconds, stamped by the referee (shell), never read by rules
     prev_hash: str
     seat: str | None = None  # who issued the command; None for the system
+    # The command as decided (builtins, never the seat token): the audit re-decides it and
+    # compares the result with ``events``.
+    command: Any = None
     events: tuple[E, ...]
 
 

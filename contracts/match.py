@@ -32,7 +32,8 @@ class CreateMatch(msgspec.Struct, frozen=True, kw_only=True, tag="create_match.v
     seats: tuple[str, ...]
     players: tuple[str, ...]  # display names or player ids, one per seat
     token_hashes: tuple[str, ...]  # sha256 hex of each seat's token
-    seed_commitment: str = ""  # sha256(server_seed), games with chance only
+    seed_commitment: str = ""  # sha256(server_seed), games with chance only; set by the referee
+    ranked: bool = False
 
 
 class Resign(msgspec.Struct, frozen=True, kw_only=True, tag="resign.v1"):
@@ -65,6 +66,7 @@ class MatchCreated(msgspec.Struct, frozen=True, kw_only=True, tag="match_created
     players: tuple[str, ...]
     token_hashes: tuple[str, ...]
     seed_commitment: str = ""
+    ranked: bool = False
 
 
 class Resigned(msgspec.Struct, frozen=True, kw_only=True, tag="resigned.v1"):

@@ -1,0 +1,36 @@
+"""prometheus-client metrics shared by the services (counters end in _total, base units, no ids)."""
+
+from __future__ import annotations
+
+import socket
+
+from prometheus_client import Counter, Gauge, Histogram, start_http_server
+
+COMMANDS = Counter("gamehall_commands_total", "Commands decided by referees", ["game", "result", "code"])
+COMMAND_LATENCY = Histogram(
+    "gamehall_command_latency_seconds",
+    "Time from receiving a command to replying",
+    ["game"],
+    buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+)
+APPEND_CONFLICTS = Counter("gamehall_append_conflicts_total", "Appends refused by expected sequence", ["game"])
+MATCH_RELOADS = Counter("gamehall_match_reloads_total", "Match states rebuilt from the log", ["game"])
+ACTIVE_MATCHES = Gauge("gamehall_active_matches", "Matches held in a referee's memory", ["game"])
+MATCHES_FINISHED = Counter("gamehall_matches_finished_total", "Matches finished", ["game"])
+HTTP_REQUESTS = Counter("gamehall_http_requests_total", "Gateway HTTP requests", ["route", "status"])
+WS_CONNECTIONS = Gauge("gamehall_websocket_connections", "Open WebSocket connections at the gateway")
+CONSUMER_EVENTS = Counter("gamehall_consumer_events_total", "Events applied by a projection", ["consumer"])
+CONSUMER_LAG = Gauge("gamehall_consumer_lag_events", "Events a projection has not applied yet", ["consumer"])
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket() as s:
+        s.bind((host, 0))
+        return int(s.getsockname()[1])
+
+
+def serve_metrics(port: int | None = None, host: str = "127.0.0.1") -> int:
+    """Expose /metrics on its own port (services without an HTTP server); returns the port."""
+    chosen = port or free_port(host)
+    start_http_server(chosen, addr=host)
+    return chosen

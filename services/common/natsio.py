@@ -1,0 +1,133 @@
+"""NATS connection, stream set-up and the JetStream event store."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+import nats
+from nats.aio.client import Client
+from nats.js import JetStreamContext
+from nats.js.api import DeliverPolicy, DiscardPolicy, RetentionPolicy, StorageType, StreamConfig
+from nats.js.errors import APIError, BadRequestError, NotFoundError
+
+from contracts import subjects
+
+WRONG_LAST_SEQUENCE = 10071  # JetStream err_code for Nats-Expected-Last-Subject-Sequence mismatch
+DUPLICATE_WINDOW_S = 600.0
+
+
+async def connect(url: str, name: str) -> Client:
+    return await nats.connect(
+        url,
+        name=name,
+        max_reconnect_attempts=-1,
+        reconnect_time_wait=0.25,
+        connect_timeout=5,
+    )
+
+
+def _stream(name: str, subject: str) -> StreamConfig:
+    return StreamConfig(
+        name=name,
+        subjects=[subject],
+        storage=StorageType.FILE,
+        retention=RetentionPolicy.LIMITS,
+        discard=DiscardPolicy.NEW,
+        deny_delete=True,
+        deny_purge=True,
+        duplicate_window=DUPLICATE_WINDOW_S,
+        allow_direct=True,
+    )
+
+
+STREAMS = (
+    _stream(subjects.MATCH_STREAM, subjects.MATCH_SUBJECTS),
+    _stream(subjects.SECRET_STREAM, subjects.SECRET_SUBJECTS),
+    _stream(subjects.INTEGRATION_STREAM, subjects.INTEGRATION_SUBJECTS),
+)
+
+
+async def ensure_streams(js: JetStreamContext) -> None:
+    """Create the streams if missing (idempotent; safe when several services start at once)."""
+    for config in STREAMS:
+        for attempt in range(5):
+            try:
+                await js.stream_info(config.name)
+                break
+            except NotFoundError:
+                try:
+                    await js.add_stream(config)
+                    break
+                except (BadRequestError, APIError):
+                    await asyncio.sleep(0.1 * (attempt + 1))
+
+
+class AppendConflict(Exception):
+    """Another decision was stored first: reload and decide again."""
+
+
+@dataclass(frozen=True)
+class Stored:
+    stream_seq: int
+    data: bytes
+
+
+@dataclass(frozen=True)
+class Appended:
+    stream_seq: int
+    duplicate: bool
+
+
+class EventStore:
+    """One subject per match on the matches stream; append = expected-sequence publish."""
+
+    def __init__(self, js: JetStreamContext) -> None:
+        self.js = js
+
+    async def append(self, subject: str, data: bytes, expected_last_seq: int, msg_id: str) -> Appended:
+        headers = {subjects.EXPECTED_LAST_SUBJECT_SEQ: str(expected_last_seq), subjects.MSG_ID: msg_id}
+        try:
+            ack = await self.js.publish(subject, data, headers=headers)
+        except APIError as exc:
+            if exc.err_code == WRONG_LAST_SEQUENCE:
+                raise AppendConflict(str(exc)) from exc
+            raise
+        return Appended(stream_seq=ack.seq, duplicate=bool(ack.duplicate))
+
+    async def last_seq(self, stream: str, subject: str) -> int:
+        try:
+            msg = await self.js.get_last_msg(stream, subject)
+        except NotFoundError:
+            return 0
+        return int(msg.seq or 0)
+
+    async def load(self, subject: str, stream: str = subjects.MATCH_STREAM, timeout: float = 5.0) -> list[Stored]:
+        """Every message stored on ``subject``, in order."""
+        last = await self.last_seq(stream, subject)
+        if last == 0:
+            return []
+        sub = await self.js.subscribe(
+            subject, stream=stream, ordered_consumer=True, deliver_policy=DeliverPolicy.ALL
+        )
+        out: list[Stored] = []
+        try:
+            while True:
+                msg = await sub.next_msg(timeout=timeout)
+                seq = msg.metadata.sequence.stream
+                out.append(Stored(stream_seq=seq, data=msg.data))
+                if seq >= last:
+                    break
+        finally:
+            await sub.unsubscribe()
+        return out
+
+    async def find_match_subject(self, match_id: str) -> str | None:
+        """The subject of a match id, whatever its game (one stream lookup)."""
+        info = await self.js.stream_info(subjects.MATCH_STREAM, subjects_filter=f"match.*.{match_id}")
+        found = sorted((info.state.subjects or {}).keys())
+        return found[0] if found else None
+
+    async def list_match_subjects(self) -> dict[str, int]:
+        info = await self.js.stream_info(subjects.MATCH_STREAM, subjects_filter=subjects.MATCH_SUBJECTS)
+        return dict(info.state.subjects or {})

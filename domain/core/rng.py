@@ -3,7 +3,9 @@
 key    = sha256(b"|".join([server_seed] + [client_seed.encode() for each seat in seat order]))
 stream = HMAC-SHA256(key, label + i.to_bytes(8, "big")) for i = 0, 1, 2, ... read as big-endian u64 words
 randbelow(n): next word x; accept when x < 2**64 - (2**64 % n), return x % n
-shuffle: Fisher-Yates from the top, j = randbelow(i + 1)
+shuffle: Fisher-Yates, for i from n-1 down to 1: j = randbelow(i + 1), swap items i and j
+
+Each purpose has its own label (e.g. b"deal:3"), so one draw never shifts another.
 """
 
 from __future__ import annotations
@@ -40,7 +42,9 @@ class Stream:
 
     def next_word(self) -> int:
         if self._pos + 8 > len(self._buf):
-            self._buf = hmac.new(self._key, self._label + self._block.to_bytes(8, "big"), hashlib.sha256).digest()
+            self._buf = hmac.new(
+                self._key, self._label + self._block.to_bytes(8, "big"), hashlib.sha256
+            ).digest()
             self._block += 1
             self._pos = 0
         word = int.from_bytes(self._buf[self._pos : self._pos + 8], "big")
@@ -48,8 +52,8 @@ class Stream:
         return word
 
     def randbelow(self, n: int) -> int:
-        if n <= 0:
-            raise ValueError("randbelow needs n >= 1")
+        if not 1 <= n <= _TWO64:
+            raise ValueError("randbelow needs 1 <= n <= 2**64")
         limit = _TWO64 - (_TWO64 % n)
         while True:
             x = self.next_word()

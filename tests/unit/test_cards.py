@@ -1,0 +1,63 @@
+"""Card ids, rank orders and the decks every card game needs (rules/king.md §8.1 for the cuts)."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.core import cards
+
+
+def test_deck_sizes() -> None:
+    assert len(cards.deck("52")) == 52
+    assert len(cards.deck("32")) == 32
+    assert len(cards.deck("24")) == 24
+    assert len(cards.deck("52", copies=2)) == 104
+    assert len(cards.deck("52", jokers=2)) == 54
+    assert len(cards.deck("32", cut="black_sevens")) == 30
+    assert len(cards.deck("32", cut="black_aces")) == 30
+
+
+def test_ids_are_unique_and_stable() -> None:
+    two = cards.deck("52", copies=2, jokers=2)
+    assert len(set(two)) == len(two) == 108
+    assert cards.deck("52")[:3] == ("AC", "2C", "3C")
+    assert "10H" in cards.deck("52") and "QS2" in two and "RJ2" in two and "BJ" in two
+
+
+def test_cuts_remove_the_named_cards() -> None:
+    assert not {"7C", "7S"} & set(cards.deck("32", cut="black_sevens"))
+    assert {"7H", "7D"} <= set(cards.deck("32", cut="black_sevens"))
+    assert not {"AC", "AS"} & set(cards.deck("32", cut="black_aces"))
+    with pytest.raises(ValueError):
+        cards.deck("52", cut="black_aces")
+
+
+def test_32_and_24_card_ranks() -> None:
+    assert {cards.parse(c).rank for c in cards.deck("32")} == {"7", "8", "9", "10", "J", "Q", "K", "A"}
+    assert {cards.parse(c).rank for c in cards.deck("24")} == {"9", "10", "J", "Q", "K", "A"}
+
+
+def test_parse_round_trip_and_colours() -> None:
+    for cid in cards.deck("52", copies=2, jokers=2):
+        assert cards.parse(cid).id == cid
+    ten = cards.parse("10H2")
+    assert (ten.rank, ten.suit, ten.copy, ten.red, ten.face) == ("10", "H", 2, True, "10H")
+    assert not cards.parse("QS").red
+    assert cards.parse("RJ").is_joker and cards.parse("RJ").red and not cards.parse("BJ").red
+    for bad in ("1H", "QX", "", "QS1", "10", "JK"):
+        assert not cards.is_card_id(bad)
+        with pytest.raises(ValueError):
+            cards.parse(bad)
+
+
+def test_rank_orders() -> None:
+    assert cards.rank_value(cards.ACE_LOW, "A") == 1 and cards.rank_value(cards.ACE_LOW, "K") == 13
+    assert cards.rank_value(cards.ACE_HIGH, "A") == 13
+    assert cards.KING_ORDER[-1] == "A" and cards.KING_ORDER[0] == "7"
+    # 1000: 9 < J < Q < K < 10 < A
+    assert cards.rank_value(cards.THOUSAND_ORDER, "10") > cards.rank_value(cards.THOUSAND_ORDER, "K")
+
+
+def test_sorted_cards_for_display() -> None:
+    assert cards.sorted_cards(["KS", "AC", "10H", "2C"]) == ("AC", "2C", "10H", "KS")
+    assert cards.sorted_cards(["AS", "7S"], cards.KING_ORDER) == ("7S", "AS")

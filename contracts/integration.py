@@ -24,6 +24,7 @@ class MatchStarted(msgspec.Struct, frozen=True, kw_only=True, tag="integration.m
     created_at: int  # unix ms
     ranked: bool = False
     season: str = ""
+    table_id: str = ""  # the matchmaking table this match was created for, if any
 
 
 class MatchFinished(msgspec.Struct, frozen=True, kw_only=True, tag="integration.match_finished.v1"):
@@ -52,6 +53,26 @@ class RatingApplied(msgspec.Struct, frozen=True, kw_only=True, tag="integration.
     after: tuple[tuple[float, ...], ...]
     scores: tuple[float, ...]
     applied_at: int
+    family: str = ""  # preset family (standings are per game, family, season)
+    ranks: tuple[int, ...] = ()  # outcome ranks per player, 1 best
+    # ratings actually fed to the model (after idle-period growth and season carry-over)
+    effective_before: tuple[tuple[float, ...], ...] = ()
 
 
-IntegrationEvent = MatchStarted | MatchFinished | RatingApplied
+class TableFormed(msgspec.Struct, frozen=True, kw_only=True, tag="integration.table_formed.v1"):
+    """Matchmaking seated these players together; the gateway creates the match."""
+
+    table_id: str
+    game: str
+    preset: str
+    ranked: bool
+    players: tuple[str, ...]  # one per seat; computer players are named in ``bots``
+    bots: tuple[int, ...] = ()  # seat indexes filled by computer players
+    tickets: tuple[str, ...] = ()  # queue tickets of the human players, in seat order of humans
+    invite: str = ""  # private table code, "" for the public queue
+    formed_at: int = 0  # unix ms
+    waited_ms: tuple[int, ...] = ()  # queue time of each human player
+    gap: float = 0.0  # rating spread of the table
+
+
+IntegrationEvent = MatchStarted | MatchFinished | RatingApplied | TableFormed

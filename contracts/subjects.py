@@ -17,6 +17,18 @@ REFEREE_QUEUE = "referees"
 MATCH_CREATED = "integration.match_created"
 MATCH_FINISHED = "integration.match_finished"
 RATING_APPLIED = "integration.rating_applied"
+TABLE_FORMED = "integration.table_formed"
+
+# Matchmaking requests (request/reply, served by the matchmaking service).
+MATCHMAKING_JOIN = "matchmaking.join"
+MATCHMAKING_LEAVE = "matchmaking.leave"
+MATCHMAKING_STATUS = "matchmaking.status"
+MATCHMAKING_QUEUE = "matchmakers"
+
+# Durable JetStream consumers of the read models.
+SCORING_CONSUMER = "scoring"
+LEADERBOARD_CONSUMER = "leaderboard"
+MATCHMAKING_CONSUMER_PREFIX = "matchmaking"
 
 # Expected-sequence header of JetStream (optimistic concurrency) and dedupe header.
 EXPECTED_LAST_SUBJECT_SEQ = "Nats-Expected-Last-Subject-Sequence"

@@ -127,6 +127,7 @@ class MatchView(msgspec.Struct, frozen=True, kw_only=True):
     players: tuple[str, ...]
     viewer: str | None
     seq: int  # number of stored decisions so far (1 = just created)
+    ruleset: dict[str, Any]
     to_move: tuple[str, ...]
     status: str  # "running" | "finished"
     outcome: Outcome | None = None

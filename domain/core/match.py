@@ -32,7 +32,13 @@ from domain.core.decider import Decider
 
 MATCH_COMMAND_TYPES = (CreateMatch, Resign, OfferDraw, AcceptDraw, DeclineDraw)
 MATCH_EVENT_TYPES = (
-    MatchCreated, Resigned, DrawOffered, DrawAccepted, DrawDeclined, MatchEnded, ServerSeedRevealed
+    MatchCreated,
+    Resigned,
+    DrawOffered,
+    DrawAccepted,
+    DrawDeclined,
+    MatchEnded,
+    ServerSeedRevealed,
 )
 
 
@@ -54,8 +60,10 @@ def resolve_ruleset(game: Decider[Any, Any, Any, Any, Any], preset: str, overrid
     meta = game.meta
     base = meta.presets.get(preset)
     if base is None:
-        return Rejected(code="unknown_preset", detail=f"{meta.name} has no preset {preset!r}; "
-                        f"known: {', '.join(sorted(meta.presets))}")
+        return Rejected(
+            code="unknown_preset",
+            detail=f"{meta.name} has no preset {preset!r}; known: {', '.join(sorted(meta.presets))}",
+        )
     data = msgspec.to_builtins(base)
     unknown = sorted(set(overrides) - set(data))
     if unknown:
@@ -87,9 +95,13 @@ def decide_create(game: Decider[Any, Any, Any, Any, Any], cmd: CreateMatch) -> t
         return Rejected(code="invalid_ruleset", detail=str(check()))
     n = len(cmd.seats)
     if not meta.min_seats <= n <= meta.max_seats:
-        return Rejected(code="invalid_seats", detail=f"{meta.name} takes {meta.min_seats}-{meta.max_seats} seats, got {n}")
+        return Rejected(
+            code="invalid_seats", detail=f"{meta.name} takes {meta.min_seats}-{meta.max_seats} seats, got {n}"
+        )
     if len(set(cmd.seats)) != n or len(cmd.players) != n or len(cmd.token_hashes) != n:
-        return Rejected(code="invalid_seats", detail="seats must be distinct, with one player and one token each")
+        return Rejected(
+            code="invalid_seats", detail="seats must be distinct, with one player and one token each"
+        )
     if tuple(cmd.seats) != meta.seat_names(n):
         return Rejected(code="invalid_seats", detail=f"seats must be {list(meta.seat_names(n))}")
     if meta.chance and not cmd.seed_commitment:
@@ -106,6 +118,7 @@ def decide_create(game: Decider[Any, Any, Any, Any, Any], cmd: CreateMatch) -> t
             players=tuple(cmd.players),
             token_hashes=tuple(cmd.token_hashes),
             seed_commitment=cmd.seed_commitment,
+            ranked=cmd.ranked,
         ),
     )
 
@@ -132,10 +145,15 @@ def decide(
     if isinstance(command, Resign):
         # The resigning seat is last; the others share first place.
         ranks = tuple(len(seats) if s == seat else 1 for s in seats)
-        return (Resigned(seat=seat), *_ending(game, state, Outcome(ranks=ranks, reason="resignation"), server_seed))
+        return (
+            Resigned(seat=seat),
+            *_ending(game, state, Outcome(ranks=ranks, reason="resignation"), server_seed),
+        )
     if isinstance(command, OfferDraw):
         if state.draw_offer is not None:
-            return Rejected(code="draw_already_offered", detail=f"{state.draw_offer} has offered a draw already")
+            return Rejected(
+                code="draw_already_offered", detail=f"{state.draw_offer} has offered a draw already"
+            )
         events: tuple[Any, ...] = (DrawOffered(seat=seat),)
         if len(seats) == 1:
             events += _ending(game, state, _draw(seats), server_seed)
@@ -238,6 +256,7 @@ def view(
         players=created.players,
         viewer=viewer,
         seq=seq,
+        ruleset=created.ruleset,
         to_move=to_move(game, state),
         status="finished" if state.outcome is not None else "running",
         outcome=state.outcome,

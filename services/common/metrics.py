@@ -13,7 +13,9 @@ COMMAND_LATENCY = Histogram(
     ["game"],
     buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
 )
-APPEND_CONFLICTS = Counter("gamehall_append_conflicts_total", "Appends refused by expected sequence", ["game"])
+APPEND_CONFLICTS = Counter(
+    "gamehall_append_conflicts_total", "Appends refused by expected sequence", ["game"]
+)
 MATCH_RELOADS = Counter("gamehall_match_reloads_total", "Match states rebuilt from the log", ["game"])
 ACTIVE_MATCHES = Gauge("gamehall_active_matches", "Matches held in a referee's memory", ["game"])
 MATCHES_FINISHED = Counter("gamehall_matches_finished_total", "Matches finished", ["game"])

@@ -102,7 +102,9 @@ class EventStore:
             return 0
         return int(msg.seq or 0)
 
-    async def load(self, subject: str, stream: str = subjects.MATCH_STREAM, timeout: float = 5.0) -> list[Stored]:
+    async def load(
+        self, subject: str, stream: str = subjects.MATCH_STREAM, timeout: float = 5.0
+    ) -> list[Stored]:
         """Every message stored on ``subject``, in order."""
         last = await self.last_seq(stream, subject)
         if last == 0:

@@ -1,0 +1,33 @@
+"""The audit bundle: a match's stored envelopes, byte for byte, and what is needed to re-check them."""
+
+from __future__ import annotations
+
+import msgspec
+
+
+class StoredEnvelope(msgspec.Struct, frozen=True, kw_only=True):
+    stream_seq: int
+    data: str  # the exact stored bytes (UTF-8 JSON text); the hash chain covers these bytes
+
+
+class AuditBundle(msgspec.Struct, frozen=True, kw_only=True, tag="audit_bundle.v1"):
+    match_id: str
+    game: str
+    rules_version: str
+    exported_at: int  # unix ms
+    head_hash: str  # sha256 of the last envelope's bytes: pins the end of the chain
+    envelopes: tuple[StoredEnvelope, ...]
+
+
+class AuditReport(msgspec.Struct, frozen=True, kw_only=True):
+    match_id: str
+    game: str
+    rules_version: str
+    ok: bool
+    problems: tuple[str, ...]
+    listing: tuple[str, ...]
+    envelopes: int
+    redecided: int  # decisions re-decided by the pinned rules and found identical
+    finished: bool
+    outcome: dict[str, object] | None = None
+    notes: tuple[str, ...] = ()

@@ -1,0 +1,216 @@
+"""Re-check a match from its audit bundle: hash chain, pinned rules, every decision, the outcome.
+
+Pure: bytes in, report out.  Every decision is re-decided from the state before it with the
+recorded command and compared with the recorded events, so an edited move, an illegal move,
+a wrong outcome or a forged deal all show up at the envelope where they happen.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from contracts.audit import AuditBundle, AuditReport
+from contracts.codecs import codec
+from contracts.envelope import EventEnvelope, Rejected
+from contracts.match import MatchCreated, ServerSeedRevealed
+from domain.core import match as match_layer
+from domain.core.audit import envelope_hash, genesis_hash
+from domain.core.decider import Decider
+from domain.core.rng import commitment
+from domain.games import registry
+
+bundle_decoder = msgspec.json.Decoder(AuditBundle)
+
+
+def describe(event: Any) -> str:
+    data = msgspec.to_builtins(event)
+    tag = data.pop("type", type(event).__name__)
+    parts = []
+    for key, value in data.items():
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            value = "-".join(value)
+        parts.append(f"{key}={value}")
+    return f"{tag} " + " ".join(parts)
+
+
+def _where(i: int, env: EventEnvelope[Any] | None) -> str:
+    return f"envelope #{i + 1}" + (f" (seq {env.seq})" if env is not None else "")
+
+
+def audit(bundle: AuditBundle) -> AuditReport:
+    problems: list[str] = []
+    listing: list[str] = []
+    notes: list[str] = []
+    raw = [e.data.encode() for e in bundle.envelopes]
+
+    def report(redecided: int = 0, finished: bool = False, outcome: Any = None) -> AuditReport:
+        return AuditReport(
+            match_id=bundle.match_id,
+            game=bundle.game,
+            rules_version=bundle.rules_version,
+            ok=not problems,
+            problems=tuple(problems),
+            listing=tuple(listing),
+            envelopes=len(raw),
+            redecided=redecided,
+            finished=finished,
+            outcome=msgspec.to_builtins(outcome) if outcome is not None else None,
+            notes=tuple(notes),
+        )
+
+    if not raw:
+        problems.append("the bundle holds no envelopes")
+        return report()
+    # 1. The hash chain over the stored bytes.
+    expected = genesis_hash(bundle.match_id)
+    decoded: list[EventEnvelope[Any] | None] = []
+    try:
+        cdc = codec(bundle.game)
+    except KeyError as exc:
+        problems.append(str(exc))
+        return report()
+    for i, data in enumerate(raw):
+        try:
+            env = cdc.decode_envelope(data)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            problems.append(f"{_where(i, None)}: not a valid {bundle.game} envelope: {exc}")
+            decoded.append(None)
+            expected = envelope_hash(data)
+            continue
+        decoded.append(env)
+        if env.prev_hash != expected:
+            culprit = "the match id" if i == 0 else f"envelope #{i} (its bytes were changed)"
+            problems.append(
+                f"{_where(i, env)}: hash chain broken: prev_hash {env.prev_hash[:16]}… does not match "
+                f"sha256 of {culprit} ({expected[:16]}…)"
+            )
+        expected = envelope_hash(data)
+        if env.match_id != bundle.match_id or env.game != bundle.game:
+            problems.append(
+                f"{_where(i, env)}: belongs to {env.game}/{env.match_id}, not {bundle.game}/{bundle.match_id}"
+            )
+        if env.seq != i + 1:
+            problems.append(f"{_where(i, env)}: seq {env.seq} out of order (expected {i + 1})")
+        if env.rules_version != bundle.rules_version:
+            problems.append(
+                f"{_where(i, env)}: rules version {env.rules_version} differs from {bundle.rules_version}"
+            )
+    if expected != bundle.head_hash:
+        problems.append(
+            f"{_where(len(raw) - 1, decoded[-1])}: its sha256 {expected[:16]}… does not match the bundle's "
+            f"head_hash {bundle.head_hash[:16]}… (the last envelope was changed)"
+        )
+    if any(env is None for env in decoded):
+        return report()
+    envelopes = [env for env in decoded if env is not None]
+    # 2. The pinned rules version.
+    try:
+        game = registry.get(bundle.game, bundle.rules_version)
+    except KeyError:
+        problems.append(
+            f"rules version {bundle.rules_version!r} of {bundle.game} is not available to this auditor"
+        )
+        return report()
+    # 3. Re-decide every decision from the state before it.
+    first = envelopes[0].events[0] if envelopes[0].events else None
+    if not isinstance(first, MatchCreated):
+        problems.append(f"{_where(0, envelopes[0])}: does not start with match_created")
+        return report()
+    seed = _revealed_seed(envelopes)
+    if first.seed_commitment:
+        if seed is None:
+            notes.append(
+                "the server seed is not revealed yet (match running): chance events are checked "
+                "for consistency only, not re-derived"
+            )
+        elif commitment(seed) != first.seed_commitment:
+            problems.append(
+                f"revealed server seed does not match the commitment {first.seed_commitment[:16]}…"
+            )
+            seed = None
+    if match_layer.ruleset_hash(first.ruleset) != first.ruleset_hash:
+        problems.append(f"{_where(0, envelopes[0])}: ruleset_hash does not match the recorded ruleset")
+    state: match_layer.MatchState | None = None
+    redecided = 0
+    can_redecide = not first.seed_commitment or seed is not None
+    for i, env in enumerate(envelopes):
+        listing.append(_listing_line(env))
+        if can_redecide and env.command is not None:
+            problem = _redecide(game, state, env, seed)
+            if problem:
+                problems.append(f"{_where(i, env)}: {problem}")
+                return report(redecided)
+            redecided += 1
+        elif env.command is None:
+            problems.append(f"{_where(i, env)}: no recorded command to re-decide")
+        for event in env.events:
+            if game.verify_chance is not None and state is not None and seed is not None:
+                mismatch = game.verify_chance(state.game_state, event)
+                if mismatch:
+                    problems.append(f"{_where(i, env)}: {mismatch}")
+            try:
+                state = match_layer.evolve(game, state, event, seed)
+            except Exception as exc:  # noqa: BLE001 - a corrupt log must be reported, not crash the audit
+                problems.append(f"{_where(i, env)}: event {describe(event)} cannot be applied: {exc}")
+                return report(redecided)
+    assert state is not None
+    # 4. The recorded outcome against the rules' outcome.
+    if state.outcome is not None:
+        game_outcome = game.outcome(state.game_state)
+        if (
+            game_outcome is not None
+            and game_outcome != state.outcome
+            and state.outcome.reason not in ("resignation", "draw agreed")
+        ):
+            problems.append(
+                f"recorded outcome {state.outcome} differs from the rules' outcome {game_outcome}"
+            )
+    elif game.outcome(state.game_state) is not None:
+        problems.append("the rules say the match is over but no match_ended was recorded")
+    return report(redecided, finished=state.outcome is not None, outcome=state.outcome)
+
+
+def _revealed_seed(envelopes: list[EventEnvelope[Any]]) -> bytes | None:
+    for env in envelopes:
+        for event in env.events:
+            if isinstance(event, ServerSeedRevealed):
+                try:
+                    return bytes.fromhex(event.server_seed)
+                except ValueError:
+                    return None
+    return None
+
+
+def _redecide(
+    game: Decider[Any, Any, Any, Any, Any],
+    state: match_layer.MatchState | None,
+    env: EventEnvelope[Any],
+    seed: bytes | None,
+) -> str | None:
+    command = codec(env.game).decode_inner_command(env.command)
+    if isinstance(command, Rejected):
+        return f"recorded command cannot be decoded: {command.detail}"
+    decided = match_layer.decide(game, state, env.seat, command, seed)
+    if isinstance(decided, Rejected):
+        return f"the rules reject the recorded command {describe(command)}: {decided.code} ({decided.detail})"
+    recorded = [msgspec.json.encode(e) for e in env.events]
+    again = [msgspec.json.encode(e) for e in decided]
+    if recorded != again:
+        for k in range(max(len(recorded), len(again))):
+            r = recorded[k].decode() if k < len(recorded) else "(nothing)"
+            a = again[k].decode() if k < len(again) else "(nothing)"
+            if r != a:
+                return f"recorded event {k + 1} is {r} but the rules decide {a}"
+    return None
+
+
+def _listing_line(env: EventEnvelope[Any]) -> str:
+    who = env.seat or "-"
+    what = "; ".join(describe(e) for e in env.events)
+    return f"{env.seq:>4}  {who:<8} {what}"
+
+
+def decode_bundle(data: bytes) -> AuditBundle:
+    return bundle_decoder.decode(data)

@@ -1,0 +1,132 @@
+"""``gamehall demo``: computer players play complete matches through the public HTTP API."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import msgspec
+
+from contracts.codecs import codec
+from domain.core import match as match_layer
+from domain.games import registry
+
+
+class PublicFold:
+    """A client's own fold of the events the API shows it (for computer players)."""
+
+    def __init__(self, game: str) -> None:
+        self.game = game
+        self.decider = registry.get(game)
+        self.state: match_layer.MatchState | None = None
+        self.seq = 0
+        self.events = 0
+        self._decoder = codec(game).event_decoder
+
+    def apply(self, decisions: list[dict[str, Any]]) -> None:
+        for decision in decisions:
+            if decision["seq"] <= self.seq:
+                continue
+            for raw in decision["events"]:
+                event = self._decoder.decode(msgspec.json.encode(raw))
+                self.state = match_layer.evolve(self.decider, self.state, event, None)
+                self.events += 1
+            self.seq = decision["seq"]
+
+
+def choose_command(
+    game: str, fold: PublicFold, view: dict[str, Any], seat: str, strength: str, rng: random.Random
+) -> dict[str, Any]:
+    decider = registry.get(game)
+    bots = decider.bots or {}
+    bot = bots.get(strength) or bots.get("random")
+    assert fold.state is not None
+    if bot is not None and not decider.meta.hidden_info:
+        command = bot(fold.state.game_state, seat, rng)
+    else:
+        # Hidden information: a client knows only its view; pick among the legal commands it shows.
+        legal = decider.legal_commands(fold.state.game_state, seat)
+        command = legal[rng.randrange(len(legal))]
+    return msgspec.to_builtins(command)  # type: ignore[no-any-return]
+
+
+def play_match(
+    client: httpx.Client,
+    game: str,
+    preset: str | None,
+    strengths: tuple[str, ...],
+    rng: random.Random,
+    ranked: bool = False,
+    max_decisions: int | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    decider = registry.get(game)
+    seats = len(strengths)
+    players = [f"bot-{s}-{i + 1}" for i, s in enumerate(strengths)]
+    r = client.post(
+        "/api/matches",
+        json={"game": game, "preset": preset, "players": players, "seats": seats, "ranked": ranked},
+    )
+    if r.status_code != 201:
+        raise RuntimeError(f"create match failed: {r.status_code} {r.text}")
+    created = r.json()
+    match_id = created["match_id"]
+    tokens = {s["seat"]: s["token"] for s in created["seats"]}
+    seat_strength = dict(zip(tokens, strengths, strict=True))
+    fold = PublicFold(game)
+    limit = max_decisions or decider.meta.max_decisions
+    started = time.perf_counter()
+    moves = 0
+    while True:
+        fold.apply(client.get(f"/api/matches/{match_id}/events", params={"since": fold.seq}).json())
+        view = client.get(f"/api/matches/{match_id}").json()
+        if view["status"] == "finished" or not view["to_move"]:
+            break
+        if moves >= limit:
+            seat = view["to_move"][0]
+            client.post(
+                f"/api/matches/{match_id}/commands",
+                json={"command": {"type": "resign.v1"}},
+                headers={"Authorization": f"Bearer {tokens[seat]}"},
+            )
+            continue
+        seat = view["to_move"][0]
+        command = choose_command(game, fold, view, seat, seat_strength[seat], rng)
+        r = client.post(
+            f"/api/matches/{match_id}/commands",
+            json={"command": command},
+            headers={"Authorization": f"Bearer {tokens[seat]}"},
+        )
+        if r.status_code != 200:
+            raise RuntimeError(f"match {match_id}: command {command} refused: {r.status_code} {r.text}")
+        moves += 1
+        if progress and moves % 50 == 0:
+            progress(f"  {match_id}: {moves} moves")
+    final = client.get(f"/api/matches/{match_id}").json()
+    outcome = final["outcome"] or {}
+    return {
+        "match_id": match_id,
+        "game": game,
+        "preset": final["preset"],
+        "players": dict(zip(final["seats"], final["players"], strict=True)),
+        "outcome": outcome_text(final["seats"], outcome),
+        "ranks": outcome.get("ranks"),
+        "reason": outcome.get("reason"),
+        "moves": moves,
+        "events": fold.events,
+        "decisions": final["seq"],
+        "seconds": round(time.perf_counter() - started, 3),
+    }
+
+
+def outcome_text(seats: list[str], outcome: dict[str, Any]) -> str:
+    if not outcome:
+        return "unfinished"
+    if outcome.get("draw"):
+        return "draw"
+    ranks = outcome["ranks"]
+    winners = [s for s, r in zip(seats, ranks, strict=True) if r == 1]
+    return f"{'+'.join(winners)} won"

@@ -1,0 +1,315 @@
+"""The ``gamehall`` command."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from services.common import settings as settings_mod
+
+app = typer.Typer(
+    help="gamehall: an event-sourced backend for turn-based board and card games.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+
+def _settings() -> settings_mod.Settings:
+    return settings_mod.load()
+
+
+@app.command()
+def up(
+    services: Annotated[
+        list[str] | None, typer.Option("--service", "-s", help="Run only these services (repeatable).")
+    ] = None,
+) -> None:
+    """Start the whole stack (embedded nats-server unless NATS_URL is set) and print where to open it."""
+    from services.cli.stackrun import up as run_up
+
+    raise typer.Exit(run_up(_settings(), services or None, echo=lambda m: typer.echo(m, err=False)))
+
+
+@app.command()
+def serve(
+    service: Annotated[
+        str, typer.Argument(help="referee | gateway | scoring | leaderboard | matchmaking | bots")
+    ],
+) -> None:
+    """Run one service alone (needs NATS_URL, or a stack started with 'gamehall up')."""
+    from services.cli.stackrun import SERVICE_MODULES
+    from services.cli.stackrun import serve as run_serve
+
+    if service not in SERVICE_MODULES:
+        typer.echo(f"unknown service {service!r}; choose from {', '.join(SERVICE_MODULES)}", err=True)
+        raise typer.Exit(2)
+    run_serve(service, _settings())
+
+
+@app.command()
+def demo(
+    game: Annotated[str, typer.Option(help="Game to play.")] = "ugolki",
+    matches: Annotated[int, typer.Option(min=1, help="How many complete matches.")] = 1,
+    preset: Annotated[str | None, typer.Option(help="Preset (the game's default when omitted).")] = None,
+    strength: Annotated[
+        list[str] | None,
+        typer.Option(help="Computer player per seat, e.g. --strength search --strength greedy."),
+    ] = None,
+    seats: Annotated[int | None, typer.Option(help="Number of seats (card games).")] = None,
+    ranked: Annotated[bool, typer.Option(help="Rated matches through matchmaking and scoring.")] = False,
+    seed: Annotated[int, typer.Option(help="Seed of the computer players' choices.")] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per match.")] = False,
+) -> None:
+    """Play N complete matches between computer players through the public API.
+
+    Uses the running stack (gamehall up) or starts an embedded one that keeps its data in the
+    default data folder, so 'gamehall export' and 'gamehall audit' find the matches later."""
+    from domain.games import registry
+    from services.cli.demo import play_match
+    from services.cli.stackrun import in_process_stack
+    from services.common import stack
+
+    if game not in registry.GAMES:
+        typer.echo(f"unknown game {game!r}; known: {', '.join(sorted(registry.GAMES))}", err=True)
+        raise typer.Exit(2)
+    decider = registry.get(game)
+    bots = sorted(decider.bots or {"random": None})
+    n = seats or decider.meta.min_seats
+    chosen = tuple(strength or [])
+    for s in chosen:
+        if s not in bots:
+            typer.echo(f"unknown strength {s!r} for {game}; choose from {', '.join(bots)}", err=True)
+            raise typer.Exit(2)
+    if not chosen:
+        chosen = tuple(bots[-1] if i % 2 == 0 else bots[0] for i in range(n))
+    if len(chosen) < n:
+        chosen = chosen + tuple(chosen[-1] for _ in range(n - len(chosen)))
+    settings = _settings()
+    rng = random.Random(seed)
+
+    def run_all(base_url: str) -> int:
+        import httpx
+
+        results = []
+        with httpx.Client(base_url=base_url, timeout=60.0) as client:
+            for i in range(matches):
+                try:
+                    result = play_match(
+                        client,
+                        game,
+                        preset,
+                        chosen[:n],
+                        rng,
+                        ranked=ranked,
+                        progress=None if as_json else typer.echo,
+                    )
+                except RuntimeError as exc:
+                    typer.echo(f"match {i + 1}: {exc}", err=True)
+                    return 1
+                results.append(result)
+                if as_json:
+                    typer.echo(json.dumps(result))
+                else:
+                    typer.echo(
+                        f"match {i + 1}/{matches} {result['match_id']}: {result['outcome']} "
+                        f"({result['reason']}) after {result['moves']} moves, {result['events']} events"
+                    )
+        return 0
+
+    running = stack.running(settings.data_dir)
+    if running is not None:
+        if not as_json:
+            typer.echo(f"using the running stack at {running.gateway_url}")
+        raise typer.Exit(run_all(running.gateway_url))
+
+    async def embedded() -> int:
+        services = ("referee", "gateway")
+        async with in_process_stack(settings, services) as url:
+            if not as_json:
+                typer.echo(f"started an embedded stack (data in {settings.data_dir})", err=True)
+            return await asyncio.to_thread(run_all, url)
+
+    raise typer.Exit(asyncio.run(embedded()))
+
+
+async def _load_bundle(match_id: str) -> Any:
+    from services.cli.stackrun import data_dir_nats_url
+    from services.common.natsio import EventStore, connect
+    from services.common.reader import load_match
+    from services.gateway.app import make_bundle
+
+    url, nats = await asyncio.to_thread(data_dir_nats_url, _settings())
+    try:
+        nc = await connect(url, "gamehall-cli")
+        try:
+            folded = await load_match(EventStore(nc.jetstream()), match_id)
+        finally:
+            await nc.close()
+    finally:
+        if nats is not None:
+            await asyncio.to_thread(nats.stop)
+    if folded is None:
+        return None
+    return make_bundle(folded)
+
+
+@app.command()
+def export(match_id: Annotated[str, typer.Argument(help="The match to export.")]) -> None:
+    """Write the audit bundle of a match (its envelopes, byte for byte) to standard output."""
+    from contracts.codecs import encode
+    from services.gateway.app import ApiError
+
+    try:
+        bundle = asyncio.run(_load_bundle(match_id))
+    except ApiError as exc:
+        typer.echo(f"cannot export {match_id}: {exc.detail}", err=True)
+        raise typer.Exit(1) from None
+    if bundle is None:
+        typer.echo(f"no match {match_id!r}", err=True)
+        raise typer.Exit(1)
+    sys.stdout.write(encode(bundle).decode() + "\n")
+
+
+class AuditGroup(typer.core.TyperGroup):
+    """``gamehall audit MATCH_ID`` audits a match; ``gamehall audit shuffle ...`` is a sub-command."""
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        if args and args[0] not in self.commands and not args[0].startswith("-"):
+            return "match", self.commands["match"], args
+        return super().resolve_command(ctx, args)
+
+
+audit_app = typer.Typer(
+    cls=AuditGroup,
+    help="Re-check a match (hash chain, rules, outcome) or a shuffle.",
+    invoke_without_command=True,
+)
+
+
+@audit_app.callback()
+def audit_main(
+    ctx: typer.Context,
+    file: Annotated[Path | None, typer.Option("--file", "-f", help="Audit an exported bundle file.")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No move listing.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="The report as JSON.")] = False,
+) -> None:
+    """gamehall audit MATCH_ID | gamehall audit --file match.json | gamehall audit shuffle ..."""
+    if ctx.invoked_subcommand is not None:
+        ctx.obj = {"quiet": quiet, "json": as_json}
+        return
+    if file is None:
+        typer.echo("give a MATCH_ID or --file BUNDLE (see --help)", err=True)
+        raise typer.Exit(2)
+    try:
+        data = file.read_bytes()
+    except OSError as exc:
+        typer.echo(f"cannot read {file}: {exc}", err=True)
+        raise typer.Exit(2) from None
+    raise typer.Exit(_audit_bytes(data, str(file), quiet, as_json))
+
+
+@audit_app.command("match", hidden=True)
+def audit_match(ctx: typer.Context, match_id: str) -> None:
+    """Audit a stored match by id."""
+    from contracts.codecs import encode
+    from services.gateway.app import ApiError
+
+    opts = ctx.obj or {}
+    try:
+        bundle = asyncio.run(_load_bundle(match_id))
+    except ApiError as exc:
+        typer.echo(f"cannot audit {match_id}: {exc.detail}", err=True)
+        raise typer.Exit(1) from None
+    if bundle is None:
+        typer.echo(f"no match {match_id!r}", err=True)
+        raise typer.Exit(1)
+    raise typer.Exit(
+        _audit_bytes(encode(bundle), match_id, opts.get("quiet", False), opts.get("json", False))
+    )
+
+
+def _audit_bytes(data: bytes, source: str, quiet: bool, as_json: bool) -> int:
+    import msgspec
+
+    from domain.audit import audit, decode_bundle
+
+    try:
+        bundle = decode_bundle(data)
+    except msgspec.DecodeError as exc:
+        typer.echo(f"AUDIT FAILED: {source} is not valid JSON: {exc}", err=True)
+        return 1
+    except msgspec.ValidationError as exc:
+        typer.echo(f"AUDIT FAILED: {source} is not an audit bundle: {exc}", err=True)
+        return 1
+    report = audit(bundle)
+    if as_json:
+        typer.echo(msgspec.json.encode(report).decode())
+        return 0 if report.ok else 1
+    typer.echo(
+        f"match {report.match_id} ({report.game}, rules {report.rules_version}): {report.envelopes} envelopes"
+    )
+    if not quiet:
+        for line in report.listing:
+            typer.echo(line)
+    for note in report.notes:
+        typer.echo(f"note: {note}")
+    if report.ok:
+        typer.echo(
+            f"OK: hash chain intact, {report.redecided}/{report.envelopes} decisions re-decided identically, "
+            + (f"outcome {report.outcome} confirmed" if report.finished else "match still running")
+        )
+        return 0
+    for problem in report.problems:
+        typer.echo(f"AUDIT FAILED: {problem}", err=True)
+    return 1
+
+
+@audit_app.command("shuffle")
+def audit_shuffle(
+    server_seed: Annotated[str, typer.Option(help="The revealed server seed, hex.")],
+    label: Annotated[str, typer.Option(help="Purpose label, e.g. deal:1.")],
+    n: Annotated[int, typer.Option(min=1, help="Number of items.")],
+    client_seed: Annotated[
+        list[str] | None, typer.Option(help="Client seeds in seat order (repeatable).")
+    ] = None,
+) -> None:
+    """Print the rng_v1 permutation of 0..N-1, so anyone can check a deal by hand."""
+    from domain.core.rng import derive_key, permutation
+
+    try:
+        seed = bytes.fromhex(server_seed)
+    except ValueError:
+        typer.echo("--server-seed must be hex", err=True)
+        raise typer.Exit(2) from None
+    key = derive_key(seed, client_seed or [])
+    typer.echo(" ".join(str(i) for i in permutation(key, label.encode(), n)))
+
+
+app.add_typer(audit_app, name="audit")
+
+
+def _mount_optional() -> None:
+    """Sub-commands contributed by other parts of the code base."""
+    try:
+        from services.cli.rules import rules_app
+
+        app.add_typer(rules_app, name="rules", help="Rules tools: presets, perft.")
+    except ImportError:
+        pass
+
+
+_mount_optional()
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,134 @@
+"""Sending commands to referees over NATS (used by the gateway, the demo, bots and benchmarks)."""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from typing import Any
+
+import msgspec
+from nats.aio.client import Client
+from nats.errors import NoRespondersError, TimeoutError
+
+from contracts import subjects
+from contracts.codecs import decode_reply, encode
+from contracts.envelope import Accepted, CommandEnvelope, Rejected
+from contracts.match import CreateMatch
+from domain.core import match as match_layer
+from domain.games import registry
+
+
+def new_match_id() -> str:
+    return secrets.token_hex(8)
+
+
+def new_token(seat: str) -> str:
+    """A seat token names its seat; the referee keeps only its sha256."""
+    return f"{seat}.{secrets.token_urlsafe(24)}"
+
+
+def seat_of_token(token: str) -> str | None:
+    seat, dot, _ = token.partition(".")
+    return seat if dot else None
+
+
+async def send(
+    nc: Client,
+    game: str,
+    match_id: str,
+    command: Any,
+    seat: str | None = None,
+    token: str = "",
+    command_id: str | None = None,
+    correlation_id: str = "",
+    partitions: int = subjects.DEFAULT_PARTITIONS,
+    timeout: float = 10.0,
+) -> Accepted | Rejected:
+    env = CommandEnvelope(
+        command_id=command_id or uuid.uuid4().hex,
+        match_id=match_id,
+        game=game,
+        correlation_id=correlation_id,
+        seat=seat,
+        token=token,
+        command=command,
+    )
+    return await send_raw(nc, game, match_id, encode(env), partitions, timeout)
+
+
+async def send_raw(
+    nc: Client,
+    game: str,
+    match_id: str,
+    data: bytes,
+    partitions: int = subjects.DEFAULT_PARTITIONS,
+    timeout: float = 10.0,
+) -> Accepted | Rejected:
+    try:
+        msg = await nc.request(subjects.command_subject(game, match_id, partitions), data, timeout=timeout)
+    except NoRespondersError:
+        return Rejected(code="unavailable", detail=f"no referee serves {game!r} right now")
+    except TimeoutError:
+        return Rejected(
+            code="timeout", detail="the referee did not answer in time; retry with the same command_id"
+        )
+    return decode_reply(msg.data)
+
+
+class CreatedMatch(msgspec.Struct, frozen=True, kw_only=True):
+    match_id: str
+    game: str
+    preset: str
+    seats: tuple[str, ...]
+    tokens: dict[str, str]  # seat -> token (shown once, to the creator)
+    seq: int
+
+
+async def create_match(
+    nc: Client,
+    game: str,
+    preset: str | None = None,
+    overrides: dict[str, Any] | None = None,
+    players: tuple[str, ...] | None = None,
+    seats: int | None = None,
+    ranked: bool = False,
+    match_id: str | None = None,
+    partitions: int = subjects.DEFAULT_PARTITIONS,
+) -> CreatedMatch | Rejected:
+    decider = registry.GAMES.get(game)
+    if decider is None:
+        return Rejected(
+            code="unknown_game", detail=f"unknown game {game!r}; known: {', '.join(sorted(registry.GAMES))}"
+        )
+    meta = decider.meta
+    preset = preset or meta.default_preset
+    ruleset = match_layer.resolve_ruleset(decider, preset, overrides or {})
+    if isinstance(ruleset, Rejected):
+        return ruleset
+    n = seats or (len(players) if players else meta.min_seats)
+    if not meta.min_seats <= n <= meta.max_seats:
+        return Rejected(
+            code="invalid_seats", detail=f"{game} takes {meta.min_seats}-{meta.max_seats} seats, got {n}"
+        )
+    seat_names = meta.seat_names(n)
+    names = tuple(players) if players else tuple(f"guest-{s}" for s in seat_names)
+    if len(names) != n:
+        return Rejected(code="invalid_seats", detail=f"{n} seats but {len(names)} players")
+    tokens = {s: new_token(s) for s in seat_names}
+    from services.referee.core import token_hash
+
+    command = CreateMatch(
+        preset=preset,
+        ruleset=msgspec.to_builtins(ruleset),
+        seats=seat_names,
+        players=names,
+        token_hashes=tuple(token_hash(tokens[s]) for s in seat_names),
+        ranked=ranked,
+    )
+    mid = match_id or new_match_id()
+    reply = await send(nc, game, mid, command, partitions=partitions)
+    if isinstance(reply, Rejected):
+        return reply
+    return CreatedMatch(
+        match_id=mid, game=game, preset=preset, seats=seat_names, tokens=tokens, seq=reply.seq
+    )

@@ -1,0 +1,58 @@
+"""Read a match from its log and fold it (gateway views, exports, the CLI)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from contracts import subjects
+from contracts.codecs import codec
+from contracts.envelope import EventEnvelope
+from domain.core import match as match_layer
+from domain.games import registry
+from services.common.natsio import EventStore, Stored
+
+
+@dataclass
+class FoldedMatch:
+    match_id: str
+    game: str
+    state: match_layer.MatchState | None = None
+    seq: int = 0
+    last_stream_seq: int = 0
+    stored: list[Stored] = field(default_factory=list)
+    envelopes: list[EventEnvelope[Any]] = field(default_factory=list)
+
+    def apply(self, item: Stored) -> EventEnvelope[Any]:
+        game = registry.get(self.game)
+        envelope = codec(self.game).decode_envelope(item.data)
+        for event in envelope.events:
+            # Views never need the server seed: chance outcomes are recorded in events.
+            self.state = match_layer.evolve(game, self.state, event, None)
+        self.seq = envelope.seq
+        self.last_stream_seq = item.stream_seq
+        self.stored.append(item)
+        self.envelopes.append(envelope)
+        return envelope
+
+    @property
+    def finished(self) -> bool:
+        return self.state is not None and self.state.outcome is not None
+
+
+async def find_game(store: EventStore, match_id: str) -> str | None:
+    subject = await store.find_match_subject(match_id)
+    return subjects.game_from_subject(subject) if subject else None
+
+
+async def load_match(store: EventStore, match_id: str, game: str | None = None) -> FoldedMatch | None:
+    game = game or await find_game(store, match_id)
+    if game is None or game not in registry.GAMES:
+        return None
+    stored = await store.load(subjects.match_subject(game, match_id))
+    if not stored:
+        return None
+    folded = FoldedMatch(match_id=match_id, game=game)
+    for item in stored:
+        folded.apply(item)
+    return folded

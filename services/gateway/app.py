@@ -1,0 +1,498 @@
+"""The gateway: HTTP + WebSocket for client apps (OpenAPI at /docs).
+
+Views are derived here from the log: the gateway folds a match's subject (an ordered
+JetStream consumer per watched match) and renders ``view(state, seat)`` for each client, so
+the referee's hot path publishes nothing extra.  Commands go to the referee by NATS request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import msgspec
+from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from nats.aio.client import Client
+from nats.js.api import DeliverPolicy
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from pydantic import BaseModel, Field
+
+from contracts import subjects
+from contracts.audit import AuditBundle, StoredEnvelope
+from contracts.codecs import codec, encode
+from contracts.envelope import Rejected
+from domain.core import match as match_layer
+from domain.core.audit import envelope_hash
+from domain.games import registry
+from services.common import commands, logs, metrics
+from services.common.natsio import EventStore, Stored, connect, ensure_streams
+from services.common.reader import FoldedMatch, find_game, load_match
+from services.common.settings import Settings
+from services.referee.core import token_hash
+
+WEB_DIR = Path(__file__).resolve().parents[2] / "web"
+
+log = logs.get("gateway")
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, code: str, detail: str) -> None:
+        self.status, self.code, self.detail = status, code, detail
+
+
+REJECTION_STATUS = {
+    "malformed": 400,
+    "invalid_ruleset": 400,
+    "unknown_preset": 400,
+    "unknown_game": 404,
+    "invalid_seats": 400,
+    "bad_token": 401,
+    "not_a_seat": 403,
+    "match_not_found": 404,
+    "unavailable": 503,
+    "timeout": 504,
+    "busy": 503,
+}
+
+
+def rejection_error(rej: Rejected) -> ApiError:
+    return ApiError(REJECTION_STATUS.get(rej.code, 409), rej.code, rej.detail)
+
+
+# ------------------------------------------------------------------ request bodies
+class CreateMatchBody(BaseModel):
+    game: str = Field(description="Game name, e.g. 'ugolki'. See GET /api/games.")
+    preset: str | None = Field(default=None, description="Preset name; the game's default when omitted.")
+    rules: dict[str, Any] = Field(
+        default_factory=dict, description="Ruleset parameters overriding the preset."
+    )
+    players: list[str] | None = Field(default=None, description="Display names, one per seat.")
+    seats: int | None = Field(default=None, description="Number of seats (games with 2-N seats).")
+    ranked: bool = False
+
+
+class CommandBody(BaseModel):
+    command: dict[str, Any] = Field(
+        description='The command as JSON with its tag, e.g. {"type": "move_piece.v1", "path": ["h3", "h5"]}.'
+    )
+    command_id: str | None = Field(
+        default=None, description="Idempotency key: a retry with the same id returns the first reply."
+    )
+
+
+def bearer(authorization: str | None, token: str | None) -> str | None:
+    if authorization and authorization.lower().startswith("bearer "):
+        return authorization[7:].strip()
+    return token or None
+
+
+class Gateway:
+    def __init__(self, settings: Settings, nats_url: str) -> None:
+        self.settings = settings
+        self.nats_url = nats_url
+        self.nc: Client | None = None
+        self.store: EventStore | None = None
+        self._games: dict[str, str] = {}  # match_id -> game
+
+    async def start(self) -> None:
+        self.nc = await connect(self.nats_url, "gamehall-gateway")
+        js = self.nc.jetstream()
+        await ensure_streams(js)
+        self.store = EventStore(js)
+
+    async def stop(self) -> None:
+        if self.nc is not None:
+            await self.nc.drain()
+
+    # -------------------------------------------------------------- helpers
+    async def game_of(self, match_id: str) -> str:
+        if not match_id.replace("-", "").replace("_", "").isalnum():
+            raise ApiError(400, "malformed", "a match id holds letters, digits, '-' and '_' only")
+        game = self._games.get(match_id)
+        if game is None:
+            assert self.store is not None
+            game = await find_game(self.store, match_id)
+            if game is None:
+                raise ApiError(404, "match_not_found", f"no match {match_id!r}")
+            self._games[match_id] = game
+        return game
+
+    async def load(self, match_id: str) -> FoldedMatch:
+        assert self.store is not None
+        folded = await load_match(self.store, match_id, await self.game_of(match_id))
+        if folded is None or folded.state is None:
+            raise ApiError(404, "match_not_found", f"no match {match_id!r}")
+        return folded
+
+    @staticmethod
+    def viewer(folded: FoldedMatch, token: str | None) -> str | None:
+        """The seat a token acts for; None (spectator) without a token; 401 for a bad one."""
+        if not token:
+            return None
+        state = folded.state
+        assert state is not None
+        seat = commands.seat_of_token(token)
+        seats = state.created.seats
+        if (
+            seat is None
+            or seat not in seats
+            or state.created.token_hashes[seats.index(seat)] != token_hash(token)
+        ):
+            raise ApiError(401, "bad_token", "the token does not belong to any seat of this match")
+        return seat
+
+    @staticmethod
+    def render(folded: FoldedMatch, seat: str | None) -> dict[str, Any]:
+        game = registry.get(folded.game)
+        assert folded.state is not None
+        view = match_layer.view(game, folded.state, seat, folded.match_id, folded.seq)
+        return msgspec.to_builtins(view)  # type: ignore[no-any-return]
+
+    @staticmethod
+    def events_for(folded: FoldedMatch, seat: str | None, since: int = 0) -> list[dict[str, Any]]:
+        game = registry.get(folded.game)
+        out = []
+        for env in folded.envelopes:
+            if env.seq <= since:
+                continue
+            shown = [match_layer.redact(game, e, seat) for e in env.events]
+            out.append(
+                {
+                    "seq": env.seq,
+                    "seat": env.seat,
+                    "recorded_at": env.recorded_at,
+                    "events": [msgspec.to_builtins(e) for e in shown if e is not None],
+                }
+            )
+        return out
+
+    async def send(self, match_id: str, token: str | None, body: CommandBody) -> dict[str, Any]:
+        if not token:
+            raise ApiError(401, "bad_token", "send the seat token as 'Authorization: Bearer <token>'")
+        game = await self.game_of(match_id)
+        command = codec(game).decode_inner_command(body.command)
+        if isinstance(command, Rejected):
+            raise ApiError(400, "malformed", command.detail)
+        seat = commands.seat_of_token(token)
+        if seat is None:
+            raise ApiError(401, "bad_token", "not a seat token")
+        assert self.nc is not None
+        reply = await commands.send(
+            self.nc,
+            game,
+            match_id,
+            command,
+            seat=seat,
+            token=token,
+            command_id=body.command_id,
+            partitions=self.settings.partitions,
+        )
+        if isinstance(reply, Rejected):
+            raise rejection_error(reply)
+        return msgspec.to_builtins(reply)  # type: ignore[no-any-return]
+
+    async def bundle(self, match_id: str) -> AuditBundle:
+        folded = await self.load(match_id)
+        return make_bundle(folded)
+
+    async def follow(self, folded: FoldedMatch) -> AsyncIterator[Stored]:
+        """New envelopes of a match as they are stored (ordered consumer from the next sequence)."""
+        assert self.nc is not None
+        js = self.nc.jetstream()
+        sub = await js.subscribe(
+            subjects.match_subject(folded.game, folded.match_id),
+            stream=subjects.MATCH_STREAM,
+            ordered_consumer=True,
+            deliver_policy=DeliverPolicy.BY_START_SEQUENCE,
+            opt_start_seq=folded.last_stream_seq + 1,
+        )
+        try:
+            async for msg in sub.messages:
+                yield Stored(stream_seq=msg.metadata.sequence.stream, data=msg.data)
+        finally:
+            with contextlib.suppress(Exception):
+                await sub.unsubscribe()
+
+
+def make_bundle(folded: FoldedMatch) -> AuditBundle:
+    game = registry.get(folded.game)
+    if game.meta.hidden_info and not folded.finished:
+        raise ApiError(409, "match_running", "a match with hidden cards can be exported once it is over")
+    return AuditBundle(
+        match_id=folded.match_id,
+        game=folded.game,
+        rules_version=folded.envelopes[0].rules_version,
+        exported_at=time.time_ns() // 1_000_000,
+        head_hash=envelope_hash(folded.stored[-1].data),
+        envelopes=tuple(StoredEnvelope(stream_seq=s.stream_seq, data=s.data.decode()) for s in folded.stored),
+    )
+
+
+def games_catalogue() -> list[dict[str, Any]]:
+    out = []
+    for name, game in sorted(registry.GAMES.items()):
+        meta = game.meta
+        out.append(
+            {
+                "game": name,
+                "rules_version": meta.rules_version,
+                "seats": {"min": meta.min_seats, "max": meta.max_seats},
+                "default_preset": meta.default_preset,
+                "chance": meta.chance,
+                "hidden_info": meta.hidden_info,
+                "bots": sorted(game.bots or {}),
+                "presets": [
+                    {
+                        "name": p,
+                        "description": (meta.description or {}).get(p, ""),
+                        "rules": msgspec.to_builtins(r),
+                    }
+                    for p, r in meta.presets.items()
+                ],
+            }
+        )
+    return out
+
+
+def create_app(settings: Settings, nats_url: str) -> FastAPI:
+    gw = Gateway(settings, nats_url)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await gw.start()
+        yield
+        await gw.stop()
+
+    app = FastAPI(
+        title="gamehall",
+        version="0.1.0",
+        description="Turn-based board and card games: create matches, send commands, watch views live.",
+        lifespan=lifespan,
+    )
+    app.state.gateway = gw
+
+    @app.exception_handler(ApiError)
+    async def api_error(request: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse(status_code=exc.status, content={"code": exc.code, "detail": exc.detail})
+
+    @app.middleware("http")
+    async def count_requests(request: Request, call_next: Any) -> Any:
+        response = await call_next(request)
+        route = request.scope.get("route")
+        metrics.HTTP_REQUESTS.labels(getattr(route, "path", "unmatched"), str(response.status_code)).inc()
+        return response
+
+    @app.get("/healthz", tags=["ops"])
+    async def healthz() -> dict[str, Any]:
+        return {"ok": gw.nc is not None and gw.nc.is_connected}
+
+    @app.get("/metrics", tags=["ops"], include_in_schema=False)
+    async def prometheus_metrics() -> Response:
+        return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
+
+    @app.get("/api/games", tags=["games"], summary="Games, presets and their rules")
+    async def list_games() -> list[dict[str, Any]]:
+        return games_catalogue()
+
+    @app.post("/api/matches", status_code=201, tags=["matches"], summary="Create a match")
+    async def create_match(body: CreateMatchBody) -> dict[str, Any]:
+        assert gw.nc is not None
+        created = await commands.create_match(
+            gw.nc,
+            body.game,
+            body.preset,
+            body.rules,
+            tuple(body.players) if body.players else None,
+            seats=body.seats,
+            ranked=body.ranked,
+            partitions=settings.partitions,
+        )
+        if isinstance(created, Rejected):
+            raise rejection_error(created)
+        gw._games[created.match_id] = created.game
+        return {
+            "match_id": created.match_id,
+            "game": created.game,
+            "preset": created.preset,
+            "seats": [{"seat": s, "token": created.tokens[s]} for s in created.seats],
+            "view": f"/api/matches/{created.match_id}",
+            "websocket": f"/ws/matches/{created.match_id}?token=<seat token>",
+        }
+
+    @app.get("/api/matches", tags=["matches"], summary="Stored matches (id, game, decisions)")
+    async def list_matches(limit: int = Query(100, ge=1, le=1000)) -> list[dict[str, Any]]:
+        assert gw.store is not None
+        found = await gw.store.list_match_subjects()
+        rows = [
+            {
+                "match_id": subjects.match_id_from_subject(s),
+                "game": subjects.game_from_subject(s),
+                "decisions": n,
+            }
+            for s, n in sorted(found.items())
+        ]
+        return rows[:limit]
+
+    @app.get(
+        "/api/matches/{match_id}",
+        tags=["matches"],
+        summary="The match as a seat (token) or spectator sees it",
+    )
+    async def get_match(
+        match_id: str, authorization: str | None = Header(default=None), token: str | None = None
+    ) -> dict[str, Any]:
+        folded = await gw.load(match_id)
+        return gw.render(folded, gw.viewer(folded, bearer(authorization, token)))
+
+    @app.get("/api/matches/{match_id}/events", tags=["matches"], summary="Decisions, redacted for the viewer")
+    async def get_events(
+        match_id: str,
+        since: int = Query(0, ge=0, description="Only decisions after this seq."),
+        authorization: str | None = Header(default=None),
+        token: str | None = None,
+    ) -> list[dict[str, Any]]:
+        folded = await gw.load(match_id)
+        return gw.events_for(folded, gw.viewer(folded, bearer(authorization, token)), since)
+
+    @app.post("/api/matches/{match_id}/commands", tags=["matches"], summary="Send a command for your seat")
+    async def post_command(
+        match_id: str,
+        body: CommandBody,
+        authorization: str | None = Header(default=None),
+        token: str | None = None,
+    ) -> dict[str, Any]:
+        return await gw.send(match_id, bearer(authorization, token), body)
+
+    @app.get("/api/matches/{match_id}/export", tags=["audit"], summary="Audit bundle of a match")
+    async def export(match_id: str) -> Response:
+        bundle = await gw.bundle(match_id)
+        return Response(
+            encode(bundle),
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="{match_id}.json"'},
+        )
+
+    @app.websocket("/ws/matches/{match_id}")
+    async def ws_match(websocket: WebSocket, match_id: str, token: str | None = None, since: int = 0) -> None:
+        await websocket.accept()
+        metrics.WS_CONNECTIONS.inc()
+        try:
+            await serve_socket(gw, websocket, match_id, token, since)
+        except WebSocketDisconnect:
+            pass
+        except ApiError as exc:
+            with contextlib.suppress(Exception):
+                await websocket.send_json({"type": "error", "code": exc.code, "detail": exc.detail})
+                await websocket.close(code=4000 + min(exc.status, 999) % 1000)
+        finally:
+            metrics.WS_CONNECTIONS.dec()
+
+    if WEB_DIR.is_dir() and (WEB_DIR / "index.html").exists():
+
+        @app.get("/", include_in_schema=False)
+        async def index() -> FileResponse:
+            return FileResponse(WEB_DIR / "index.html")
+
+        app.mount("/web", StaticFiles(directory=WEB_DIR), name="web")
+    return app
+
+
+async def serve_socket(gw: Gateway, ws: WebSocket, match_id: str, token: str | None, since: int) -> None:
+    """Send the view now and after every stored decision; accept commands on the same socket.
+
+    Messages to the client: {"type": "view", "view": ...}, {"type": "events", "events": [...]},
+    {"type": "reply", "command_id": ..., "reply": ...}, {"type": "error", ...}.
+    A client that reconnects passes ``since`` (the last seq it saw) and gets the missed events.
+    """
+    folded = await gw.load(match_id)
+    seat = gw.viewer(folded, token)
+    send_lock = asyncio.Lock()
+
+    async def push(payload: dict[str, Any]) -> None:
+        async with send_lock:
+            await ws.send_text(encode(payload).decode())
+
+    await push({"type": "events", "events": gw.events_for(folded, seat, since)})
+    await push({"type": "view", "view": gw.render(folded, seat)})
+
+    async def pump() -> None:
+        async for item in gw.follow(folded):
+            env = folded.apply(item)
+            await push({"type": "events", "events": gw.events_for(folded, seat, env.seq - 1)})
+            await push({"type": "view", "view": gw.render(folded, seat)})
+
+    pump_task = asyncio.create_task(pump())
+    try:
+        while True:
+            text = await ws.receive_text()
+            command_id: str | None = None
+            try:
+                message = msgspec.json.decode(text)
+                if not isinstance(message, dict) or message.get("type") != "command":
+                    raise ApiError(
+                        400, "malformed", 'send {"type": "command", "command": {...}, "command_id": "..."}'
+                    )
+                body = CommandBody(command=message.get("command") or {}, command_id=message.get("command_id"))
+                command_id = body.command_id = body.command_id or uuid.uuid4().hex
+                reply = await gw.send(match_id, token, body)
+                await push({"type": "reply", "command_id": command_id, "reply": reply})
+            except ApiError as exc:
+                await push(
+                    {
+                        "type": "reply",
+                        "command_id": command_id,
+                        "reply": {
+                            "type": "rejected.v1",
+                            "code": exc.code,
+                            "detail": exc.detail,
+                            "status": exc.status,
+                        },
+                    }
+                )
+            except (msgspec.DecodeError, ValueError) as exc:
+                await push(
+                    {
+                        "type": "reply",
+                        "command_id": None,
+                        "reply": {
+                            "type": "rejected.v1",
+                            "code": "malformed",
+                            "detail": str(exc),
+                            "status": 400,
+                        },
+                    }
+                )
+    finally:
+        pump_task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await pump_task
+
+
+async def run(settings: Settings, stop: asyncio.Event, port: int | None = None) -> None:
+    import uvicorn
+
+    logs.configure("gateway", settings.log_format)
+    assert settings.nats_url, "the gateway needs a NATS URL"
+    app = create_app(settings, settings.nats_url)
+    config = uvicorn.Config(
+        app,
+        host=settings.http_host,
+        port=port or settings.http_port,
+        log_level="warning",
+        lifespan="on",
+        ws="websockets",
+    )
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve())
+    stopper = asyncio.create_task(stop.wait())
+    await asyncio.wait({task, stopper}, return_when=asyncio.FIRST_COMPLETED)
+    server.should_exit = True
+    await task
+    stopper.cancel()

@@ -1,0 +1,40 @@
+# gamehall — the two commands: `make run` and `make test`.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint unit integration e2e browser bench install clean help
+
+help:
+	@echo "make run    - create .venv, install, start the whole stack (embedded nats-server + SQLite)"
+	@echo "make test   - create .venv if needed, install, run lint + type checks + the test suite"
+	@echo "make bench  - benchmarks, reported as ratios to the reference pipeline in ../shared/bench"
+	@echo "make lint   - ruff, mypy (strict on contracts/ and domain/), import-linter"
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/gamehall up
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy contracts domain
+	$(BIN)/lint-imports
+
+test: $(STAMP)
+	bash scripts/test.sh
+
+bench: $(STAMP)
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

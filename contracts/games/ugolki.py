@@ -16,6 +16,22 @@ Layout = Literal["SQ3", "BLK12", "SQ4", "TRI10", "TRI15"]
 Dirs = Literal["ORTH", "DIAG", "ALL8"]
 
 
+def layout_offsets(layout: str) -> tuple[tuple[int, int], ...]:
+    """(dx, dy) offsets of a home from its own corner square (rules/ugolki.md §3.2)."""
+    cells = [(dx, dy) for dy in range(5) for dx in range(5)]
+    if layout == "SQ3":
+        return tuple((dx, dy) for dx, dy in cells if dx <= 2 and dy <= 2)
+    if layout == "BLK12":
+        return tuple((dx, dy) for dx, dy in cells if dx <= 3 and dy <= 2)
+    if layout == "SQ4":
+        return tuple((dx, dy) for dx, dy in cells if dx <= 3 and dy <= 3)
+    if layout == "TRI10":
+        return tuple((dx, dy) for dx, dy in cells if dx + dy <= 3)
+    if layout == "TRI15":
+        return tuple((dx, dy) for dx, dy in cells if dx + dy <= 4)
+    raise ValueError(f"unknown layout {layout!r}")
+
+
 class UgolkiRuleset(msgspec.Struct, frozen=True, kw_only=True):
     board: int = 8
     layout: Layout = "TRI10"
@@ -36,6 +52,39 @@ class UgolkiRuleset(msgspec.Struct, frozen=True, kw_only=True):
     mirror_window: int | None = 12  # None = the whole game
     vrednyugi: bool = False  # §6.9
     target_home_lock: bool = False  # §6.6
+    # Literal flags and options the rules ask for (§6.5-§6.9, §13):
+    repetition_consecutive: bool = False  # Q11: "three times in a row" as consecutive 4-ply cycles
+    anti_lock_edges: bool = False  # §6.7: board edges count as closed sides
+    mirror_diagonal: bool = False  # §6.8: also count the reflection in the non-home diagonal
+    target_home_lock_final_only: bool = False  # §6.6 / Q19: check only the final square
+    vrednyugi_must_leave: bool = True  # §6.9 stricter reading: the move must also leave the home
+
+    def validate(self) -> str | None:
+        """A message for an inconsistent or unrefereeable combination, else None."""
+        if self.board == 16:
+            return (
+                "board 16 (halma-16x16) is not specified well enough to referee (rules/ugolki.md §3.1, Q22)"
+            )
+        if self.board not in (8, 10):
+            return f"board must be 8 or 10, got {self.board}"
+        white = set(layout_offsets(self.layout))
+        black = {(self.board - 1 - dx, self.board - 1 - dy) for dx, dy in white}
+        if white & black or any(max(sq) >= self.board for sq in white):
+            return f"layout {self.layout} does not fit twice on a {self.board}x{self.board} board"
+        if self.leave_home != "none":
+            if self.leave_home_moves < 1:
+                return "leave_home_moves must be at least 1"
+            if self.leave_home_threshold < 1:
+                return "leave_home_threshold must be at least 1"
+        if self.long_game != "none" and self.long_game_moves < 1:
+            return "long_game_moves must be at least 1"
+        if self.return_home_loss_after is not None and self.return_home_loss_after < 0:
+            return "return_home_loss_after must be >= 0"
+        if self.mirror_limit is not None and self.mirror_limit < 0:
+            return "mirror_limit must be >= 0"
+        if self.mirror_window is not None and self.mirror_window < 1:
+            return "mirror_window must be at least 1"
+        return None
 
 
 class MovePiece(msgspec.Struct, frozen=True, kw_only=True, tag="move_piece.v1"):
@@ -88,6 +137,7 @@ UGOLKI_REJECTION_CODES: tuple[str, ...] = (
     "mirror_limit",
     "vrednyugi",
     "target_home_lock",
+    "game_over",
 )
 
 CONTRACT = GameContract(

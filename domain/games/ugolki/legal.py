@@ -1,0 +1,154 @@
+"""Legal moves: geometry (§4.2) plus the preset filters (§6.6-§6.9) in the order of §6.11."""
+
+from __future__ import annotations
+
+from .geometry import Geometry
+from .movegen import gen_moves, jump_reach, path_to
+from .state import BLACK, UgolkiState
+
+Move = tuple[int, int]  # (from index, to index)
+
+
+def lock_mode(state: UgolkiState) -> int:
+    """Target-home lock mode for ``movegen`` (§6.6)."""
+    rs = state.ruleset
+    if not rs.target_home_lock:
+        return 0
+    return 2 if rs.target_home_lock_final_only else 1
+
+
+def target_of(geo: Geometry, side: int) -> int:
+    """The target home of ``side`` is the other side's own home."""
+    return geo.homes[1 - side]
+
+
+def geometric_moves(state: UgolkiState, side: int) -> list[Move]:
+    """Steps and jump chains, with the path-dependent target-home lock applied."""
+    geo = state.geo
+    own, opp = state.boards(side)
+    moves = gen_moves(geo, own, opp, target_of(geo, side), lock_mode(state))
+    return [(f.bit_length() - 1, t.bit_length() - 1) for f, t in moves]
+
+
+def anti_lock_active(state: UgolkiState) -> bool:
+    # 000:L45: "if diagonal moves are allowed, this restriction does not apply".
+    return state.ruleset.anti_lock == "LITERAL_ORTH" and state.geo.orth_only
+
+
+def creates_lock(state: UgolkiState, side: int, move: Move) -> bool:
+    """§6.7 LITERAL_ORTH: after the move some enemy piece is caged and the destination is in the cage."""
+    geo = state.geo
+    own, opp = state.boards(side)
+    f, t = move
+    own = own ^ (1 << f) ^ (1 << t)
+    edges = state.ruleset.anti_lock_edges
+    tf, tr = geo.file_rank(t)
+    for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        for k in (1, 2):
+            sf, sr = tf + k * df, tr + k * dr
+            if not geo.on_board(sf, sr):
+                break
+            s = geo.idx(sf, sr)
+            if (opp >> s) & 1 and _caged(geo, own, sf, sr, edges):
+                return True
+    return False
+
+
+def _caged(geo: Geometry, own: int, sf: int, sr: int, edges: bool) -> bool:
+    for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        f1, r1, f2, r2 = sf + df, sr + dr, sf + 2 * df, sr + 2 * dr
+        if not geo.on_board(f1, r1):
+            if edges:
+                continue
+            return False
+        if not (own >> geo.idx(f1, r1)) & 1:
+            return False
+        if not geo.on_board(f2, r2):
+            if edges:
+                continue
+            return False
+        if not (own >> geo.idx(f2, r2)) & 1:
+            return False
+    return True
+
+
+def mirror_copy_refused(state: UgolkiState, side: int, move: Move) -> bool:
+    """§6.8: Black's move k is a copy of White's move k; the (limit+1)-th copy in the window is illegal."""
+    rs = state.ruleset
+    if side != BLACK or rs.mirror_limit is None:
+        return False
+    k = state.moves_made[1] + 1
+    if rs.mirror_window is not None and k > rs.mirror_window:
+        return False
+    if not is_copy(state, k, move):
+        return False
+    return state.copies + 1 > rs.mirror_limit
+
+
+def is_copy(state: UgolkiState, k: int, move: Move) -> bool:
+    white_path = state.turns[2 * (k - 1)] if 2 * (k - 1) < len(state.turns) else ()
+    if not white_path:
+        return False
+    geo = state.geo
+    wf, wt = white_path[0], white_path[-1]
+    if move == (geo.sigma[wf], geo.sigma[wt]):
+        return True
+    m = geo.diagonal_mirror
+    return state.ruleset.mirror_diagonal and move == (m[wf], m[wt])
+
+
+def filtered_moves(state: UgolkiState, side: int) -> list[Move]:
+    """Geometric moves minus mirror and anti-lock refusals (before «вреднюги»)."""
+    moves = geometric_moves(state, side)
+    if anti_lock_active(state):
+        moves = [m for m in moves if not creates_lock(state, side, m)]
+    rs = state.ruleset
+    if side == BLACK and rs.mirror_limit is not None:
+        moves = [m for m in moves if not mirror_copy_refused(state, side, m)]
+    return moves
+
+
+def vrednyugi_filter(state: UgolkiState, side: int, moves: list[Move]) -> list[Move]:
+    """§6.9: once bound, move a piece out of the own home (fallbacks as in the [rec])."""
+    if not state.ruleset.vrednyugi or not state.vrednyugi_bound[side]:
+        return moves
+    home = state.geo.homes[side]
+    own, _ = state.boards(side)
+    if not own & home:
+        return moves
+    from_home = [m for m in moves if (home >> m[0]) & 1]
+    if not from_home:
+        return moves
+    if state.ruleset.vrednyugi_must_leave:
+        leaving = [m for m in from_home if not (home >> m[1]) & 1]
+        if leaving:
+            return leaving
+    return from_home
+
+
+def legal_moves(state: UgolkiState, side: int | None = None) -> list[Move]:
+    """Distinct legal (from, to) moves, sorted; empty when the game is over."""
+    if state.result is not None:
+        return []
+    if side is None:
+        side = state.side
+    return sorted(vrednyugi_filter(state, side, filtered_moves(state, side)))
+
+
+def has_legal_move(state: UgolkiState) -> bool:
+    return bool(legal_moves(state))
+
+
+def representative_path(state: UgolkiState, side: int, move: Move) -> tuple[int, ...]:
+    """A full path for (from, to): the step itself, or a shortest jump chain meeting §6.6."""
+    geo = state.geo
+    f, t = move
+    ff, fr = geo.file_rank(f)
+    tf, tr = geo.file_rank(t)
+    if max(abs(ff - tf), abs(fr - tr)) == 1:
+        return (f, t)
+    own, opp = state.boards(side)
+    target = target_of(geo, side)
+    inside = target if lock_mode(state) == 1 and (target >> f) & 1 else None
+    parent = jump_reach(geo, own, opp, f, inside)
+    return path_to(parent, t)

@@ -1,0 +1,226 @@
+"""SQL read models of ranked play (SQLAlchemy 2): players, ratings, standings, match history,
+projection positions and the scoring outbox.  SQLite by default, PostgreSQL by URL.
+
+The schema is owned by the Alembic migrations in ``services/common/migrations``; ``upgrade``
+runs them programmatically (no alembic.ini), and a test checks the models and migrations agree.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Double,
+    Engine,
+    Index,
+    Integer,
+    LargeBinary,
+    String,
+    create_engine,
+    event,
+    select,
+    text,
+)
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import OperationalError, ProgrammingError
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+ID = String(200)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Player(Base):
+    __tablename__ = "players"
+    player_id: Mapped[str] = mapped_column(ID, primary_key=True)
+    first_seen_at: Mapped[int] = mapped_column(BigInteger)
+    last_seen_at: Mapped[int] = mapped_column(BigInteger)
+    rated_games: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class Rating(Base):
+    """A player's current rating per (game, preset family, model); written by scoring."""
+
+    __tablename__ = "ratings"
+    player: Mapped[str] = mapped_column(ID, primary_key=True)
+    game: Mapped[str] = mapped_column(String(64), primary_key=True)
+    family: Mapped[str] = mapped_column(String(128), primary_key=True)
+    model: Mapped[str] = mapped_column(String(32), primary_key=True)
+    season: Mapped[str] = mapped_column(String(64))
+    rating: Mapped[float] = mapped_column(Double)
+    rd: Mapped[float] = mapped_column(Double)
+    volatility: Mapped[float] = mapped_column(Double)
+    games: Mapped[int] = mapped_column(Integer)
+    last_at: Mapped[int] = mapped_column(BigInteger)
+    last_match_id: Mapped[str] = mapped_column(ID)
+
+
+class Standing(Base):
+    """One row of a leaderboard per (game, preset family, season, model, player); written by the
+    leaderboard projection from RatingApplied."""
+
+    __tablename__ = "standings"
+    game: Mapped[str] = mapped_column(String(64), primary_key=True)
+    family: Mapped[str] = mapped_column(String(128), primary_key=True)
+    season: Mapped[str] = mapped_column(String(64), primary_key=True)
+    model: Mapped[str] = mapped_column(String(32), primary_key=True)
+    player: Mapped[str] = mapped_column(ID, primary_key=True)
+    rating: Mapped[float] = mapped_column(Double)
+    rd: Mapped[float] = mapped_column(Double)
+    volatility: Mapped[float] = mapped_column(Double)
+    score: Mapped[float] = mapped_column(Double)  # sort key: Glicko rating or OpenSkill mu - 3 sigma
+    games: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)
+    draws: Mapped[int] = mapped_column(Integer)
+    losses: Mapped[int] = mapped_column(Integer)
+    last_match_id: Mapped[str] = mapped_column(ID)
+    last_at: Mapped[int] = mapped_column(BigInteger)
+
+    __table_args__ = (Index("ix_standings_board", "game", "season", "family", "score"),)
+
+
+class MatchRecord(Base):
+    """Every finished match, ranked or not; written by scoring."""
+
+    __tablename__ = "match_history"
+    match_id: Mapped[str] = mapped_column(ID, primary_key=True)
+    game: Mapped[str] = mapped_column(String(64))
+    preset: Mapped[str] = mapped_column(String(128))
+    family: Mapped[str] = mapped_column(String(128))
+    season: Mapped[str] = mapped_column(String(64))
+    ranked: Mapped[bool] = mapped_column(Boolean)
+    rated: Mapped[bool] = mapped_column(Boolean)
+    model: Mapped[str] = mapped_column(String(32))
+    seats: Mapped[list[str]] = mapped_column(JSON)
+    players: Mapped[list[str]] = mapped_column(JSON)
+    ranks: Mapped[list[int]] = mapped_column(JSON)
+    scores: Mapped[list[float]] = mapped_column(JSON)
+    draw: Mapped[bool] = mapped_column(Boolean)
+    reason: Mapped[str] = mapped_column(String(128))
+    moves: Mapped[int] = mapped_column(Integer)
+    finished_at: Mapped[int] = mapped_column(BigInteger)
+
+    __table_args__ = (Index("ix_match_history_finished", "finished_at"),)
+
+
+class MatchPlayer(Base):
+    __tablename__ = "match_players"
+    match_id: Mapped[str] = mapped_column(ID, primary_key=True)
+    seat_index: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player: Mapped[str] = mapped_column(ID)
+    game: Mapped[str] = mapped_column(String(64))
+    rank: Mapped[int] = mapped_column(Integer)
+    finished_at: Mapped[int] = mapped_column(BigInteger)
+    rating_before: Mapped[float | None] = mapped_column(Double, nullable=True)
+    rating_after: Mapped[float | None] = mapped_column(Double, nullable=True)
+
+    __table_args__ = (Index("ix_match_players_player", "player", "finished_at"),)
+
+
+class ProjectionPosition(Base):
+    """Last stream sequence a projection applied; written in the same transaction as its rows."""
+
+    __tablename__ = "projection_positions"
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    position: Mapped[int] = mapped_column(BigInteger)
+
+
+class Outbox(Base):
+    """Integration events committed with the rows that caused them, published afterwards."""
+
+    __tablename__ = "outbox"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    subject: Mapped[str] = mapped_column(String(128))
+    msg_id: Mapped[str] = mapped_column(String(200), unique=True)
+    data: Mapped[bytes] = mapped_column(LargeBinary)
+
+
+READ_MODEL_TABLES = ("players", "ratings", "standings", "match_history", "match_players")
+
+
+def normalise_url(url: str) -> str:
+    if url.startswith("postgresql://") or url.startswith("postgres://"):
+        return "postgresql+psycopg://" + url.split("://", 1)[1]
+    return url
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.close()
+
+
+def make_engine(url: str, **kwargs: Any) -> Engine:
+    url = normalise_url(url)
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        if parsed.database and parsed.database != ":memory:":
+            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"timeout": 30}, **kwargs)
+        event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    return create_engine(url, pool_pre_ping=True, **kwargs)
+
+
+def alembic_config(connection: Any) -> Any:
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.attributes["connection"] = connection
+    return cfg
+
+
+def upgrade(engine: Engine, revision: str = "head", attempts: int = 5) -> None:
+    """Run the migrations (safe when several services start at once)."""
+    from alembic import command
+
+    for attempt in range(attempts):
+        try:
+            with engine.begin() as conn:
+                if conn.dialect.name == "postgresql":
+                    conn.execute(text("SELECT pg_advisory_xact_lock(47110815)"))
+                command.upgrade(alembic_config(conn), revision)
+            return
+        except (OperationalError, ProgrammingError):
+            if attempt == attempts - 1:
+                raise
+            time.sleep(0.2 * (attempt + 1))
+
+
+def open_database(url: str, migrate: bool = True) -> Engine:
+    engine = make_engine(url)
+    if migrate:
+        upgrade(engine)
+    return engine
+
+
+@contextmanager
+def session_scope(engine: Engine) -> Iterator[Session]:
+    with Session(engine, expire_on_commit=False) as session, session.begin():
+        yield session
+
+
+def get_position(session: Session, name: str) -> int:
+    found = session.scalar(select(ProjectionPosition.position).where(ProjectionPosition.name == name))
+    return int(found or 0)
+
+
+def set_position(session: Session, name: str, position: int) -> None:
+    row = session.get(ProjectionPosition, name)
+    if row is None:
+        session.add(ProjectionPosition(name=name, position=position))
+    elif position > row.position:
+        row.position = position

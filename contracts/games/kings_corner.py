@@ -1,0 +1,315 @@
+"""Kings in the Corner: ruleset, commands, events, view and rejection codes.
+
+The ruleset holds every parameter of ``rules/kings-corner.md`` §4.1; presets are values of it
+(``domain.games.kings_corner.rules``).  Card ids are those of ``domain.core.cards`` ("QS", "10H",
+"QS2" for a second deck, "RJ"/"BJ" for jokers).  Slots: cross ``N E S W``, corners ``NE SE SW NW``.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from contracts.games import GameContract
+
+Slot = Literal["N", "E", "S", "W", "NE", "SE", "SW", "NW"]
+CROSS_SLOTS: tuple[str, ...] = ("N", "E", "S", "W")
+CORNER_SLOTS: tuple[str, ...] = ("NE", "SE", "SW", "NW")
+SLOTS: tuple[str, ...] = CROSS_SLOTS + CORNER_SLOTS
+
+Build = Literal["down_alt_colour", "down_in_suit", "up_in_suit"]
+ScoringTable = Literal[
+    "K10_O1", "COUNT", "A25_F10_PIP", "A50_TF10_P5", "F10_6T10_5_A5_1", "A25_TF10_P5", "ROBINSON"
+]
+MatchEnd = Literal["single_round", "fixed_rounds", "target", "elimination"]
+
+
+class KingsCornerRuleset(msgspec.Struct, frozen=True, kw_only=True):
+    """Every parameter of rules/kings-corner.md §4.1 (defaults = the `cardgames-zone` preset)."""
+
+    decks: int = 1  # 1 or 2
+    jokers: int = 0  # 0 or 2 (in the whole game, not per deck)
+    min_players: int = 2
+    max_players: int = 4
+    hand_size: int = 7  # 7 or 4
+    dealer: Literal["random_first_then_left"] = "random_first_then_left"
+    first_player: Literal["left_of_dealer"] = "left_of_dealer"
+    setup_cross_kings: Literal["manual", "auto_corner_refill_from_stock"] = "auto_corner_refill_from_stock"
+    draw_timing: Literal["start", "end", "start_if_stuck", "until_playable"] = "start"
+    draw_count: int = 1  # 1 or 2
+    stock_empty: Literal["no_draw_no_reshuffle"] = "no_draw_no_reshuffle"
+    optional_play: bool = True
+    mandatory_kings: Literal["off", "enforce", "penalty3"] = "off"
+    cross_build: Build = "down_alt_colour"
+    corner_build: Literal["down_alt_colour", "down_in_suit"] = "down_alt_colour"
+    empty_corner_accepts: Literal["king_only"] = "king_only"
+    empty_cross_accepts: Literal["any", "any_except_king"] = "any_except_king"
+    king_pile_to_corner: bool = False
+    pile_move: Literal["whole_pile_base_fits_target_exposed"] = "whole_pile_base_fits_target_exposed"
+    run_play_action: bool = True
+    going_out: Literal["immediate", "after_stock_exhausted", "draw3_if_open_cross"] = "immediate"
+    block_end: Literal["stock_empty_and_(no_legal_action_or_full_idle_cycle)"] = (
+        "stock_empty_and_(no_legal_action_or_full_idle_cycle)"
+    )
+    scoring_table: ScoringTable = "K10_O1"
+    settlement: Literal["penalty", "chips", "pool"] = "penalty"
+    ante: int = 0  # chips / pool
+    idle_fee: int = 0
+    per_card: int = 1
+    per_king: int = 10
+    match_end: MatchEnd = "fixed_rounds"
+    match_end_value: int = 3  # N rounds for fixed_rounds, T for target / elimination
+    target_compare: Literal["reach_or_exceed", "strictly_exceed"] = "reach_or_exceed"
+    winner: Literal["lowest_total", "highest_balance"] = "lowest_total"
+    tie_policy: Literal["shared", "extra_round"] = "shared"
+    first_turn_out_adjust: int = 0  # V5: added to the penalty of a seat going out on its first turn
+    corner_ace_bonus: int = 0  # V12: penalty points taken off for completing a K..A corner pile
+    joker_penalty: int = 1  # V17: penalty of a joker left in hand
+    score_sign: Literal["positive", "negative"] = "positive"  # display only (S3 writes -25)
+
+    def validate(self) -> str | None:
+        if self.decks not in (1, 2):
+            return "decks must be 1 or 2"
+        if self.jokers not in (0, 2):
+            return "jokers must be 0 or 2"
+        if self.hand_size < 1 or self.draw_count not in (1, 2):
+            return "hand_size must be >= 1 and draw_count 1 or 2"
+        if not 2 <= self.min_players <= self.max_players:
+            return "players must be a range min..max with min >= 2"
+        if self.match_end_value < 1 and self.match_end != "single_round":
+            return "match_end_value must be >= 1"
+        if self.settlement != "penalty" and self.match_end in ("target", "elimination"):
+            return "chips and pool ledgers end after a fixed number of rounds"
+        if self.settlement != "penalty" and self.winner != "highest_balance":
+            return "chips and pool ledgers need winner = highest_balance"
+        if self.settlement == "penalty" and self.winner != "lowest_total":
+            return "penalty points need winner = lowest_total"
+        if not self.optional_play and self.draw_timing != "until_playable":
+            return "optional_play = false is used only with draw_timing = until_playable"
+        return self.check_seats(self.max_players)
+
+    def check_seats(self, n: int) -> str | None:
+        """The deck must hold every hand, the cross and the auto-refill reserve (§5.3 step 1)."""
+        if not self.min_players <= n <= self.max_players:
+            return f"this ruleset takes {self.min_players}-{self.max_players} players, got {n}"
+        reserve = 4 * self.decks if self.setup_cross_kings == "auto_corner_refill_from_stock" else 0
+        cards = 52 * self.decks + self.jokers
+        if cards < self.hand_size * n + 4 + reserve:
+            return f"{cards} cards cannot deal {self.hand_size} to {n} players plus the cross"
+        return None
+
+
+# ---------------------------------------------------------------- commands
+class Ready(msgspec.Struct, frozen=True, kw_only=True, tag="kc_ready.v1"):
+    """Ready for the next deal.  Before the first deal it carries the seat's client seed (rng_v1)."""
+
+    client_seed: str = ""
+
+
+class DrawCard(msgspec.Struct, frozen=True, kw_only=True, tag="kc_draw.v1"):
+    """A1: draw (end timing: ends the turn; until_playable: only while nothing can be played)."""
+
+
+class PlayCard(msgspec.Struct, frozen=True, kw_only=True, tag="kc_play_card.v1"):
+    """A2: a card from hand onto a slot.  ``as_card`` declares a joker's identity (V17)."""
+
+    card: str
+    slot: Slot
+    as_card: str | None = None
+
+
+class PlayRun(msgspec.Struct, frozen=True, kw_only=True, tag="kc_play_run.v1"):
+    """A3: several cards from hand onto one slot, each fitting the one before (no jokers)."""
+
+    cards: tuple[str, ...]
+    slot: Slot
+
+
+class MovePile(msgspec.Struct, frozen=True, kw_only=True, tag="kc_move_pile.v1"):
+    """A4: a whole pile onto another pile whose exposed card its base fits."""
+
+    from_slot: Slot
+    to_slot: Slot
+
+
+class MoveKingPile(msgspec.Struct, frozen=True, kw_only=True, tag="kc_move_king_pile.v1"):
+    """A5: a cross pile with a king at its base into an empty corner."""
+
+    from_slot: Slot
+    to_slot: Slot
+
+
+class EndTurn(msgspec.Struct, frozen=True, kw_only=True, tag="kc_end_turn.v1"):
+    """A6: end the turn (performs the compulsory draw where the timing demands one)."""
+
+
+KingsCornerCommand = Ready | DrawCard | PlayCard | PlayRun | MovePile | MoveKingPile | EndTurn
+
+
+# ---------------------------------------------------------------- events
+class SeatReady(msgspec.Struct, frozen=True, kw_only=True, tag="kc_seat_ready.v1"):
+    seat: str
+    client_seed: str = ""  # only meaningful before the first deal
+
+
+class SetupStep(msgspec.Struct, frozen=True, kw_only=True):
+    """One step of the §5.3 cross clean-up: ``card`` left ``slot`` for ``to`` and ``refill`` came in."""
+
+    card: str
+    slot: str
+    to: str  # a corner slot, or "stock_bottom"
+    refill: str
+
+
+class RoundDealt(msgspec.Struct, frozen=True, kw_only=True, tag="kc_round_dealt.v1"):
+    """A deal from rng_v1 (label ``deal:<round>``).  Hidden parts are blanked by ``redact``."""
+
+    round_no: int
+    dealer: str
+    seats: tuple[str, ...]  # the match's seats, so a hand can be blanked per viewer
+    order: tuple[str, ...]  # the whole shuffled deck, top first (hidden)
+    hands: tuple[tuple[str, ...], ...]  # per seat in seat order; eliminated seats get () (hidden)
+    hand_sizes: tuple[int, ...]
+    cross: tuple[str, ...]  # N, E, S, W as first turned up
+    setup: tuple[SetupStep, ...]
+    layout: tuple[tuple[str, ...], ...]  # the 8 slots after set-up, in SLOTS order
+    stock: tuple[str, ...]  # top first (hidden)
+    stock_size: int
+    first_seat: str
+
+
+class CardsDrawn(msgspec.Struct, frozen=True, kw_only=True, tag="kc_cards_drawn.v1"):
+    seat: str
+    cards: tuple[str, ...]  # blanked for everyone but ``seat``
+    count: int
+    reason: Literal["turn_start", "turn_end", "until_playable", "going_out", "open_cross"]
+
+
+class CardPlayed(msgspec.Struct, frozen=True, kw_only=True, tag="kc_card_played.v1"):
+    seat: str
+    card: str
+    slot: str
+    as_card: str | None = None
+
+
+class RunPlayed(msgspec.Struct, frozen=True, kw_only=True, tag="kc_run_played.v1"):
+    seat: str
+    cards: tuple[str, ...]
+    slot: str
+
+
+class PileMoved(msgspec.Struct, frozen=True, kw_only=True, tag="kc_pile_moved.v1"):
+    seat: str
+    from_slot: str
+    to_slot: str
+    king_pile: bool = False  # True for A5
+
+
+class TurnEnded(msgspec.Struct, frozen=True, kw_only=True, tag="kc_turn_ended.v1"):
+    seat: str
+    next_seat: str
+    king_penalty: int = 0  # penalty3: points (penalty) or chips to the pot
+    idle_fee: int = 0  # chips / pool paid for a turn without playing a card
+
+
+class SeatResult(msgspec.Struct, frozen=True, kw_only=True):
+    seat: str
+    hand: tuple[str, ...]  # public at the end of the round
+    points: int  # penalty points of this round (penalty settlement)
+    balance_change: int  # chips / pool ledger change of this round (0 under penalty)
+    total: int  # running total after the round (penalty points or balance)
+    eliminated: bool = False
+
+
+class RoundEnded(msgspec.Struct, frozen=True, kw_only=True, tag="kc_round_ended.v1"):
+    round_no: int
+    result: Literal["won", "blocked"]
+    winner: str | None
+    seats: tuple[SeatResult, ...]  # active seats of this round
+    pot_carried: int = 0
+    match_over: bool = False
+    ranks: tuple[int, ...] = ()  # when match_over: per seat in seat order, 1 best
+    reason: str = ""
+
+
+KingsCornerEvent = (
+    SeatReady | RoundDealt | CardsDrawn | CardPlayed | RunPlayed | PileMoved | TurnEnded | RoundEnded
+)
+
+
+# ---------------------------------------------------------------- view
+class RoundSummary(msgspec.Struct, frozen=True, kw_only=True):
+    round_no: int
+    result: str
+    winner: str | None
+    points: dict[str, int]  # per active seat: penalty points or ledger change
+
+
+class KingsCornerView(msgspec.Struct, frozen=True, kw_only=True):
+    status: Literal["waiting", "playing", "round_over", "finished"]
+    round_no: int
+    dealer: str | None
+    to_move: tuple[str, ...]
+    current: str | None  # whose turn during a round
+    ready: tuple[str, ...]  # seats that sent Ready for the next deal
+    layout: dict[str, tuple[str, ...]]  # slot -> pile, base first
+    jokers: dict[str, str]  # joker id -> declared card (V17)
+    hand: tuple[str, ...]  # the viewer's own hand; () for a spectator
+    hand_sizes: dict[str, int]
+    stock_size: int
+    totals: dict[str, int]
+    score_sign: str
+    pot: int
+    eliminated: tuple[str, ...]
+    turn: dict[str, int]  # per-turn counters: drawn, played, merges, idle_turns
+    pending_card: str | None = None  # V16: the viewer's drawn card that must go to an empty slot
+    revealed_hands: dict[str, tuple[str, ...]] = {}  # at the end of a round
+    rounds: tuple[RoundSummary, ...] = ()
+    legal: tuple[str, ...] = ()  # the viewer's legal commands in short notation
+    result: str | None = None
+
+
+KINGS_CORNER_REJECTION_CODES: tuple[str, ...] = (
+    "malformed",
+    "not_your_turn",
+    "invalid_seats",
+    "seed_unavailable",
+    "not_dealing",
+    "already_ready",
+    "client_seed_too_long",
+    "round_not_active",
+    "card_not_in_hand",
+    "does_not_fit",
+    "pile_closed",
+    "corner_needs_king",
+    "no_king_on_empty_cross",
+    "empty_slot",
+    "same_slot",
+    "corner_pile_immovable",
+    "not_a_king_pile",
+    "corner_occupied",
+    "not_a_corner",
+    "not_a_cross_slot",
+    "king_pile_move_disabled",
+    "mixed_build",
+    "draw_not_allowed",
+    "stock_empty",
+    "must_play_first",
+    "play_available",
+    "kings_must_be_played",
+    "runs_disabled",
+    "bad_run",
+    "joker_needs_declaration",
+    "bad_declaration",
+    "card_barred",
+    "pending_placement",
+)
+
+CONTRACT = GameContract(
+    name="kings-corner",
+    command_type=KingsCornerCommand,
+    event_type=KingsCornerEvent,
+    view_type=KingsCornerView,
+    ruleset_type=KingsCornerRuleset,
+)

@@ -1,0 +1,76 @@
+"""Kings in the Corner (rules/kings-corner.md): every preset of §4 as data, the referee of §5."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from contracts.games.kings_corner import (
+    KINGS_CORNER_REJECTION_CODES,
+    KingsCornerCommand,
+    KingsCornerEvent,
+    KingsCornerRuleset,
+    KingsCornerView,
+)
+from domain.core.decider import Decider, GameMeta
+from domain.games.kings_corner import bots
+from domain.games.kings_corner.engine import (
+    decide,
+    evolve,
+    hidden,
+    initial_state,
+    legal_commands,
+    outcome,
+    to_move,
+    verify_chance,
+)
+from domain.games.kings_corner.rules import DESCRIPTIONS, PRESETS
+from domain.games.kings_corner.state import KCState
+from domain.games.kings_corner.view import redact, view
+
+
+def seat_names(n: int) -> tuple[str, ...]:
+    return tuple(f"p{i}" for i in range(1, n + 1))
+
+
+META: GameMeta[KingsCornerRuleset] = GameMeta(
+    name="kings-corner",
+    rules_version="kings-corner-1",
+    min_seats=2,
+    max_seats=10,  # 2-6 on one deck, up to 10 with two decks (cz-two-decks); each ruleset checks its own range
+    chance=True,
+    hidden_info=True,
+    ruleset_type=KingsCornerRuleset,
+    presets=PRESETS,
+    default_preset="cardgames-zone",
+    command_type=KingsCornerCommand,
+    event_type=KingsCornerEvent,
+    view_type=KingsCornerView,
+    rejection_codes=KINGS_CORNER_REJECTION_CODES,
+    seat_names=seat_names,
+    max_decisions=200_000,
+    description=DESCRIPTIONS,
+)
+
+BOTS: dict[str, Callable[[KCState, str, Any], KingsCornerCommand]] = {
+    "random": bots.random_bot,
+    "heuristic": bots.heuristic_bot,
+}
+
+GAME: Decider[KCState, KingsCornerCommand, KingsCornerEvent, KingsCornerView, KingsCornerRuleset] = Decider(
+    meta=META,
+    initial_state=initial_state,
+    decide=decide,
+    evolve=evolve,
+    legal_commands=legal_commands,
+    to_move=to_move,
+    outcome=outcome,
+    view=view,
+    redact=redact,
+    verify_chance=verify_chance,
+    bots=BOTS,
+)
+
+HIDDEN = hidden
+
+__all__ = ["GAME", "HIDDEN", "META", "KCState"]

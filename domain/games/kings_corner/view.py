@@ -1,0 +1,110 @@
+"""What one seat may see: the view of a state and the redaction of events (§5.8 E23)."""
+
+from __future__ import annotations
+
+import msgspec
+
+from contracts.games.kings_corner import (
+    SLOTS,
+    CardPlayed,
+    CardsDrawn,
+    DrawCard,
+    EndTurn,
+    KingsCornerCommand,
+    KingsCornerEvent,
+    KingsCornerView,
+    MoveKingPile,
+    MovePile,
+    PlayCard,
+    PlayRun,
+    Ready,
+    RoundDealt,
+    RoundSummary,
+)
+from domain.core import cards
+from domain.games.kings_corner.engine import legal_commands, to_move
+from domain.games.kings_corner.state import KCState
+
+
+def notation(cmd: KingsCornerCommand) -> str:
+    """Short text of a command, e.g. "QS>N", "9H,8S>E", "E>N", "N>>NE", "draw", "end", "ready"."""
+    if isinstance(cmd, PlayCard):
+        return f"{cmd.card}{'=' + cmd.as_card if cmd.as_card else ''}>{cmd.slot}"
+    if isinstance(cmd, PlayRun):
+        return f"{','.join(cmd.cards)}>{cmd.slot}"
+    if isinstance(cmd, MovePile):
+        return f"{cmd.from_slot}>{cmd.to_slot}"
+    if isinstance(cmd, MoveKingPile):
+        return f"{cmd.from_slot}>>{cmd.to_slot}"
+    if isinstance(cmd, DrawCard):
+        return "draw"
+    if isinstance(cmd, EndTurn):
+        return "end"
+    assert isinstance(cmd, Ready)
+    return "ready"
+
+
+def view(state: KCState, viewer: str | None) -> KingsCornerView:
+    seats = state.seats
+    me = seats.index(viewer) if viewer in seats else None
+    playing = state.status == "playing"
+    hand: tuple[str, ...] = ()
+    if me is not None and playing:
+        hand = cards.sorted_cards(state.hands[me])
+    revealed: dict[str, tuple[str, ...]] = {}
+    if state.status in ("round_over", "finished") and state.results:
+        revealed = {r.seat: r.hand for r in state.results[-1].seats}
+    rounds = tuple(
+        RoundSummary(
+            round_no=r.round_no,
+            result=r.result,
+            winner=r.winner,
+            points={
+                x.seat: (x.points if state.rules.settlement == "penalty" else x.balance_change)
+                for x in r.seats
+            },
+        )
+        for r in state.results
+    )
+    legal = tuple(notation(c) for c in legal_commands(state, viewer)) if viewer is not None else ()
+    pending = state.pending if (playing and me is not None and me == state.current) else None
+    return KingsCornerView(
+        status=state.status,
+        round_no=state.round_no,
+        dealer=seats[state.dealer] if state.dealer >= 0 else None,
+        to_move=tuple(s for s in seats if s in to_move(state)),
+        current=seats[state.current] if playing else None,
+        ready=tuple(s for s, r in zip(seats, state.ready, strict=True) if r),
+        layout={slot: pile for slot, pile in zip(SLOTS, state.layout, strict=True)},
+        jokers=dict(state.declared),
+        hand=hand,
+        hand_sizes={s: len(h) for s, h in zip(seats, state.hands, strict=True)} if state.hands else {},
+        stock_size=len(state.stock),
+        totals=dict(zip(seats, state.totals, strict=True)),
+        score_sign=state.rules.score_sign,
+        pot=state.pot,
+        eliminated=tuple(s for s, r in zip(seats, state.out_round, strict=True) if r),
+        turn={"drawn": state.drawn, "played": state.played, "merges": state.merges, "idle_turns": state.idle}
+        if playing
+        else {},
+        pending_card=pending,
+        revealed_hands=revealed,
+        rounds=rounds,
+        legal=legal,
+        result=state.end_reason or None if state.status == "finished" else None,
+    )
+
+
+def redact(event: KingsCornerEvent, viewer: str | None) -> KingsCornerEvent | None:
+    if isinstance(event, RoundDealt):
+        return msgspec.structs.replace(
+            event,
+            order=(),
+            stock=(),
+            hands=tuple(h if s == viewer else () for s, h in zip(event.seats, event.hands, strict=True)),
+        )
+    if isinstance(event, CardsDrawn) and event.seat != viewer:
+        return msgspec.structs.replace(event, cards=())
+    if isinstance(event, CardPlayed):
+        return event
+    return event

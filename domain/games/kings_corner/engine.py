@@ -109,7 +109,33 @@ def deal(state: KCState) -> RoundDealt | str:
             hands[i].append(order[pos])
             pos += 1
     cross = order[pos : pos + 4]
-    stock = list(order[pos + 4 :])
+    layout, stock, steps = lay_out_cross(rules, cross, order[pos + 4 :])
+    return RoundDealt(
+        round_no=round_no,
+        dealer=state.seats[dealer],
+        seats=state.seats,
+        order=order,
+        hands=tuple(tuple(h) for h in hands),
+        hand_sizes=tuple(len(h) for h in hands),
+        cross=tuple(cross),
+        setup=tuple(steps),
+        layout=layout,
+        stock=stock,
+        stock_size=len(stock),
+        first_seat=state.seats[first],
+    )
+
+
+def lay_out_cross(
+    rules: KingsCornerRuleset, cross: tuple[str, ...], rest: tuple[str, ...]
+) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...], tuple[SetupStep, ...]]:
+    """§5.3 steps 4-5: the cross N E S W, then the clean-up loop in slot order N, E, S, W.
+
+    A king leaves under auto set-up for the first empty corner (NE, SE, SW, NW), or the bottom of
+    the stock when every corner is taken (E3); a joker always goes to the bottom of the stock.
+    Each emptied slot is refilled from the top of the stock and checked again.
+    """
+    stock = list(rest)
     layout: list[list[str]] = [[c] for c in cross] + [[] for _ in CORNERS]
     steps: list[SetupStep] = []
     auto = rules.setup_cross_kings == "auto_corner_refill_from_stock"
@@ -122,7 +148,7 @@ def deal(state: KCState) -> RoundDealt | str:
         if slot is None:
             break
         guard += 1
-        if guard > 10 * len(order) or not stock:
+        if guard > 10 * (len(rest) + 4) or not stock:
             raise AssertionError("cross set-up does not terminate: the deck check is broken")
         card = layout[slot][0]
         corner = next((c for c in CORNERS if not layout[c]), None)
@@ -135,20 +161,7 @@ def deal(state: KCState) -> RoundDealt | str:
         refill = stock.pop(0)
         layout[slot] = [refill]
         steps.append(SetupStep(card=card, slot=SLOTS[slot], to=to, refill=refill))
-    return RoundDealt(
-        round_no=round_no,
-        dealer=state.seats[dealer],
-        seats=state.seats,
-        order=order,
-        hands=tuple(tuple(h) for h in hands),
-        hand_sizes=tuple(len(h) for h in hands),
-        cross=tuple(cross),
-        setup=tuple(steps),
-        layout=tuple(tuple(p) for p in layout),
-        stock=tuple(stock),
-        stock_size=len(stock),
-        first_seat=state.seats[first],
-    )
+    return tuple(tuple(p) for p in layout), tuple(stock), tuple(steps)
 
 
 # ---------------------------------------------------------------- card helpers

@@ -215,12 +215,19 @@ def audit_main(
 
 
 @audit_app.command("match", hidden=True)
-def audit_match(ctx: typer.Context, match_id: str) -> None:
+def audit_match(
+    ctx: typer.Context,
+    match_id: str,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No move listing.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="The report as JSON.")] = False,
+) -> None:
     """Audit a stored match by id."""
     from contracts.codecs import encode
     from services.gateway.app import ApiError
 
-    opts = ctx.obj or {}
+    opts = dict(ctx.obj or {})
+    opts["quiet"] = opts.get("quiet") or quiet
+    opts["json"] = opts.get("json") or as_json
     try:
         bundle = asyncio.run(_load_bundle(match_id))
     except ApiError as exc:

@@ -168,7 +168,7 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
     if parsed.get_backend_name() == "sqlite":
         if parsed.database and parsed.database != ":memory:":
             Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, connect_args={"timeout": 30}, **kwargs)
+        engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False}, **kwargs)
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
     return create_engine(url, pool_pre_ping=True, **kwargs)

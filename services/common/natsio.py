@@ -6,6 +6,7 @@ import asyncio
 from dataclasses import dataclass
 
 import nats
+import nats.errors
 from nats.aio.client import Client
 from nats.js import JetStreamContext
 from nats.js.api import DeliverPolicy, DiscardPolicy, RetentionPolicy, StorageType, StreamConfig
@@ -48,19 +49,23 @@ STREAMS = (
 )
 
 
-async def ensure_streams(js: JetStreamContext) -> None:
-    """Create the streams if missing (idempotent; safe when several services start at once)."""
+async def ensure_streams(js: JetStreamContext, timeout: float = 30.0) -> None:
+    """Create the streams if missing.  Idempotent, safe when several services start at once, and
+    patient with a nats-server that is still recovering its streams after a restart."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
     for config in STREAMS:
-        for attempt in range(5):
+        while True:
             try:
-                await js.stream_info(config.name)
-                break
-            except NotFoundError:
                 try:
+                    await js.stream_info(config.name)
+                except NotFoundError:
                     await js.add_stream(config)
-                    break
-                except (BadRequestError, APIError):
-                    await asyncio.sleep(0.1 * (attempt + 1))
+                break
+            except (BadRequestError, APIError, nats.errors.TimeoutError, nats.errors.NoRespondersError):
+                if loop.time() > deadline:
+                    raise
+                await asyncio.sleep(0.2)
 
 
 class AppendConflict(Exception):

@@ -20,7 +20,7 @@ from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconn
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from nats.aio.client import Client
-from nats.js.api import DeliverPolicy
+from nats.js.api import ConsumerConfig, DeliverPolicy
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from pydantic import BaseModel, Field
 
@@ -210,8 +210,9 @@ class Gateway:
             subjects.match_subject(folded.game, folded.match_id),
             stream=subjects.MATCH_STREAM,
             ordered_consumer=True,
-            deliver_policy=DeliverPolicy.BY_START_SEQUENCE,
-            opt_start_seq=folded.last_stream_seq + 1,
+            config=ConsumerConfig(
+                deliver_policy=DeliverPolicy.BY_START_SEQUENCE, opt_start_seq=folded.last_stream_seq + 1
+            ),
         )
         try:
             async for msg in sub.messages:
@@ -423,10 +424,15 @@ async def serve_socket(gw: Gateway, ws: WebSocket, match_id: str, token: str | N
     await push({"type": "view", "view": gw.render(folded, seat)})
 
     async def pump() -> None:
-        async for item in gw.follow(folded):
-            env = folded.apply(item)
-            await push({"type": "events", "events": gw.events_for(folded, seat, env.seq - 1)})
-            await push({"type": "view", "view": gw.render(folded, seat)})
+        try:
+            async for item in gw.follow(folded):
+                env = folded.apply(item)
+                await push({"type": "events", "events": gw.events_for(folded, seat, env.seq - 1)})
+                await push({"type": "view", "view": gw.render(folded, seat)})
+        except Exception:
+            log.exception("websocket_follow_failed", match_id=match_id)
+            await ws.close(code=1011)
+            raise
 
     pump_task = asyncio.create_task(pump())
     try:
@@ -487,7 +493,7 @@ async def run(settings: Settings, stop: asyncio.Event, port: int | None = None) 
         port=port or settings.http_port,
         log_level="warning",
         lifespan="on",
-        ws="websockets",
+        ws="websockets-sansio",
     )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())

@@ -1,0 +1,87 @@
+"""What the leaderboard writes for one RatingApplied, inside the projection's transaction."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from contracts.codecs import integration_decoder
+from contracts.integration import RatingApplied
+from domain.rating.openskill_pl import ordinal
+from domain.rating.ranked import GLICKO2
+from domain.rating.seasons import preset_family
+from services.common.db import Player, Standing
+
+
+def display_score(model: str, rating: float, rd: float) -> float:
+    return rating if model == GLICKO2 else ordinal(rating, rd)
+
+
+def result_of(applied: RatingApplied, i: int) -> str:
+    """ "win" | "draw" | "loss" for player ``i``."""
+    if applied.ranks:
+        ranks = applied.ranks
+        if len(set(ranks)) == 1:
+            return "draw"
+        return "win" if ranks[i] == min(ranks) else "loss"
+    score = applied.scores[i]
+    return "win" if score == 1.0 else "draw" if score == 0.5 else "loss"
+
+
+def _get(session: Session, cache: dict[Any, Any], model: type[Any], key: Any) -> Any:
+    cache_key = (model.__tablename__, key)
+    if cache_key not in cache:
+        cache[cache_key] = session.get(model, key)
+    return cache[cache_key]
+
+
+def apply_rating(session: Session, applied: RatingApplied, cache: dict[Any, Any]) -> None:
+    family = applied.family or preset_family(applied.preset)
+    at = applied.applied_at
+    for i, player in enumerate(applied.players):
+        key = (applied.game, family, applied.season, applied.model, player)
+        row: Standing | None = _get(session, cache, Standing, key)
+        if row is not None and row.last_match_id == applied.match_id:
+            continue  # the same rating event published twice
+        if row is None:
+            row = Standing(
+                game=applied.game,
+                family=family,
+                season=applied.season,
+                model=applied.model,
+                player=player,
+                games=0,
+                wins=0,
+                draws=0,
+                losses=0,
+            )
+            session.add(row)
+            cache[("standings", key)] = row
+        rating, rd, volatility = applied.after[i][:3]
+        row.rating, row.rd, row.volatility = rating, rd, volatility
+        row.score = display_score(applied.model, rating, rd)
+        row.games += 1
+        outcome = result_of(applied, i)
+        if outcome == "win":
+            row.wins += 1
+        elif outcome == "draw":
+            row.draws += 1
+        else:
+            row.losses += 1
+        row.last_match_id = applied.match_id
+        row.last_at = at
+        person: Player | None = _get(session, cache, Player, player)
+        if person is None:
+            person = Player(player_id=player, first_seen_at=at, last_seen_at=at, rated_games=0)
+            session.add(person)
+            cache[("players", player)] = person
+        person.first_seen_at = min(person.first_seen_at, at)
+        person.last_seen_at = max(person.last_seen_at, at)
+        person.rated_games += 1
+
+
+def apply(session: Session, _seq: int, data: bytes, cache: dict[Any, Any]) -> None:
+    event = integration_decoder.decode(data)
+    if isinstance(event, RatingApplied):
+        apply_rating(session, event, cache)

@@ -1,0 +1,127 @@
+"""What scoring writes for one MatchFinished, inside the projection's transaction."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from contracts import subjects
+from contracts.codecs import encode, integration_decoder
+from contracts.integration import MatchFinished, RatingApplied
+from domain.rating.ranked import RatingState, model_for, rate_match, rateable
+from domain.rating.seasons import preset_family, season_for
+from services.common.db import MatchPlayer, MatchRecord, Outbox, Rating
+from services.scoring.config import ScoringConfig
+
+
+def rating_msg_id(match_id: str) -> str:
+    return f"rating_applied:{match_id}"
+
+
+def _rating_row(session: Session, cache: dict[Any, Any], key: tuple[str, str, str, str]) -> Rating | None:
+    if key not in cache:
+        cache[key] = session.get(Rating, key)
+    row: Rating | None = cache[key]
+    return row
+
+
+def apply_finished(
+    session: Session, finished: MatchFinished, config: ScoringConfig, cache: dict[Any, Any]
+) -> RatingApplied | None:
+    """Record the match; rate it when ranked.  A match already recorded is ignored (idempotent by id)."""
+    if ("match", finished.match_id) in cache or session.get(MatchRecord, finished.match_id) is not None:
+        return None
+    cache[("match", finished.match_id)] = True
+    season = season_for(config.calendar, finished.game, finished.finished_at)
+    family = preset_family(finished.preset)
+    applied: RatingApplied | None = None
+    model = ""
+    if rateable(finished):
+        model = model_for(len(finished.players))
+        keys = {p: (p, finished.game, family, model) for p in finished.players}
+        rows = {p: _rating_row(session, cache, k) for p, k in keys.items()}
+        prior: dict[str, RatingState | None] = {
+            p: None
+            if row is None
+            else RatingState(
+                model=row.model,
+                rating=row.rating,
+                rd=row.rd,
+                volatility=row.volatility,
+                season=row.season,
+                last_at=row.last_at,
+                games=row.games,
+            )
+            for p, row in rows.items()
+        }
+        applied, states = rate_match(finished, season, family, prior, config.policy)
+        for player, state in states.items():
+            row = rows[player]
+            if row is None:
+                row = Rating(player=player, game=finished.game, family=family, model=model)
+                session.add(row)
+                cache[keys[player]] = row
+            row.season = state.season
+            row.rating = state.rating
+            row.rd = state.rd
+            row.volatility = state.volatility
+            row.games = state.games
+            row.last_at = state.last_at
+            row.last_match_id = finished.match_id
+        session.add(
+            Outbox(
+                subject=subjects.RATING_APPLIED,
+                msg_id=rating_msg_id(finished.match_id),
+                data=encode(applied),
+            )
+        )
+    outcome = finished.outcome
+    session.add(
+        MatchRecord(
+            match_id=finished.match_id,
+            game=finished.game,
+            preset=finished.preset,
+            family=family,
+            season=season,
+            ranked=finished.ranked,
+            rated=applied is not None,
+            model=model,
+            seats=list(finished.seats),
+            players=list(finished.players),
+            ranks=list(outcome.ranks),
+            scores=list(outcome.scores),
+            draw=outcome.draw,
+            reason=outcome.reason,
+            moves=finished.moves,
+            finished_at=finished.finished_at,
+        )
+    )
+    for i, player in enumerate(finished.players):
+        session.add(
+            MatchPlayer(
+                match_id=finished.match_id,
+                seat_index=i,
+                player=player,
+                game=finished.game,
+                rank=outcome.ranks[i] if i < len(outcome.ranks) else 0,
+                finished_at=finished.finished_at,
+                rating_before=applied.effective_before[i][0] if applied else None,
+                rating_after=applied.after[i][0] if applied else None,
+            )
+        )
+    return applied
+
+
+def make_apply(config: ScoringConfig, sink: list[RatingApplied] | None = None) -> Any:
+    """The projection's apply function; ``sink`` collects RatingApplied (rebuild)."""
+
+    def apply(session: Session, _seq: int, data: bytes, cache: dict[Any, Any]) -> None:
+        event = integration_decoder.decode(data)
+        if not isinstance(event, MatchFinished):
+            return
+        applied = apply_finished(session, event, config, cache)
+        if applied is not None and sink is not None:
+            sink.append(applied)
+
+    return apply

@@ -1,0 +1,188 @@
+"""Recompute ratings, standings and match history from the integration stream into fresh tables,
+then compare them with the live tables (``--check``) or replace the live tables with them."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import time
+from typing import Any
+
+from nats.js import JetStreamContext
+from nats.js.api import DeliverPolicy
+from nats.js.errors import NotFoundError
+from sqlalchemy import Engine, delete, func, select
+from sqlalchemy.orm import Session
+from sqlalchemy.pool import StaticPool
+
+from contracts import subjects
+from contracts.codecs import encode
+from contracts.integration import RatingApplied
+from services.common import db
+from services.leaderboard import logic as leaderboard_logic
+from services.scoring import logic as scoring_logic
+from services.scoring.config import ScoringConfig
+from services.scoring.projection import apply_batch
+
+COMPARED = (db.Rating, db.Standing, db.MatchRecord, db.MatchPlayer, db.Player)
+
+
+async def last_seq(js: JetStreamContext, subject: str) -> int:
+    try:
+        msg = await js.get_last_msg(subjects.INTEGRATION_STREAM, subject)
+    except NotFoundError:
+        return 0
+    return int(msg.seq or 0)
+
+
+async def read_subject(js: JetStreamContext, subject: str, timeout: float = 10.0) -> list[tuple[int, bytes]]:
+    """Every message on ``subject`` up to its last one at call time, in stream order."""
+    last = await last_seq(js, subject)
+    if last == 0:
+        return []
+    sub = await js.subscribe(
+        subject, stream=subjects.INTEGRATION_STREAM, ordered_consumer=True, deliver_policy=DeliverPolicy.ALL
+    )
+    out: list[tuple[int, bytes]] = []
+    try:
+        while True:
+            msg = await sub.next_msg(timeout=timeout)
+            seq = msg.metadata.sequence.stream
+            out.append((seq, msg.data))
+            if seq >= last:
+                break
+    finally:
+        await sub.unsubscribe()
+    return out
+
+
+def fresh_engine() -> Engine:
+    engine = db.make_engine("sqlite://", poolclass=StaticPool)
+    db.upgrade(engine)
+    return engine
+
+
+def rebuild_into(
+    engine: Engine, finished: list[tuple[int, bytes]], config: ScoringConfig
+) -> list[RatingApplied]:
+    """Run the scoring and leaderboard projections' own code over the log, in order."""
+    produced: list[RatingApplied] = []
+    apply = scoring_logic.make_apply(config, sink=produced)
+    for start in range(0, len(finished), 1000):
+        apply_batch(engine, subjects.SCORING_CONSUMER, finished[start : start + 1000], apply)
+    with db.session_scope(engine) as session:
+        session.execute(delete(db.Outbox))
+        cache: dict[Any, Any] = {}
+        for applied in produced:
+            leaderboard_logic.apply_rating(session, applied, cache)
+    return produced
+
+
+def snapshot(engine: Engine) -> dict[str, list[tuple[Any, ...]]]:
+    out: dict[str, list[tuple[Any, ...]]] = {}
+    with Session(engine) as session:
+        for model in COMPARED:
+            columns = [c.name for c in model.__table__.columns]  # type: ignore[attr-defined]
+            pk = [c.name for c in model.__table__.primary_key.columns]  # type: ignore[attr-defined]
+            rows = session.execute(select(*[getattr(model, c) for c in columns])).all()
+            keyed = sorted((tuple(getattr(r, k) for k in pk), tuple(r)) for r in rows)
+            out[model.__tablename__] = [(k, dict(zip(columns, row, strict=True))) for k, row in keyed]  # type: ignore[misc]
+    return out
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, float) or isinstance(b, float):
+        if a is None or b is None:
+            return a is b
+        return math.isclose(float(a), float(b), rel_tol=1e-12, abs_tol=1e-9)
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
+
+
+def compare(live: Engine, fresh: Engine, limit: int = 50) -> list[str]:
+    """Differences between the live and the rebuilt tables (empty when they agree)."""
+    diffs: list[str] = []
+    a, b = snapshot(live), snapshot(fresh)
+    for table in a:
+        rows_a = dict(a[table])  # type: ignore[arg-type]
+        rows_b = dict(b[table])  # type: ignore[arg-type]
+        for key in sorted(set(rows_a) | set(rows_b)):
+            if key not in rows_b:
+                diffs.append(f"{table} {key}: only in live tables")
+            elif key not in rows_a:
+                diffs.append(f"{table} {key}: missing from live tables")
+            else:
+                for column, value in rows_a[key].items():
+                    if not _same(value, rows_b[key][column]):
+                        diffs.append(
+                            f"{table} {key}: {column} live={value!r} rebuilt={rows_b[key][column]!r}"
+                        )
+            if len(diffs) >= limit:
+                return diffs
+    return diffs
+
+
+def replace_live(live: Engine, fresh: Engine, positions: dict[str, int]) -> None:
+    """Swap the live read models for the rebuilt ones in one transaction (positions included)."""
+    data = snapshot(fresh)
+    with db.session_scope(live) as session:
+        for model in reversed(COMPARED):
+            session.execute(delete(model))
+        for model in COMPARED:
+            for _key, row in data[model.__tablename__]:  # type: ignore[misc]
+                session.add(model(**row))
+        for name, position in positions.items():
+            row = session.get(db.ProjectionPosition, name)
+            if row is None:
+                session.add(db.ProjectionPosition(name=name, position=position))
+            else:
+                row.position = position
+
+
+def live_caught_up(live: Engine, finished_seq: int, rating_seq: int) -> bool:
+    with Session(live) as session:
+        scoring = db.get_position(session, subjects.SCORING_CONSUMER)
+        board = db.get_position(session, subjects.LEADERBOARD_CONSUMER)
+        pending = session.scalar(select(func.count()).select_from(db.Outbox)) or 0
+    return scoring >= finished_seq and board >= rating_seq and pending == 0
+
+
+async def rebuild(
+    js: JetStreamContext, live: Engine, config: ScoringConfig, check: bool, wait_s: float = 15.0
+) -> dict[str, Any]:
+    finished = await read_subject(js, subjects.MATCH_FINISHED)
+    fresh = fresh_engine()
+    started = time.perf_counter()
+    produced = await asyncio.to_thread(rebuild_into, fresh, finished, config)
+    elapsed = time.perf_counter() - started
+    finished_seq = finished[-1][0] if finished else 0
+    report: dict[str, Any] = {
+        "matches": len(finished),
+        "rated": len(produced),
+        "rebuild_seconds": round(elapsed, 3),
+    }
+    if check:
+        deadline = time.monotonic() + wait_s
+        while True:
+            rating_seq = await last_seq(js, subjects.RATING_APPLIED)
+            if live_caught_up(live, finished_seq, rating_seq) or time.monotonic() > deadline:
+                break
+            await asyncio.sleep(0.2)
+        diffs = compare(live, fresh)
+        report["differences"] = diffs
+        report["ok"] = not diffs
+    else:
+        rating_seq = await last_seq(js, subjects.RATING_APPLIED)
+        replace_live(
+            live,
+            fresh,
+            {subjects.SCORING_CONSUMER: finished_seq, subjects.LEADERBOARD_CONSUMER: rating_seq},
+        )
+        report["ok"] = True
+    fresh.dispose()
+    return report
+
+
+def encode_report(report: dict[str, Any]) -> bytes:
+    return encode(report)

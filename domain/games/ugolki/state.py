@@ -60,3 +60,33 @@ def initial_state(ruleset: UgolkiRuleset, seats: tuple[str, ...], seed: bytes | 
         black=black,
         positions=(position_key(geo, white, black, WHITE),),
     )
+
+
+def position(
+    ruleset: UgolkiRuleset,
+    white: tuple[str, ...] | list[str],
+    black: tuple[str, ...] | list[str],
+    moves_made: tuple[int, int] = (0, 0),
+    seats: tuple[str, str] = ("white", "black"),
+) -> UgolkiState:
+    """A constructed position (for tests, puzzles and analysis), side to move from the counters."""
+    geo = geometry_for(ruleset)
+    w = sum(1 << geo.index[sq] for sq in white)
+    b = sum(1 << geo.index[sq] for sq in black)
+    if w & b or w.bit_count() != len(white) or b.bit_count() != len(black):
+        raise ValueError("squares must be distinct")
+    if not 0 <= moves_made[0] - moves_made[1] <= 1:
+        raise ValueError("White's counter is Black's or one more (§0)")
+    side = WHITE if moves_made[0] == moves_made[1] else BLACK
+    bound = (False, False)
+    if ruleset.vrednyugi:  # §6.9 in force if a side has already vacated its own home
+        bound = (not b & geo.homes[BLACK], not w & geo.homes[WHITE])
+    return UgolkiState(
+        vrednyugi_bound=bound,
+        ruleset=ruleset,
+        seats=seats,
+        white=w,
+        black=b,
+        moves_made=moves_made,
+        positions=(position_key(geo, w, b, side),),
+    )

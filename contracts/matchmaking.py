@@ -1,0 +1,84 @@
+"""Matchmaking requests and replies (NATS request/reply on ``contracts.subjects.MATCHMAKING_*``).
+
+A player joins one queue at a time; a player in a queue, at a table being created or in a running
+match is refused with ``already_queued`` / ``in_match``.  Formed tables are announced as
+``contracts.integration.TableFormed`` on the integration stream.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from contracts.envelope import Rejected
+
+
+class JoinQueue(msgspec.Struct, frozen=True, kw_only=True, tag="join_queue.v1"):
+    player: str
+    game: str
+    preset: str
+    seats: int = 2
+    ranked: bool = True
+    rating: float | None = None  # None: the service looks up the player's rating (or the default)
+    bots_ok: bool = False  # fill the table with computer players after the configured wait
+    invite: str = ""  # private table: everyone with the same code sits together, no rating gap
+    vs_computer: bool = False  # "play the computer": a table with bots at once
+
+
+class LeaveQueue(msgspec.Struct, frozen=True, kw_only=True, tag="leave_queue.v1"):
+    player: str
+
+
+class QueueStatus(msgspec.Struct, frozen=True, kw_only=True, tag="queue_status.v1"):
+    player: str
+
+
+MatchmakingRequest = JoinQueue | LeaveQueue | QueueStatus
+
+
+class Queued(msgspec.Struct, frozen=True, kw_only=True, tag="queued.v1"):
+    ticket_id: str
+    player: str
+    game: str
+    preset: str
+    rating: float
+    joined_at: int  # unix ms
+    position: int = 0  # 1-based among the tickets of the same queue, oldest first
+    waiting: int = 0  # tickets in the same queue
+    gap: float = 0.0  # rating gap currently accepted
+    waited_ms: int = 0
+
+
+class Left(msgspec.Struct, frozen=True, kw_only=True, tag="left_queue.v1"):
+    player: str
+    ticket_id: str
+
+
+class Seated(msgspec.Struct, frozen=True, kw_only=True, tag="seated.v1"):
+    """The player's table formed; the gateway creates the match (then ``match_id`` is known)."""
+
+    player: str
+    table_id: str
+    game: str
+    preset: str
+    players: tuple[str, ...]
+    bots: tuple[int, ...] = ()
+    match_id: str = ""
+
+
+class Idle(msgspec.Struct, frozen=True, kw_only=True, tag="idle.v1"):
+    player: str
+
+
+MatchmakingReply = Queued | Left | Seated | Idle | Rejected
+
+MATCHMAKING_REJECTION_CODES: tuple[str, ...] = (
+    "malformed",
+    "already_queued",
+    "in_match",
+    "not_queued",
+    "invalid_seats",
+    "unknown_game",
+)
+
+request_decoder: msgspec.json.Decoder[MatchmakingRequest] = msgspec.json.Decoder(MatchmakingRequest)
+reply_decoder: msgspec.json.Decoder[MatchmakingReply] = msgspec.json.Decoder(MatchmakingReply)

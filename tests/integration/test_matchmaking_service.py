@@ -1,0 +1,141 @@
+"""The matchmaking service over a real nats-server: join/leave/status, tables on the stream,
+no double queueing, bots, private tables and the computer."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from contracts import subjects
+from contracts.codecs import encode, integration_decoder
+from contracts.envelope import Rejected
+from contracts.integration import MatchStarted, TableFormed
+from contracts.matchmaking import Idle, JoinQueue, Left, Queued, Seated
+from domain.matchmaking.pairing import GapStep, Policy
+from services.common import natsio
+from services.common.settings import Settings
+from services.matchmaking import app, client
+from services.scoring.rebuild import read_subject
+from tests.integration.ranked_support import finished, ranked_nats  # noqa: F401
+
+pytestmark = pytest.mark.integration
+
+
+def settings_for(nats_url: str, tmp_path: Path) -> Settings:
+    return Settings(
+        data_dir=tmp_path,
+        nats_url=nats_url,
+        db_url=None,
+        http_host="127.0.0.1",
+        http_port=0,
+        partitions=4,
+        log_format="json",
+    )
+
+
+async def test_queue_lifecycle(ranked_nats: str, tmp_path: Path) -> None:  # noqa: F811
+    stop = asyncio.Event()
+    policy = Policy(steps=(GapStep(0, 50.0), GapStep(300, float("inf"))), bot_fill_after_ms=300)
+    service = asyncio.create_task(
+        app.run(settings_for(ranked_nats, tmp_path), stop, policy=policy, tick_s=0.02, metrics_port=None)
+    )
+    nc = await natsio.connect(ranked_nats, "test")
+    js = nc.jetstream()
+    try:
+        for _ in range(100):
+            try:
+                await client.status(nc, "warmup", timeout=0.2)
+                break
+            except Exception:  # noqa: BLE001 - service still starting
+                await asyncio.sleep(0.05)
+
+        # far ratings wait, then pair once the gap opens; nobody queues twice
+        a = await client.join(nc, JoinQueue(player="ann", game="ugolki", preset="classic", rating=1500))
+        assert isinstance(a, Queued) and a.position == 1 and a.gap == 50.0
+        again = await client.join(nc, JoinQueue(player="ann", game="ugolki", preset="classic", rating=1500))
+        assert isinstance(again, Rejected) and again.code == "already_queued"
+        b = await client.join(nc, JoinQueue(player="bob", game="ugolki", preset="classic", rating=1800))
+        assert isinstance(b, Queued)
+        assert isinstance(await client.status(nc, "ann"), Queued)
+        await asyncio.sleep(0.5)
+        seated = await client.status(nc, "ann")
+        assert isinstance(seated, Seated) and sorted(seated.players) == ["ann", "bob"]
+        busy = await client.join(nc, JoinQueue(player="bob", game="ugolki", preset="classic"))
+        assert isinstance(busy, Rejected) and busy.code == "in_match"
+
+        tables = [integration_decoder.decode(d) for _, d in await read_subject(js, subjects.TABLE_FORMED)]
+        table = next(t for t in tables if isinstance(t, TableFormed) and t.table_id == seated.table_id)
+        assert table.ranked and table.bots == ()
+
+        # the gateway creates the match; its end frees the players
+        started = MatchStarted(
+            match_id="mm-1",
+            game="ugolki",
+            preset="classic",
+            rules_version="1",
+            ruleset_hash="x",
+            seats=("white", "black"),
+            players=table.players,
+            created_at=1,
+            ranked=True,
+            table_id=table.table_id,
+        )
+        await js.publish(subjects.MATCH_CREATED, encode(started), headers={subjects.MSG_ID: "created:mm-1"})
+        for _ in range(100):
+            status = await client.status(nc, "ann")
+            if isinstance(status, Seated) and status.match_id == "mm-1":
+                break
+            await asyncio.sleep(0.02)
+        else:
+            raise AssertionError("MatchStarted not seen")
+        done = finished("mm-1", table.players, (1, 2), 2)
+        await js.publish(subjects.MATCH_FINISHED, encode(done), headers={subjects.MSG_ID: "finished:mm-1"})
+        for _ in range(100):
+            if isinstance(await client.status(nc, "ann"), Idle):
+                break
+            await asyncio.sleep(0.02)
+        else:
+            raise AssertionError("MatchFinished not seen")
+
+        # leave
+        await client.join(nc, JoinQueue(player="cid", game="ugolki", preset="classic", seats=3, rating=1500))
+        left = await client.leave(nc, "cid")
+        assert isinstance(left, Left)
+        nope = await client.leave(nc, "cid")
+        assert isinstance(nope, Rejected) and nope.code == "not_queued"
+
+        # play the computer: seated at once with bots
+        solo = await client.join(
+            nc, JoinQueue(player="dan", game="ugolki", preset="classic", vs_computer=True)
+        )
+        assert isinstance(solo, Queued)
+        vs = await client.status(nc, "dan")
+        assert isinstance(vs, Seated) and len(vs.bots) == 1
+
+        # private table: different ratings, same code
+        await client.join(
+            nc, JoinQueue(player="eve", game="ugolki", preset="classic", invite="K1", rating=900)
+        )
+        await client.join(
+            nc, JoinQueue(player="fay", game="ugolki", preset="classic", invite="K1", rating=2400)
+        )
+        private = await client.status(nc, "fay")
+        assert isinstance(private, Seated) and sorted(private.players) == ["eve", "fay"]
+
+        # bots fill a 4-seat table after the wait for whoever asked
+        await client.join(
+            nc, JoinQueue(player="gus", game="ugolki", preset="four", seats=4, bots_ok=True, rating=1500)
+        )
+        await asyncio.sleep(0.5)
+        filled = await client.status(nc, "gus")
+        assert isinstance(filled, Seated) and len(filled.bots) == 3
+
+        # malformed requests get a reply, not silence
+        reply = await nc.request(subjects.MATCHMAKING_JOIN, b"{nonsense", timeout=2)
+        assert b"malformed" in reply.data
+    finally:
+        stop.set()
+        await asyncio.wait_for(service, 10)
+        await nc.drain()

@@ -7,6 +7,7 @@ runs them programmatically (no alembic.ini), and a test checks the models and mi
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -183,13 +184,16 @@ def alembic_config(connection: Any) -> Any:
     return cfg
 
 
+_MIGRATING = threading.Lock()  # alembic's context and op proxies are process globals
+
+
 def upgrade(engine: Engine, revision: str = "head", attempts: int = 5) -> None:
     """Run the migrations (safe when several services start at once)."""
     from alembic import command
 
     for attempt in range(attempts):
         try:
-            with engine.begin() as conn:
+            with _MIGRATING, engine.begin() as conn:
                 if conn.dialect.name == "postgresql":
                     conn.execute(text("SELECT pg_advisory_xact_lock(47110815)"))
                 command.upgrade(alembic_config(conn), revision)

@@ -1,0 +1,114 @@
+"""``gamehall leaderboard`` and ``gamehall ratings rebuild [--check]``.
+
+Mounted in ``services/cli/main.py``::
+
+    from services.cli.ranked import leaderboard_cmd, ratings_app
+    app.command("leaderboard")(leaderboard_cmd)
+    app.add_typer(ratings_app, name="ratings")
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from services.common import db, natsio
+from services.common import settings as settings_mod
+
+ratings_app = typer.Typer(help="Ratings: rebuild from the log, check the live tables.", no_args_is_help=True)
+
+
+def nats_url(settings: settings_mod.Settings) -> str:
+    """NATS_URL, else the embedded server's URL written in the data folder, else the default port."""
+    if settings.nats_url:
+        return settings.nats_url
+    for name in ("nats.url", "nats_url"):
+        path = Path(settings.data_dir) / name
+        if path.exists():
+            return path.read_text().strip()
+    return os.environ.get("GAMEHALL_DEFAULT_NATS_URL", "nats://127.0.0.1:4222")
+
+
+def _format_board(board: dict[str, Any]) -> str:
+    lines = [f"{board['game']}  season {board['season'] or '-'}"]
+    group = None
+    for e in board["entries"]:
+        if (e["family"], e["model"]) != group:
+            group = (e["family"], e["model"])
+            lines.append(f"\n  {e['family']} ({e['model']})")
+            lines.append(f"  {'#':>3}  {'player':<24} {'rating':>8} {'rd':>7} {'games':>5}  W-D-L")
+        lines.append(
+            f"  {e['rank']:>3}  {e['player']:<24} {e['score']:>8.1f} {e['rd']:>7.1f} {e['games']:>5}"
+            f"  {e['wins']}-{e['draws']}-{e['losses']}"
+        )
+    if not board["entries"]:
+        lines.append("  (no rated matches yet)")
+    return "\n".join(lines)
+
+
+def leaderboard_cmd(
+    game: str = typer.Option(..., "--game", "-g", help="Game name, e.g. ugolki"),
+    season: str | None = typer.Option(None, "--season", "-s", help="Season (default: the latest)"),
+    family: str | None = typer.Option(None, "--family", help="Preset family (default: all)"),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON"),
+    limit: int = typer.Option(1000, "--limit"),
+) -> None:
+    """Print the standings of a game for a season."""
+    from services.leaderboard import queries
+
+    settings = settings_mod.load()
+    engine = db.open_database(settings.database_url)
+    try:
+        board = queries.leaderboard(engine, game, season=season, preset_family=family, limit=limit)
+    finally:
+        engine.dispose()
+    typer.echo(json.dumps(board, indent=2) if as_json else _format_board(board))
+
+
+@ratings_app.command("rebuild")
+def rebuild_cmd(
+    check: bool = typer.Option(
+        False, "--check", help="Compare with the live tables; exit 1 on any difference"
+    ),
+    wait: float = typer.Option(
+        15.0, "--wait", help="Seconds to wait for live projections to catch up (--check)"
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print the report as JSON"),
+) -> None:
+    """Recompute ratings, standings and match history from the integration stream."""
+    from services.scoring import config as scoring_config
+    from services.scoring import rebuild
+
+    settings = settings_mod.load()
+
+    async def main() -> dict[str, Any]:
+        engine = db.open_database(settings.database_url)
+        nc = await natsio.connect(nats_url(settings), "gamehall-ratings")
+        try:
+            js = nc.jetstream()
+            await natsio.ensure_streams(js)
+            return await rebuild.rebuild(js, engine, scoring_config.load(), check=check, wait_s=wait)
+        finally:
+            await nc.drain()
+            engine.dispose()
+
+    report = asyncio.run(main())
+    if as_json:
+        typer.echo(json.dumps(report, indent=2))
+    else:
+        typer.echo(
+            f"matches {report['matches']}, rated {report['rated']}, rebuilt in {report['rebuild_seconds']} s"
+        )
+        for line in report.get("differences", []):
+            typer.echo(f"  differs: {line}")
+        if check:
+            typer.echo("check: OK, live tables equal the rebuild" if report["ok"] else "check: FAILED")
+        else:
+            typer.echo("live tables replaced by the rebuild")
+    if not report["ok"]:
+        raise typer.Exit(code=1)

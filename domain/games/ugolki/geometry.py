@@ -32,7 +32,7 @@ def iter_bits(bits: int) -> list[int]:
     return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # one cached instance per key: identity is equality
 class Geometry:
     """Everything about one board + layout + corner + direction sets that never changes."""
 
@@ -41,6 +41,10 @@ class Geometry:
     board: int  # mask of real squares
     step_shifts: tuple[int, ...]
     jump_shifts: tuple[int, ...]
+    step_up: tuple[int, ...]  # positive step shifts
+    step_down: tuple[int, ...]  # magnitudes of the negative step shifts
+    jump_up: tuple[int, ...]  # positive jump direction shifts (one square)
+    jump_down: tuple[int, ...]
     homes: tuple[int, int]  # own-home mask of white, black
     corners: tuple[int, int]  # index of each side's own corner square
     names: dict[int, str]  # bit index -> "e4"
@@ -115,12 +119,18 @@ def geometry(n: int, layout: str, white_corner: str, step_dirs: str, jump_dirs: 
             sigma[i] = ix(n + 1 - f, n + 1 - r)
             # §6.8: BR homes -> (f, r) -> (r, f); BL homes -> (f, r) -> (N+1-r, N+1-f).
             mirror[i] = ix(r, f) if white_corner == "BR" else ix(n + 1 - r, n + 1 - f)
+    steps = _dirs_shifts(width, step_dirs)
+    jumps = _dirs_shifts(width, jump_dirs)
     return Geometry(
         n=n,
         width=width,
         board=board,
-        step_shifts=_dirs_shifts(width, step_dirs),
-        jump_shifts=_dirs_shifts(width, jump_dirs),
+        step_shifts=steps,
+        jump_shifts=jumps,
+        step_up=tuple(x for x in steps if x > 0),
+        step_down=tuple(-x for x in steps if x < 0),
+        jump_up=tuple(x for x in jumps if x > 0),
+        jump_down=tuple(-x for x in jumps if x < 0),
         homes=(white_home, black_home),
         corners=(ix(*white_corner_sq), ix(*black_corner_sq)),
         names=names,

@@ -25,6 +25,10 @@ MATCHMAKING_LEAVE = "matchmaking.leave"
 MATCHMAKING_STATUS = "matchmaking.status"
 MATCHMAKING_QUEUE = "matchmakers"
 
+# Computer players: seats handed to the bots service (request/reply; carries seat tokens, never stored).
+BOTS_ASSIGN = "bots.assign"
+BOTS_QUEUE = "bots"
+
 # Durable JetStream consumers of the read models.
 SCORING_CONSUMER = "scoring"
 LEADERBOARD_CONSUMER = "leaderboard"

@@ -26,6 +26,8 @@ from pydantic import BaseModel, Field
 
 from contracts import subjects
 from contracts.audit import AuditBundle, StoredEnvelope
+from contracts.bots import BotSeatAssigned
+from contracts.bots import reply_decoder as bots_reply_decoder
 from contracts.codecs import codec, encode
 from contracts.envelope import Rejected
 from domain.core import match as match_layer
@@ -76,6 +78,14 @@ class CreateMatchBody(BaseModel):
     players: list[str] | None = Field(default=None, description="Display names, one per seat.")
     seats: int | None = Field(default=None, description="Number of seats (games with 2-N seats).")
     ranked: bool = False
+    bots: dict[str, str] = Field(
+        default_factory=dict,
+        description="Seats played by the computer: seat -> strength (see 'bots' in GET /api/games). "
+        "Their tokens go to the bots service; the reply holds only the other seats' tokens.",
+    )
+    bot_think_ms: int | None = Field(
+        default=None, ge=0, le=10_000, description="Computer players' pause before each move (ms)."
+    )
 
 
 class CommandBody(BaseModel):
@@ -236,6 +246,74 @@ def make_bundle(folded: FoldedMatch) -> AuditBundle:
     )
 
 
+def replay_frames(folded: FoldedMatch) -> dict[str, Any]:
+    """The match decision by decision as a spectator would have seen it (for the replay viewer)."""
+    game = registry.get(folded.game)
+    state: match_layer.MatchState | None = None
+    frames = []
+    for env in folded.envelopes:
+        for event in env.events:
+            state = match_layer.evolve(game, state, event, None)
+        assert state is not None
+        shown = [match_layer.redact(game, e, None) for e in env.events]
+        frames.append(
+            {
+                "seq": env.seq,
+                "seat": env.seat,
+                "recorded_at": env.recorded_at,
+                "events": [msgspec.to_builtins(e) for e in shown if e is not None],
+                "view": msgspec.to_builtins(match_layer.view(game, state, None, folded.match_id, env.seq)),
+            }
+        )
+    return {"match_id": folded.match_id, "game": folded.game, "frames": frames}
+
+
+def bot_seats_problem(body: CreateMatchBody) -> str | None:
+    """Why the requested computer seats cannot be honoured, or None."""
+    if not body.bots:
+        return None
+    game = registry.GAMES.get(body.game)
+    if game is None:
+        return None  # create_match names the unknown game
+    meta = game.meta
+    n = body.seats or (len(body.players) if body.players else meta.min_seats)
+    if not meta.min_seats <= n <= meta.max_seats:
+        return None  # create_match names the seat count problem
+    seats = meta.seat_names(n)
+    strengths = sorted(game.bots or {})
+    for seat, strength in body.bots.items():
+        if seat not in seats:
+            return f"no seat {seat!r}; seats are {', '.join(seats)}"
+        if strength not in strengths:
+            return f"{body.game} computer players: {', '.join(strengths)}; got {strength!r}"
+    return None
+
+
+async def assign_bot(
+    gw: Gateway, created: commands.CreatedMatch, seat: str, strength: str, think_ms: int | None, url: str
+) -> dict[str, Any]:
+    """Hand a seat to the bots service (its token never leaves the backend)."""
+    assert gw.nc is not None
+    assignment = BotSeatAssigned(
+        match_id=created.match_id,
+        game=created.game,
+        seat=seat,
+        token=created.tokens[seat],
+        strength=strength,
+        think_ms=think_ms,
+        gateway_url=url,
+    )
+    try:
+        msg = await gw.nc.request(subjects.BOTS_ASSIGN, encode(assignment), timeout=5.0)
+        reply = bots_reply_decoder.decode(msg.data)
+    except Exception as exc:  # no bots service, a timeout or a garbled reply: say so, keep the match
+        log.warning("bot_assign_failed", match_id=created.match_id, seat=seat, error=repr(exc))
+        return {"seat": seat, "strength": strength, "status": "unavailable", "detail": str(exc) or repr(exc)}
+    if isinstance(reply, Rejected):
+        return {"seat": seat, "strength": strength, "status": "refused", "detail": reply.detail}
+    return {"seat": seat, "strength": strength, "status": "seated"}
+
+
 def games_catalogue() -> list[dict[str, Any]]:
     out = []
     for name, game in sorted(registry.GAMES.items()):
@@ -278,6 +356,7 @@ def create_app(settings: Settings, nats_url: str) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.gateway = gw
+    app.state.internal_url = ""  # set by run(): where the bots service reaches this gateway
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:
@@ -305,6 +384,9 @@ def create_app(settings: Settings, nats_url: str) -> FastAPI:
     @app.post("/api/matches", status_code=201, tags=["matches"], summary="Create a match")
     async def create_match(body: CreateMatchBody) -> dict[str, Any]:
         assert gw.nc is not None
+        problem = bot_seats_problem(body)
+        if problem:
+            raise ApiError(400, "invalid_bots", problem)
         created = await commands.create_match(
             gw.nc,
             body.game,
@@ -318,11 +400,21 @@ def create_app(settings: Settings, nats_url: str) -> FastAPI:
         if isinstance(created, Rejected):
             raise rejection_error(created)
         gw._games[created.match_id] = created.game
+        bots = [
+            await assign_bot(gw, created, seat, strength, body.bot_think_ms, app.state.internal_url)
+            for seat, strength in body.bots.items()
+        ]
+        humans = [s for s in created.seats if s not in body.bots]
         return {
             "match_id": created.match_id,
             "game": created.game,
             "preset": created.preset,
-            "seats": [{"seat": s, "token": created.tokens[s]} for s in created.seats],
+            "seats": [{"seat": s, "token": created.tokens[s]} for s in humans],
+            "bots": bots,
+            # A seat's link: whoever opens it plays that seat (share it to invite someone).
+            "invites": [
+                {"seat": s, "url": f"/#/play/{created.match_id}?token={created.tokens[s]}"} for s in humans
+            ],
             "view": f"/api/matches/{created.match_id}",
             "websocket": f"/ws/matches/{created.match_id}?token=<seat token>",
         }
@@ -370,6 +462,14 @@ def create_app(settings: Settings, nats_url: str) -> FastAPI:
         token: str | None = None,
     ) -> dict[str, Any]:
         return await gw.send(match_id, bearer(authorization, token), body)
+
+    @app.get(
+        "/api/matches/{match_id}/replay",
+        tags=["matches"],
+        summary="Every decision with the spectator's view after it (public information only)",
+    )
+    async def replay(match_id: str) -> dict[str, Any]:
+        return replay_frames(await gw.load(match_id))
 
     @app.get("/api/matches/{match_id}/export", tags=["audit"], summary="Audit bundle of a match")
     async def export(match_id: str) -> Response:
@@ -487,6 +587,8 @@ async def run(settings: Settings, stop: asyncio.Event, port: int | None = None) 
     logs.configure("gateway", settings.log_format)
     assert settings.nats_url, "the gateway needs a NATS URL"
     app = create_app(settings, settings.nats_url)
+    host = "127.0.0.1" if settings.http_host in ("0.0.0.0", "::", "") else settings.http_host
+    app.state.internal_url = f"http://{host}:{port or settings.http_port}"
     config = uvicorn.Config(
         app,
         host=settings.http_host,

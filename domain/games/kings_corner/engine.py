@@ -552,6 +552,13 @@ def decide(state: KCState, seat: str, command: KingsCornerCommand) -> tuple[King
         return _decide_ready(state, i, command)
     if not isinstance(command, (DrawCard, PlayCard, PlayRun, MovePile, MoveKingPile, EndTurn)):
         return _reject("malformed", f"not a Kings in the Corner command: {type(command).__name__}")
+    for name in ("slot", "from_slot", "to_slot"):
+        if getattr(command, name, "N") not in SLOT_INDEX:
+            return _reject("malformed", f"{name} must be one of {', '.join(SLOTS)}")
+    if isinstance(command, (PlayCard, PlayRun)):
+        played = (command.card,) if isinstance(command, PlayCard) else command.cards
+        if not all(isinstance(c, str) for c in played):
+            return _reject("malformed", "card ids are strings")
     if state.status != "playing":
         return _reject("round_not_active", f"no round is being played ({state.status})")
     if state.current != i:
@@ -688,7 +695,12 @@ def _resolve(cid: str, as_card: str | None) -> CardFacts | Rejected:
     if f.joker:
         if as_card is None:
             return _reject("joker_needs_declaration", "say which card the joker stands for (as_card)")
-        if as_card not in FACTS or FACTS[as_card].joker or FACTS[as_card].face != as_card:
+        if (
+            not isinstance(as_card, str)
+            or as_card not in FACTS
+            or FACTS[as_card].joker
+            or FACTS[as_card].face != as_card
+        ):
             return _reject("bad_declaration", f"{as_card!r} is not a card a joker can stand for")
         return FACTS[as_card]
     if as_card is not None and as_card != cid:

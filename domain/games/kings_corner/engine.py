@@ -214,36 +214,55 @@ def hand_of(state: KCState, seat: int) -> tuple[str, ...]:
     return state.hands[seat]
 
 
+Target = tuple[int, CardFacts | None, str, bool]  # slot, exposed card, build, is a corner
+
+
+def _targets(state: KCState) -> list[Target]:
+    rules = state.rules
+    return [
+        (slot, eff(state, pile[-1]) if pile else None, build_of(rules, slot), slot >= N_CROSS)
+        for slot, pile in enumerate(state.layout)
+    ]
+
+
+def _takes(state: KCState, target: Target, f: CardFacts) -> bool:
+    """place_problem(...) is None, for enumeration (same rules, no reason)."""
+    _, top, build, corner = target
+    if corner and f.face in state.barred:
+        return False
+    if top is not None:
+        return fits(f, top, build)
+    if corner:
+        return f.rank == 13
+    return not (f.rank == 13 and state.rules.empty_cross_accepts == "any_except_king")
+
+
 def hand_plays(state: KCState, seat: int, first_only: bool = False) -> list[PlayCard]:
     """Every legal PLAY_CARD of ``seat`` on the current layout (jokers with each declaration)."""
     out: list[PlayCard] = []
-    hand = state.hands[seat]
-    for cid in dict.fromkeys(hand):
+    targets = _targets(state)
+    if state.pending is not None:
+        targets = [t for t in targets if not state.layout[t[0]]]
+    for cid in dict.fromkeys(state.hands[seat]):
+        if state.pending is not None and cid != state.pending:
+            continue
         f = FACTS[cid]
-        for slot in range(8):
-            if state.pending is not None and (cid != state.pending or state.layout[slot]):
-                continue
+        for t in targets:
             if f.joker:
-                for face in _declarations(state, slot):
-                    out.append(PlayCard(card=cid, slot=SLOTS[slot], as_card=face))  # type: ignore[arg-type]
+                for face in _declarations(state, t):
+                    out.append(PlayCard(card=cid, slot=SLOTS[t[0]], as_card=face))  # type: ignore[arg-type]
                     if first_only:
                         return out
-            elif place_problem(state, f, slot) is None:
-                out.append(PlayCard(card=cid, slot=SLOTS[slot]))  # type: ignore[arg-type]
+            elif _takes(state, t, f):
+                out.append(PlayCard(card=cid, slot=SLOTS[t[0]]))  # type: ignore[arg-type]
                 if first_only:
                     return out
     return out
 
 
-def _declarations(state: KCState, slot: int) -> list[str]:
-    pile = state.layout[slot]
-    if pile:
-        candidates: tuple[str, ...] = FACES
-    elif slot >= N_CROSS:
-        candidates = KING_FACES
-    else:
-        candidates = FACES
-    return [c for c in candidates if place_problem(state, FACTS[c], slot) is None]
+def _declarations(state: KCState, target: Target) -> list[str]:
+    candidates = KING_FACES if target[1] is None and target[3] else FACES
+    return [c for c in candidates if _takes(state, target, FACTS[c])]
 
 
 def pile_problem(state: KCState, src: int, dst: int) -> str | None:
@@ -293,13 +312,22 @@ def king_pile_problem(state: KCState, src: int, dst: int) -> str | None:
 
 def pile_moves(state: KCState) -> list[MovePile | MoveKingPile]:
     out: list[MovePile | MoveKingPile] = []
+    rules = state.rules
+    tops = [eff(state, p[-1]) if p else None for p in state.layout]
     for src in CROSS:
         if not state.layout[src]:
             continue
+        base = eff(state, state.layout[src][0])
         for dst in range(8):
-            if state.layout[dst] and pile_problem(state, src, dst) is None:
-                out.append(MovePile(from_slot=SLOTS[src], to_slot=SLOTS[dst]))  # type: ignore[arg-type]
-            elif not state.layout[dst] and dst >= N_CROSS and king_pile_problem(state, src, dst) is None:
+            top = tops[dst]
+            if top is not None:
+                if (
+                    dst != src
+                    and fits(base, top, build_of(rules, dst))
+                    and pile_problem(state, src, dst) is None
+                ):
+                    out.append(MovePile(from_slot=SLOTS[src], to_slot=SLOTS[dst]))  # type: ignore[arg-type]
+            elif dst >= N_CROSS and base.rank == 13 and king_pile_problem(state, src, dst) is None:
                 out.append(MoveKingPile(from_slot=SLOTS[src], to_slot=SLOTS[dst]))  # type: ignore[arg-type]
     return out
 
@@ -312,32 +340,31 @@ def has_legal_action(state: KCState, seat: int) -> bool:
     return bool(hand_plays(scratch, seat, first_only=True)) or bool(pile_moves(scratch))
 
 
-def runs(state: KCState, seat: int) -> list[PlayRun]:
-    """Every legal PLAY_RUN (two cards or more, no jokers) of ``seat``."""
+def runs(state: KCState, seat: int, singles: list[PlayCard] | None = None) -> list[PlayRun]:
+    """Every legal PLAY_RUN (two cards or more, no jokers) of ``seat``; ``singles`` = its hand plays."""
     if not state.rules.run_play_action or state.pending is not None:
         return []
+    if singles is None:
+        singles = hand_plays(state, seat)
     hand = [c for c in dict.fromkeys(state.hands[seat]) if not FACTS[c].joker]
+    barred = state.barred
     out: list[PlayRun] = []
-    for slot in range(8):
-        build = build_of(state.rules, slot)
-        corner = slot >= N_CROSS
 
-        def extend(chain: list[str], slot: int = slot, build: str = build, corner: bool = corner) -> None:
-            last = FACTS[chain[-1]]
-            for cid in hand:
-                if cid in chain:
-                    continue
-                f = FACTS[cid]
-                if fits(f, last, build) and not (corner and f.face in state.barred):
-                    chain.append(cid)
-                    out.append(PlayRun(cards=tuple(chain), slot=SLOTS[slot]))  # type: ignore[arg-type]
-                    extend(chain)
-                    chain.pop()
-
+    def extend(chain: list[str], slot: str, build: str, corner: bool) -> None:
+        last = FACTS[chain[-1]]
         for cid in hand:
-            if place_problem(state, FACTS[cid], slot) is None:
-                extend([cid])
-    return out
+            f = FACTS[cid]
+            if fits(f, last, build) and cid not in chain and not (corner and f.face in barred):
+                chain.append(cid)
+                out.append(PlayRun(cards=tuple(chain), slot=slot))  # type: ignore[arg-type]
+                extend(chain, slot, build, corner)
+                chain.pop()
+
+    for play in singles:
+        if play.as_card is None:
+            index = SLOT_INDEX[play.slot]
+            extend([play.card], play.slot, build_of(state.rules, index), index >= N_CROSS)
+    return sorted(out, key=lambda r: (SLOT_INDEX[r.slot], r.cards))
 
 
 def king_obliged(state: KCState, seat: int) -> bool:
@@ -349,13 +376,13 @@ def king_obliged(state: KCState, seat: int) -> bool:
 
 def any_empty_slot_takes(state: KCState, cid: str) -> bool:
     f = FACTS[cid]
-    for slot in range(8):
-        if state.layout[slot]:
+    for target in _targets(state):
+        if target[1] is not None:
             continue
         if f.joker:
-            if _declarations(state, slot):
+            if _declarations(state, target):
                 return True
-        elif place_problem(state, f, slot) is None:
+        elif _takes(state, target, f):
             return True
     return False
 
@@ -925,9 +952,10 @@ def legal_commands(state: KCState, seat: str) -> tuple[KingsCornerCommand, ...]:
         return tuple(out)
     if state.status != "playing" or state.current != i:
         return ()
-    out.extend(hand_plays(state, i))
+    singles = hand_plays(state, i)
+    out.extend(singles)
     if state.pending is None:
-        out.extend(runs(state, i))
+        out.extend(runs(state, i, singles))
         out.extend(pile_moves(state))
         if draw_problem(state, i) is None:
             out.append(DrawCard())

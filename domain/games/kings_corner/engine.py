@@ -36,7 +36,7 @@ from contracts.games.kings_corner import (
     TurnEnded,
 )
 from contracts.match import Outcome
-from domain.core import cards, rng
+from domain.core import cards, rng, rounds
 from domain.games.kings_corner.rules import POINTS
 from domain.games.kings_corner.state import FACES, FACTS, KING_FACES, N_CROSS, CardFacts, KCState
 
@@ -78,11 +78,7 @@ def full_deck(rules: KingsCornerRuleset) -> tuple[str, ...]:
 
 
 def next_active(state: KCState, i: int) -> int:
-    n = len(state.seats)
-    j = (i + 1) % n
-    while state.out_round[j] != 0:
-        j = (j + 1) % n
-    return j
+    return rounds.next_seat(state.out_round, i)
 
 
 def deal(state: KCState) -> RoundDealt | str:
@@ -98,10 +94,8 @@ def deal(state: KCState) -> RoundDealt | str:
     else:
         dealer = next_active(state, state.dealer)
     order = rng.shuffle(key, b"deal:%d" % round_no, full_deck(rules))
-    first = next_active(state, dealer)
-    seq = [first]
-    while len(seq) < len(active):
-        seq.append(next_active(state, seq[-1]))
+    seq = rounds.seats_from(state.out_round, dealer)
+    first = seq[0]
     hands: list[list[str]] = [[] for _ in state.seats]
     pos = 0
     for _ in range(rules.hand_size):
@@ -879,29 +873,28 @@ def _end_round(b: _Builder, winner: int | None) -> None:
             totals[j] += change[j]
     # match end (§5.7)
     round_no = s.round_no
-    eliminated: set[int] = set()
-    over = False
-    reason = ""
-    value = rules.match_end_value
-    strict = rules.target_compare == "strictly_exceed"
-
-    def reached(t: int) -> bool:
-        return t > value if strict else t >= value
-
-    if rules.match_end == "single_round":
-        over, reason = True, "single round"
-    elif rules.match_end == "fixed_rounds":
-        over, reason = round_no >= value, f"{value} rounds played"
-    elif rules.match_end == "target":
-        over, reason = any(reached(totals[j]) for j in active), f"a total reached {value}"
-    else:
-        eliminated = {j for j in active if reached(totals[j])}
-        over, reason = len(active) - len(eliminated) <= 1, "one player left"
+    over, eliminated = rounds.match_over(
+        rules.match_end,
+        rules.match_end_value,
+        round_no,
+        totals,
+        active,
+        strict=rules.target_compare == "strictly_exceed",
+    )
+    reason = {
+        "single_round": "single round",
+        "fixed_rounds": f"{rules.match_end_value} rounds played",
+        "target": f"a total reached {rules.match_end_value}",
+        "elimination": "one player left",
+    }[rules.match_end]
     ranks: tuple[int, ...] = ()
     if over:
-        ranks = _ranks(s, totals, eliminated, round_no)
+        out_round = tuple(r or (round_no if j in eliminated else 0) for j, r in enumerate(s.out_round))
+        ranks = rounds.standings(totals, out_round, lower_is_better=rules.winner == "lowest_total")
         if rules.tie_policy == "extra_round" and rules.match_end != "elimination" and ranks.count(1) > 1:
-            over, ranks, reason = False, (), ""
+            over, ranks = False, ()
+    if not over:
+        reason = ""
     results = tuple(
         SeatResult(
             seat=s.seats[j],
@@ -925,19 +918,6 @@ def _end_round(b: _Builder, winner: int | None) -> None:
             reason=reason,
         )
     )
-
-
-def _ranks(s: KCState, totals: list[int], eliminated: set[int], round_no: int) -> tuple[int, ...]:
-    """Places per seat, 1 best, equal keys share a place."""
-    high = s.rules.winner == "highest_balance"
-
-    def key(j: int) -> tuple[int, int, int]:
-        out = s.out_round[j] or (round_no if j in eliminated else 0)
-        total = -totals[j] if high else totals[j]
-        return (1, -out, total) if out else (0, 0, total)
-
-    keys = [key(j) for j in range(len(s.seats))]
-    return tuple(1 + sum(1 for k in keys if k < mine) for mine in keys)
 
 
 # ---------------------------------------------------------------- queries

@@ -314,6 +314,32 @@ async def assign_bot(
     return {"seat": seat, "strength": strength, "status": "seated"}
 
 
+class RequestCounter:
+    """Pure ASGI middleware counting responses by route template and status (cheaper than
+    Starlette's BaseHTTPMiddleware, which costs milliseconds per request)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self._children: dict[tuple[str, str], Any] = {}
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def counting_send(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                route = scope.get("route")
+                key = (getattr(route, "path", "unmatched"), str(message["status"]))
+                child = self._children.get(key)
+                if child is None:
+                    child = self._children[key] = metrics.HTTP_REQUESTS.labels(*key)
+                child.inc()
+            await send(message)
+
+        await self.app(scope, receive, counting_send)
+
+
 def games_catalogue() -> list[dict[str, Any]]:
     out = []
     for name, game in sorted(registry.GAMES.items()):
@@ -323,6 +349,9 @@ def games_catalogue() -> list[dict[str, Any]]:
                 "game": name,
                 "rules_version": meta.rules_version,
                 "seats": {"min": meta.min_seats, "max": meta.max_seats},
+                "seat_names": {
+                    str(n): list(meta.seat_names(n)) for n in range(meta.min_seats, meta.max_seats + 1)
+                },
                 "default_preset": meta.default_preset,
                 "chance": meta.chance,
                 "hidden_info": meta.hidden_info,
@@ -362,12 +391,7 @@ def create_app(settings: Settings, nats_url: str) -> FastAPI:
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:
         return JSONResponse(status_code=exc.status, content={"code": exc.code, "detail": exc.detail})
 
-    @app.middleware("http")
-    async def count_requests(request: Request, call_next: Any) -> Any:
-        response = await call_next(request)
-        route = request.scope.get("route")
-        metrics.HTTP_REQUESTS.labels(getattr(route, "path", "unmatched"), str(response.status_code)).inc()
-        return response
+    app.add_middleware(RequestCounter)
 
     @app.get("/healthz", tags=["ops"])
     async def healthz() -> dict[str, Any]:

@@ -83,6 +83,8 @@ class Referee:
         self.matches: dict[str, Live] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._subs: list[Any] = []
+        self._counters: dict[tuple[str, str, str], Any] = {}
+        self._latency: dict[str, Any] = {}
 
     # ------------------------------------------------------------ lifecycle
     async def start(self) -> None:
@@ -114,7 +116,10 @@ class Referee:
         reply = await self.handle_bytes(game, subjects.match_id_from_subject(msg.subject), msg.data)
         if msg.reply:
             await self.nc.publish(msg.reply, encode(reply))
-        metrics.COMMAND_LATENCY.labels(game).observe(time.perf_counter() - started)
+        histogram = self._latency.get(game)
+        if histogram is None:
+            histogram = self._latency[game] = metrics.COMMAND_LATENCY.labels(game)
+        histogram.observe(time.perf_counter() - started)
 
     async def handle_bytes(self, game: str, match_id: str, data: bytes) -> Accepted | Rejected:
         if game not in registry.GAMES:
@@ -124,19 +129,29 @@ class Referee:
             return self._count(game, env)
         if env.match_id != match_id:
             return self._count(game, Rejected(code="malformed", detail="match_id does not match the subject"))
-        with structlog.contextvars.bound_contextvars(match_id=match_id, command_id=env.command_id):
-            try:
-                reply = await self.handle(env)
-            except Exception:
-                log.exception("command_failed")
-                raise
+        try:
+            reply = await self.handle(env)
+        except Exception:
+            log.exception(
+                "command_failed",
+                match_id=match_id,
+                command_id=env.command_id,
+                correlation_id=env.correlation_id,
+            )
+            raise
         return self._count(game, reply)
 
     def _count(self, game: str, reply: Accepted | Rejected) -> Accepted | Rejected:
-        if isinstance(reply, Rejected):
-            metrics.COMMANDS.labels(game, "rejected", reply.code).inc()
-        else:
-            metrics.COMMANDS.labels(game, "duplicate" if reply.duplicate else "accepted", "").inc()
+        # Label children are cached: labels() costs more than the increment on this path.
+        key = (
+            (game, "rejected", reply.code)
+            if isinstance(reply, Rejected)
+            else (game, "duplicate" if reply.duplicate else "accepted", "")
+        )
+        counter = self._counters.get(key)
+        if counter is None:
+            counter = self._counters[key] = metrics.COMMANDS.labels(*key)
+        counter.inc()
         return reply
 
     async def handle(self, env: CommandEnvelope[Any]) -> Accepted | Rejected:
@@ -151,7 +166,7 @@ class Referee:
                     return await self._decide_and_append(live, env)
                 except AppendConflict:
                     metrics.APPEND_CONFLICTS.labels(env.game).inc()
-                    log.info("append_conflict")
+                    log.info("append_conflict", match_id=env.match_id, command_id=env.command_id)
                     fresh = await self._reload(env.game, env.match_id)
                     # carry on under the old lock object: it is the one this task holds
                     live.state, live.seq, live.last_stream_seq = fresh.state, fresh.seq, fresh.last_stream_seq
@@ -219,8 +234,8 @@ class Referee:
         live.last_stream_seq = appended.stream_seq
         live.last_hash = envelope_hash(data)
         live.decided[env.command_id] = (envelope.seq, seat, decided)
-        metrics.ACTIVE_MATCHES.labels(env.game).set(len(self.matches))
         if isinstance(command, CreateMatch):
+            metrics.ACTIVE_MATCHES.labels(env.game).set(len(self.matches))
             await self._publish_started(env.match_id, live)
         if state is not None and state.outcome is not None:
             metrics.MATCHES_FINISHED.labels(env.game).inc()

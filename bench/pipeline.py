@@ -1,0 +1,242 @@
+"""gamehall's own pipeline under load, every stage its own process, on one fresh nats-server.
+
+    python bench/pipeline.py --mode nats|gateway --secs 8 --matches 256
+
+Clients replay precomputed legal Ugolki games (so the client spends no CPU on rules) against
+real referees that validate every move with the full rules, append with expected sequence and
+reply; the scoring/leaderboard-side consumers that exist read the integration stream.  With
+``--mode gateway`` clients speak HTTP to the gateway instead of NATS.  Prints one JSON line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from contracts.codecs import encode  # noqa: E402
+from contracts.envelope import Accepted, CommandEnvelope  # noqa: E402
+from domain.core import match as match_layer  # noqa: E402
+from domain.games import registry  # noqa: E402
+from services.common import commands  # noqa: E402
+from services.common.embedded import EmbeddedNats, free_port  # noqa: E402
+
+
+def cpu_seconds(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def precompute_games(n: int, preset: str, seed: int = 1) -> list[list[tuple[str, dict]]]:
+    """Complete legal games (seat, command) played by the random computer player."""
+    game = registry.get("ugolki")
+    rng = random.Random(seed)
+    out = []
+    ruleset = match_layer.resolve_ruleset(game, preset, {})
+    for _ in range(n):
+        state = game.initial_state(ruleset, ("white", "black"), None)
+        seq = []
+        while game.outcome(state) is None and len(seq) < game.meta.max_decisions:
+            seat = next(iter(game.to_move(state)))
+            command = game.bots["random"](state, seat, rng)
+            events = game.decide(state, seat, command)
+            for e in events:
+                state = game.evolve(state, e)
+            seq.append((seat, command))
+        out.append(seq)
+    return out
+
+
+def median(xs: list[float]) -> float:
+    xs = sorted(xs)
+    return xs[len(xs) // 2] if xs else 0.0
+
+
+class Phase:
+    def __init__(self) -> None:
+        self.measure = False
+        self.stop = False
+        self.ok = 0
+        self.fail = 0
+        self.lat: list[float] = []
+
+
+async def nats_client(url: str, games: list, slots: int, phase: Phase) -> None:
+    import nats
+
+    from contracts import subjects
+    from contracts.codecs import decode_reply
+
+    nc = await nats.connect(url)
+
+    async def slot(i: int) -> None:
+        g = i
+        while not phase.stop:
+            created = await commands.create_match(nc, "ugolki", match_id=f"b{uuid.uuid4().hex[:12]}")
+            if not hasattr(created, "tokens"):  # referee still starting
+                await asyncio.sleep(0.2)
+                continue
+            subject = subjects.command_subject("ugolki", created.match_id)
+            for n, (seat, command) in enumerate(games[g % len(games)]):
+                if phase.stop:
+                    break
+                env = CommandEnvelope(
+                    command_id=f"{n}",
+                    match_id=created.match_id,
+                    game="ugolki",
+                    seat=seat,
+                    token=created.tokens[seat],
+                    command=command,
+                )
+                t = time.perf_counter()
+                reply = decode_reply((await nc.request(subject, encode(env), timeout=30)).data)
+                if not isinstance(reply, Accepted):
+                    phase.fail += 1
+                    break
+                if phase.measure:
+                    phase.ok += 1
+                    phase.lat.append(time.perf_counter() - t)
+            g += slots
+
+    await asyncio.gather(*(slot(i) for i in range(slots)))
+    await nc.close()
+
+
+async def http_client(url: str, games: list, slots: int, phase: Phase) -> None:
+    import httpx
+    import msgspec
+
+    limits = httpx.Limits(max_connections=slots, max_keepalive_connections=slots)
+    async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as client:
+
+        async def slot(i: int) -> None:
+            g = i
+            while not phase.stop:
+                r = await client.post("/api/matches", json={"game": "ugolki"})
+                created = r.json()
+                mid = created["match_id"]
+                tokens = {s["seat"]: s["token"] for s in created["seats"]}
+                for n, (seat, command) in enumerate(games[g % len(games)]):
+                    if phase.stop:
+                        break
+                    body = {"command": msgspec.to_builtins(command), "command_id": str(n)}
+                    t = time.perf_counter()
+                    r = await client.post(
+                        f"/api/matches/{mid}/commands",
+                        json=body,
+                        headers={"Authorization": f"Bearer {tokens[seat]}"},
+                    )
+                    if r.status_code != 200:
+                        phase.fail += 1
+                        break
+                    if phase.measure:
+                        phase.ok += 1
+                        phase.lat.append(time.perf_counter() - t)
+                g += slots
+
+        await asyncio.gather(*(slot(i) for i in range(slots)))
+
+
+def spawn_service(name: str, env: dict) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "services.cli.main", "serve", name],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+async def run(mode: str, secs: float, warm: float, slots: int) -> dict:
+    from services.cli.stackrun import available_services
+    from services.common.embedded import port_open
+
+    games = precompute_games(64, registry.get("ugolki").meta.default_preset)
+    store = Path(tempfile.mkdtemp(prefix="gh-bench-"))
+    server = EmbeddedNats(store / "nats").start()
+    env = dict(os.environ, NATS_URL=server.url, GAMEHALL_DATA_DIR=str(store), GAMEHALL_LOG_FORMAT="json")
+    procs: dict[str, subprocess.Popen] = {}
+    wanted = ["referee"] + [s for s in available_services() if s in ("scoring", "leaderboard")]
+    port = free_port()
+    if mode == "gateway":
+        wanted.append("gateway")
+        env["GAMEHALL_HTTP_PORT"] = str(port)
+    for name in wanted:
+        procs[name] = spawn_service(name, env)
+    await asyncio.sleep(2.0)
+    if mode == "gateway":
+        for _ in range(100):
+            if port_open("127.0.0.1", port):
+                break
+            await asyncio.sleep(0.1)
+    phase = Phase()
+    pids = {name: p.pid for name, p in procs.items()}
+    pids["nats-server"] = server.proc.pid
+    pids["client"] = os.getpid()
+    client = (
+        nats_client(server.url, games, slots, phase)
+        if mode == "nats"
+        else http_client(f"http://127.0.0.1:{port}", games, slots, phase)
+    )
+    task = asyncio.create_task(client)
+    await asyncio.sleep(warm)
+    cpu0 = {k: cpu_seconds(v) for k, v in pids.items()}
+    phase.measure = True
+    t0 = time.perf_counter()
+    await asyncio.sleep(secs)
+    phase.measure = False
+    elapsed = time.perf_counter() - t0
+    cpu1 = {k: cpu_seconds(v) for k, v in pids.items()}
+    phase.stop = True
+    await task
+    for p in procs.values():
+        p.send_signal(signal.SIGTERM)
+    for p in procs.values():
+        try:
+            p.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            p.kill()
+    server.stop()
+    lat = sorted(phase.lat)
+    moves = phase.ok
+    result = {
+        "mode": mode,
+        "moves_s": round(moves / elapsed, 1),
+        "p50_ms": round(median(lat) * 1e3, 2),
+        "p99_ms": round(lat[int(len(lat) * 0.99)] * 1e3, 2) if lat else None,
+        "fail": phase.fail,
+        "concurrent_matches": slots,
+    }
+    for name in pids:
+        result[f"cpu_us_per_move[{name}]"] = round((cpu1[name] - cpu0[name]) / max(moves, 1) * 1e6, 1)
+    result["cpu_us_per_move_excl_client"] = round(
+        sum(v for k, v in result.items() if k.startswith("cpu_us_per_move[") and "client" not in k), 1
+    )
+    return result
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--mode", choices=("nats", "gateway"), default="nats")
+    ap.add_argument("--secs", type=float, default=8.0)
+    ap.add_argument("--warm", type=float, default=2.0)
+    ap.add_argument("--matches", type=int, default=256, help="concurrent matches")
+    a = ap.parse_args()
+    print(json.dumps(asyncio.run(run(a.mode, a.secs, a.warm, a.matches))), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,154 @@
+"""``make bench``: gamehall against the reference pipeline, measured in one run.
+
+Runs, each on its own fresh nats-server:
+  1. the bare reference pipeline (../shared/bench/raw_pipeline.py --configs main),
+  2. gamehall's pipeline with commands straight over NATS (bench/pipeline.py --mode nats),
+  3. the same through the gateway over HTTP (--mode gateway),
+then the time from `gamehall up` to its printed URL, and the game benchmarks that exist
+(bench/ugolki_perft.py, bench/kc_bench.py, bench/ranked_bench.py).  Prints each result and
+ends with one JSON line holding the ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED_BENCH = Path(os.environ.get("GAMEHALL_SHARED_BENCH", ROOT.parent / "shared" / "bench"))
+
+
+def say(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def last_json(text: str) -> dict:
+    for line in reversed(text.strip().splitlines()):
+        line = line.strip()
+        if line.startswith("{"):
+            try:
+                return json.loads(line)
+            except ValueError:
+                continue
+    raise ValueError("no JSON line in output:\n" + text[-2000:])
+
+
+def run_json(args: list[str], cwd: Path, timeout: float = 600) -> dict:
+    proc = subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(args)} failed:\n{proc.stderr[-3000:]}")
+    return last_json(proc.stdout)
+
+
+def raw_reference(secs: float) -> dict:
+    script = SHARED_BENCH / "raw_pipeline.py"
+    if not script.exists():
+        raise SystemExit(f"reference pipeline not found at {script} (set GAMEHALL_SHARED_BENCH)")
+    proc = subprocess.run(
+        [sys.executable, str(script), "--reps", "1", "--secs", str(secs), "--configs", "main"],
+        cwd=SHARED_BENCH,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    if proc.returncode != 0:
+        raise RuntimeError(proc.stderr[-3000:])
+    for line in proc.stdout.splitlines():
+        if line.startswith("main {"):
+            return json.loads(line[len("main ") :])
+    return last_json(proc.stdout)
+
+
+def time_to_url() -> float:
+    """Seconds from `gamehall up` to its printed URL (warm machine, empty data folder)."""
+    data = tempfile.mkdtemp(prefix="gh-up-")
+    env = dict(os.environ, GAMEHALL_DATA_DIR=data)
+    env.pop("NATS_URL", None)
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(
+        [str(ROOT / ".venv" / "bin" / "gamehall"), "up"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    elapsed = float("nan")
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        if re.search(r"open http://\S+/", line):
+            elapsed = time.perf_counter() - t0
+            break
+    proc.send_signal(signal.SIGINT)
+    proc.wait(timeout=60)
+    return round(elapsed, 2)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--secs", type=float, default=8.0, help="measured seconds per pipeline run")
+    ap.add_argument("--skip-games", action="store_true", help="only the pipelines")
+    a = ap.parse_args()
+    py = sys.executable
+    say("[1/4] reference pipeline (raw nats-py, trivial rule)...")
+    raw = raw_reference(a.secs)
+    say(f"      {raw['moves_s']:.0f} moves/s, p99 {raw['p99_ms']} ms")
+    say("[2/4] gamehall over NATS (full Ugolki rules)...")
+    nats_run = run_json([py, "bench/pipeline.py", "--mode", "nats", "--secs", str(a.secs)], ROOT)
+    say(f"      {nats_run['moves_s']:.0f} moves/s, p99 {nats_run['p99_ms']} ms: {json.dumps(nats_run)}")
+    say("[3/4] gamehall through the gateway (HTTP)...")
+    gw_run = run_json(
+        [py, "bench/pipeline.py", "--mode", "gateway", "--secs", str(a.secs), "--matches", "64"], ROOT
+    )
+    say(f"      {gw_run['moves_s']:.0f} moves/s, p99 {gw_run['p99_ms']} ms: {json.dumps(gw_run)}")
+    say("[4/4] time from `gamehall up` to the printed URL...")
+    up_s = time_to_url()
+    say(f"      {up_s} s")
+    summary: dict = {
+        "raw_moves_s": raw["moves_s"],
+        "raw_p99_ms": raw["p99_ms"],
+        "raw_cpu_us_per_move_excl_client": raw.get("cpu_us_per_move_excl_client"),
+        "nats_moves_s": nats_run["moves_s"],
+        "nats_ratio": round(nats_run["moves_s"] / raw["moves_s"], 3),
+        "p50_ms": nats_run["p50_ms"],
+        "p99_ms": nats_run["p99_ms"],
+        "nats_cpu_us_per_move": {
+            k[len("cpu_us_per_move[") : -1]: v
+            for k, v in nats_run.items()
+            if k.startswith("cpu_us_per_move[")
+        },
+        "gateway_moves_s": gw_run["moves_s"],
+        "gateway_ratio": round(gw_run["moves_s"] / raw["moves_s"], 3),
+        "gateway_p50_ms": gw_run["p50_ms"],
+        "gateway_p99_ms": gw_run["p99_ms"],
+        "gateway_cpu_us_per_move": {
+            k[len("cpu_us_per_move[") : -1]: v for k, v in gw_run.items() if k.startswith("cpu_us_per_move[")
+        },
+        "up_to_url_s": up_s,
+    }
+    if not a.skip_games:
+        for script in ("ugolki_perft.py", "kc_bench.py", "ranked_bench.py"):
+            path = ROOT / "bench" / script
+            if not path.exists():
+                continue
+            say(f"[games] {script}...")
+            try:
+                result = run_json([py, str(path)], ROOT, timeout=900)
+            except (RuntimeError, ValueError, subprocess.TimeoutExpired) as exc:
+                say(f"      failed: {exc}")
+                continue
+            say(f"      {json.dumps(result)}")
+            summary.update(result)
+    print(json.dumps(summary), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,401 @@
+// gamehall web client: lobby, live matches, replays, leaderboards.  Plain ES modules, no build step.
+import { api, tokens, prefs, MatchSocket } from "./api.js";
+import { createUgolki } from "./ugolki.js";
+import { createKingsCorner } from "./kings_corner.js";
+
+const RENDERERS = { "ugolki": createUgolki, "kings-corner": createKingsCorner };
+const app = document.getElementById("app");
+let cleanup = () => {};
+let catalogue = null;
+
+const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+
+async function games() {
+  catalogue = catalogue || (await api("/api/games"));
+  return catalogue;
+}
+
+function route() {
+  cleanup();
+  cleanup = () => {};
+  const hash = location.hash.replace(/^#/, "") || "/";
+  const [path, query] = hash.split("?");
+  const params = new URLSearchParams(query || "");
+  const parts = path.split("/").filter(Boolean);
+  if (parts[0] === "play" && parts[1]) return showMatch(parts[1], params);
+  if (parts[0] === "replay" && parts[1]) return showReplay(parts[1], params);
+  if (parts[0] === "matches") return showMatches();
+  if (parts[0] === "leaderboard") return showLeaderboard(parts[1], params);
+  if (parts[0] === "player" && parts[1]) return showPlayer(decodeURIComponent(parts[1]));
+  return showLobby();
+}
+window.addEventListener("hashchange", route);
+window.addEventListener("DOMContentLoaded", route);
+if (document.readyState !== "loading") route();
+
+function fail(err) {
+  app.innerHTML = `<div class="panel error-panel"><h2>Something went wrong</h2><p>${esc(err.message || err)}</p><p><a href="#/">Back to the lobby</a></p></div>`;
+}
+
+// ------------------------------------------------------------------ lobby
+async function showLobby() {
+  document.title = "gamehall — lobby";
+  let list;
+  try { list = await games(); } catch (e) { return fail(e); }
+  const name = prefs.get("name", "");
+  app.innerHTML = `
+    <section class="panel lobby" id="lobby">
+      <h1>Play a game</h1>
+      <form id="new-table" autocomplete="off">
+        <div class="row">
+          <label>Your name <input id="player-name" value="${esc(name)}" placeholder="guest" maxlength="40"></label>
+          <label>Game <select id="game">${list.map((g) => `<option value="${g.game}">${gameTitle(g.game)}</option>`).join("")}</select></label>
+          <label>Players <select id="seats"></select></label>
+        </div>
+        <label>Rules <select id="preset"></select></label>
+        <p class="description" id="preset-description"></p>
+        <details class="rules"><summary>All rule parameters of this preset</summary><table id="rules-table"></table></details>
+        <fieldset class="opponents-choice">
+          <legend>Opponents</legend>
+          <label>Computer strength <select id="strength"></select></label>
+          <div class="buttons">
+            <button type="button" class="primary" id="play-computer">Play the computer</button>
+            <button type="button" id="private-table">Private table (invite link)</button>
+            <button type="button" id="quick-match">Quick match</button>
+          </div>
+          <p class="muted" id="lobby-message" role="status"></p>
+        </fieldset>
+      </form>
+    </section>
+    <section class="panel"><h2>Recent matches</h2><div id="recent" class="muted">…</div></section>`;
+  const $ = (id) => document.getElementById(id);
+  const pick = () => list.find((g) => g.game === $("game").value);
+  const lastGame = prefs.get("game", (list.find((g) => g.game === "ugolki") || list[0]).game);
+  if (list.some((g) => g.game === lastGame)) $("game").value = lastGame;
+
+  function fillGame() {
+    const g = pick();
+    prefs.set("game", g.game);
+    $("preset").innerHTML = g.presets.map((p) => `<option value="${p.name}">${esc(p.name)}${p.name === g.default_preset ? " (default)" : ""}</option>`).join("");
+    const lastPreset = prefs.get(`preset.${g.game}`, g.default_preset);
+    $("preset").value = g.presets.some((p) => p.name === lastPreset) ? lastPreset : g.default_preset;
+    const strengths = g.bots.length ? g.bots : ["random"];
+    $("strength").innerHTML = strengths.map((s) => `<option>${s}</option>`).join("");
+    const best = ["search", "heuristic", "greedy"].find((s) => strengths.includes(s));
+    $("strength").value = prefs.get(`strength.${g.game}`, best || strengths[0]);
+    fillPreset();
+  }
+  function fillPreset() {
+    const g = pick();
+    const p = g.presets.find((x) => x.name === $("preset").value);
+    prefs.set(`preset.${g.game}`, p.name);
+    $("preset-description").textContent = p.description || "";
+    $("rules-table").innerHTML = Object.entries(p.rules).map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(JSON.stringify(v))}</td></tr>`).join("");
+    const lo = Math.max(g.seats.min, p.rules.min_players || g.seats.min);
+    const hi = Math.min(g.seats.max, p.rules.max_players || g.seats.max, 6);
+    const prev = Number($("seats").value) || lo;
+    $("seats").innerHTML = Array.from({ length: hi - lo + 1 }, (_, i) => `<option>${lo + i}</option>`).join("");
+    $("seats").value = String(Math.min(Math.max(prev, lo), hi));
+  }
+  $("game").onchange = fillGame;
+  $("preset").onchange = fillPreset;
+  $("strength").onchange = () => prefs.set(`strength.${pick().game}`, $("strength").value);
+  fillGame();
+
+  const say = (text, kind = "") => { $("lobby-message").textContent = text; $("lobby-message").className = kind; };
+  const me = () => { const n = $("player-name").value.trim() || "guest"; prefs.set("name", $("player-name").value.trim()); return n; };
+
+  async function create(withBots) {
+    const g = pick();
+    const n = Number($("seats").value);
+    const seats = g.seat_names[String(n)];
+    const strength = $("strength").value;
+    const bots = withBots ? Object.fromEntries(seats.slice(1).map((s) => [s, strength])) : {};
+    const players = seats.map((s, i) => (i === 0 ? me() : withBots ? `computer (${strength})` : `guest-${s}`));
+    say("Creating the table…");
+    try {
+      const created = await api("/api/matches", { method: "POST", body: { game: g.game, preset: $("preset").value, players, seats: n, bots } });
+      const mine = created.seats[0];
+      tokens.set(created.match_id, mine.token);
+      const invites = created.invites.filter((i) => i.seat !== mine.seat);
+      if (invites.length) localStorage.setItem(`gh.invites.${created.match_id}`, JSON.stringify(invites));
+      const missing = (created.bots || []).filter((b) => b.status !== "seated");
+      if (missing.length) alert(`Computer players unavailable: ${missing.map((b) => `${b.seat}: ${b.detail || b.status}`).join("; ")}`);
+      location.hash = `#/play/${created.match_id}`;
+    } catch (e) { say(`Could not create the table: ${e.message}`, "error"); }
+  }
+  $("play-computer").onclick = () => create(true);
+  $("private-table").onclick = () => create(false);
+  $("quick-match").onclick = () => quickMatch(pick(), $("preset").value, Number($("seats").value), me(), say);
+  recentMatches(document.getElementById("recent"), 12);
+}
+
+function gameTitle(game) {
+  return { "ugolki": "Ugolki (corners)", "kings-corner": "Kings in the Corner" }[game] || game;
+}
+
+async function quickMatch(g, preset, seats, player, say) {
+  // Matchmaking through the gateway, when this gateway offers it.
+  try {
+    const joined = await api("/api/queue", { method: "POST", body: { player, game: g.game, preset, seats, ranked: true, bots_ok: true } });
+    say(`In the queue for ${g.game} / ${preset}… (ticket ${joined.ticket_id || ""})`);
+    const started = Date.now();
+    const poll = async () => {
+      if (!document.getElementById("lobby")) { api("/api/queue/leave", { method: "POST", body: { player } }).catch(() => {}); return; }
+      const st = await api(`/api/queue/${encodeURIComponent(joined.ticket_id)}`);
+      if (st.match_id && st.token) { tokens.set(st.match_id, st.token); location.hash = `#/play/${st.match_id}`; return; }
+      say(`Waiting for opponents… ${Math.round((Date.now() - started) / 1000)} s`);
+      setTimeout(poll, 1000);
+    };
+    setTimeout(poll, 500);
+  } catch (e) {
+    say(e.status === 404 || e.status === 405 ? "Quick match is not offered by this server yet: play the computer or invite someone." : `Quick match failed: ${e.message}`, "error");
+  }
+}
+
+async function recentMatches(target, limit) {
+  try {
+    const rows = (await api(`/api/matches?limit=1000`)).slice(-limit).reverse();
+    target.classList.remove("muted");
+    target.innerHTML = rows.length ? `<table class="matches"><tr><th>match</th><th>game</th><th>decisions</th><th></th></tr>${rows.map((r) => `
+      <tr><td><code>${esc(r.match_id)}</code></td><td>${esc(gameTitle(r.game))}</td><td>${r.decisions}</td>
+      <td><a href="#/play/${r.match_id}">${tokens.get(r.match_id) ? "resume" : "watch"}</a> · <a href="#/replay/${r.match_id}">replay</a></td></tr>`).join("")}</table>`
+      : "No matches yet.";
+  } catch (e) { target.textContent = `Could not list matches: ${e.message}`; }
+}
+
+async function showMatches() {
+  document.title = "gamehall — matches";
+  app.innerHTML = `<section class="panel"><h1>Matches</h1><div id="all" class="muted">…</div></section>`;
+  recentMatches(document.getElementById("all"), 200);
+}
+
+// ------------------------------------------------------------------ a live match
+function outcomeText(view) {
+  const o = view.outcome;
+  if (!o) return "";
+  if (o.draw) return `Draw (${o.reason})`;
+  const winners = view.seats.filter((s, i) => o.ranks[i] === 1).map((s) => view.players[view.seats.indexOf(s)]);
+  return `${winners.join(" & ")} won${o.reason ? ` — ${o.reason}` : ""}`;
+}
+
+async function showMatch(matchId, params) {
+  const fromLink = params.get("token");
+  if (fromLink) {
+    tokens.set(matchId, fromLink);
+    history.replaceState(null, "", `#/play/${matchId}`); // keep the token out of the address bar
+  }
+  const token = tokens.get(matchId);
+  app.innerHTML = `
+    <section class="match">
+      <div class="match-head panel">
+        <div><h1 id="match-title">Match <code>${esc(matchId)}</code></h1><div id="players" class="players"></div></div>
+        <div class="match-meta">
+          <span id="conn" class="conn">connecting</span>
+          <div id="status" class="status" data-status="" data-seq="0"></div>
+        </div>
+      </div>
+      <div id="game" class="panel game"></div>
+      <div class="panel below">
+        <div id="messages" class="messages" role="log" aria-live="polite"></div>
+        <div class="match-actions">
+          <span id="invites"></span>
+          <button id="offer-draw" hidden>Offer draw</button>
+          <button id="accept-draw" hidden>Accept draw</button>
+          <button id="decline-draw" hidden>Decline draw</button>
+          <button id="resign" hidden>Resign</button>
+          <a id="replay-link" href="#/replay/${matchId}">Replay</a>
+          <a id="export-link" href="/api/matches/${matchId}/export" download>Audit bundle</a>
+        </div>
+      </div>
+    </section>`;
+  const $ = (id) => document.getElementById(id);
+  const log = $("messages");
+  const say = (text, kind = "") => {
+    const p = document.createElement("p");
+    p.className = kind;
+    p.textContent = text;
+    log.appendChild(p);
+    while (log.children.length > 60) log.firstChild.remove();
+    log.scrollTop = log.scrollHeight;
+  };
+  let seat = null;
+  let board = null;
+  let last = null;
+  const invites = JSON.parse(localStorage.getItem(`gh.invites.${matchId}`) || "[]");
+  if (invites.length) {
+    $("invites").innerHTML = invites.map((i) => `<button class="small" data-invite="${esc(location.origin + i.url)}">Copy invite link (${esc(i.seat)})</button>`).join(" ");
+    $("invites").querySelectorAll("[data-invite]").forEach((b) => {
+      b.onclick = async () => {
+        try { await navigator.clipboard.writeText(b.dataset.invite); say("Invite link copied: send it to your opponent."); }
+        catch { prompt("Send this link to your opponent:", b.dataset.invite); }
+      };
+    });
+  }
+  const socket = new MatchSocket(matchId, token, {
+    onState: (s) => { $("conn").textContent = s; $("conn").dataset.state = s; },
+    onError: (msg) => {
+      say(`${msg.code}: ${msg.detail}`, "error");
+      if (msg.code === "bad_token") { localStorage.removeItem(`gh.token.${matchId}`); say("This seat link is not valid; watching as a spectator."); }
+    },
+    onReply: (reply) => {
+      if (reply.type === "rejected.v1") {
+        say(`Move refused (${reply.code}): ${reply.detail}`, "error");
+        board?.rejected();
+      }
+    },
+    onView: (view) => {
+      if (!board) {
+        seat = view.viewer;
+        const make = RENDERERS[view.game];
+        const ctx = { seat, interactive: !!seat, send: (c) => socket.send(c), say };
+        board = make ? make($("game"), ctx) : genericRenderer($("game"), ctx);
+        $("match-title").innerHTML = `${esc(gameTitle(view.game))} <small>${esc(view.preset)}</small>`;
+        document.title = `gamehall — ${gameTitle(view.game)}`;
+        say(seat ? `You play ${seat}.` : "You are watching this match.");
+      }
+      renderHead(view);
+      board.update(view);
+      if (last && view.status === "finished" && last.status !== "finished") say(`Game over: ${outcomeText(view)}.`);
+      if (last && view.draw_offer && view.draw_offer !== seat && !last.draw_offer) say(`${view.draw_offer} offers a draw.`);
+      last = view;
+    },
+  });
+  cleanup = () => socket.close();
+
+  function renderHead(view) {
+    $("players").innerHTML = view.seats.map((s, i) =>
+      `<span class="player ${view.to_move.includes(s) ? "to-move" : ""} ${s === seat ? "me" : ""}" data-seat="${s}">${esc(view.players[i])} <small>${esc(s)}</small></span>`).join("");
+    const st = $("status");
+    st.dataset.status = view.status;
+    st.dataset.seq = String(view.seq);
+    st.dataset.turn = view.to_move.join(",");
+    st.textContent = view.status === "finished" ? outcomeText(view)
+      : view.to_move.includes(seat) ? "Your turn" : view.to_move.length ? `Waiting for ${view.to_move.join(", ")}` : "";
+    const running = view.status === "running" && seat;
+    $("resign").hidden = !running;
+    $("offer-draw").hidden = !running || !!view.draw_offer;
+    $("accept-draw").hidden = !running || !view.draw_offer || view.draw_offer === seat;
+    $("decline-draw").hidden = $("accept-draw").hidden;
+  }
+  $("resign").onclick = () => { if (confirm("Resign this match?")) socket.send({ type: "resign.v1" }); };
+  $("offer-draw").onclick = () => { socket.send({ type: "offer_draw.v1" }); say("You offer a draw."); };
+  $("accept-draw").onclick = () => socket.send({ type: "accept_draw.v1" });
+  $("decline-draw").onclick = () => socket.send({ type: "decline_draw.v1" });
+}
+
+function genericRenderer(root, ctx) {
+  // A game without its own table yet: its view as JSON, and its legal commands when they are listed.
+  const pre = document.createElement("pre");
+  root.appendChild(pre);
+  return { update(v) { pre.textContent = JSON.stringify(v.game_view, null, 2); }, rejected() {} };
+}
+
+// ------------------------------------------------------------------ replay
+async function showReplay(matchId, params) {
+  document.title = "gamehall — replay";
+  let data;
+  try { data = await api(`/api/matches/${matchId}/replay`); } catch (e) { return fail(e); }
+  const frames = data.frames;
+  app.innerHTML = `
+    <section class="replay">
+      <div class="panel match-head">
+        <div><h1>Replay: ${esc(gameTitle(data.game))} <small><code>${esc(matchId)}</code></small></h1><div id="players" class="players"></div></div>
+        <div class="match-meta"><a href="/api/matches/${matchId}/export" download id="export-link">Download the audit bundle</a> · <a href="#/play/${matchId}">live page</a></div>
+      </div>
+      <div class="panel replay-controls">
+        <button id="first" title="first">⏮</button><button id="prev" title="previous">◀</button>
+        <button id="play" title="play">▶ Play</button>
+        <button id="next" title="next">▶</button><button id="last" title="last">⏭</button>
+        <input type="range" id="slider" min="0" max="${frames.length - 1}" value="0">
+        <span id="step" data-step="0" data-total="${frames.length}"></span>
+      </div>
+      <div id="game" class="panel game"></div>
+      <div class="panel"><div id="frame-events" class="messages"></div></div>
+    </section>`;
+  const $ = (id) => document.getElementById(id);
+  const make = RENDERERS[data.game] || genericRenderer;
+  const board = make($("game"), { seat: null, interactive: false, send: () => {}, say: () => {} });
+  let i = Math.min(Math.max(Number(params.get("step") || 0), 0), frames.length - 1);
+  let timer = null;
+  function show(k) {
+    i = Math.min(Math.max(k, 0), frames.length - 1);
+    const f = frames[i];
+    const v = f.view;
+    board.update(v);
+    $("slider").value = String(i);
+    $("step").dataset.step = String(i);
+    $("step").textContent = `decision ${i + 1} of ${frames.length}${v.status === "finished" ? ` — ${outcomeText(v)}` : ""}`;
+    $("players").innerHTML = v.seats.map((s, j) => `<span class="player ${v.to_move.includes(s) ? "to-move" : ""}">${esc(v.players[j])} <small>${esc(s)}</small></span>`).join("");
+    $("frame-events").innerHTML = `<p><b>#${f.seq}</b> ${f.seat ? esc(f.seat) : "referee"}: ${f.events.map(eventText).map(esc).join("; ")}</p>`;
+  }
+  const stop = () => { clearInterval(timer); timer = null; $("play").textContent = "▶ Play"; };
+  $("first").onclick = () => { stop(); show(0); };
+  $("prev").onclick = () => { stop(); show(i - 1); };
+  $("next").onclick = () => { stop(); show(i + 1); };
+  $("last").onclick = () => { stop(); show(frames.length - 1); };
+  $("slider").oninput = () => { stop(); show(Number($("slider").value)); };
+  $("play").onclick = () => {
+    if (timer) return stop();
+    $("play").textContent = "⏸ Pause";
+    timer = setInterval(() => { if (i >= frames.length - 1) stop(); else show(i + 1); }, 600);
+  };
+  cleanup = stop;
+  show(i);
+}
+
+function eventText(e) {
+  const t = (e.type || "").replace(/\.v\d+$/, "");
+  if (t === "piece_moved") return `${e.seat} ${e.path.join("–")}`;
+  if (t === "match_created") return `match created (${e.preset})`;
+  if (t === "match_ended") return `match over (${e.outcome.reason || "ended"})`;
+  if (t === "kc_card_played") return `${e.seat} plays ${e.card} on ${e.slot}`;
+  if (t === "kc_run_played") return `${e.seat} plays ${e.cards.join(" ")} on ${e.slot}`;
+  if (t === "kc_pile_moved") return `${e.seat} moves ${e.from_slot} onto ${e.to_slot}`;
+  if (t === "kc_cards_drawn") return `${e.seat} draws ${e.count}`;
+  if (t === "kc_turn_ended") return `${e.seat} ends the turn`;
+  if (t === "kc_round_dealt") return `round ${e.round_no} dealt`;
+  if (t === "kc_round_ended") return `round ${e.round_no} over (${e.result}${e.winner ? `, ${e.winner} out` : ""})`;
+  if (e.seat) return `${e.seat}: ${t.replaceAll("_", " ")}`;
+  return t.replaceAll("_", " ");
+}
+
+// ------------------------------------------------------------------ leaderboards
+async function showLeaderboard(game, params) {
+  document.title = "gamehall — leaderboards";
+  let list;
+  try { list = await games(); } catch (e) { return fail(e); }
+  game = game || list[0].game;
+  app.innerHTML = `<section class="panel"><h1>Leaderboards</h1>
+    <nav class="tabs">${list.map((g) => `<a href="#/leaderboard/${g.game}" class="${g.game === game ? "active" : ""}">${gameTitle(g.game)}</a>`).join("")}</nav>
+    <div id="board-table" class="muted">…</div></section>`;
+  const target = document.getElementById("board-table");
+  try {
+    const q = params.get("season") ? `?season=${encodeURIComponent(params.get("season"))}` : "";
+    const data = await api(`/api/leaderboard/${game}${q}`);
+    const rows = data.entries || [];
+    target.classList.remove("muted");
+    target.innerHTML = rows.length ? `<p>Season ${esc(data.season)}</p><table class="standings"><tr><th>#</th><th>player</th><th>rules</th><th>rating</th><th>games</th><th>W</th><th>D</th><th>L</th></tr>${rows.map((r) =>
+      `<tr><td>${r.rank}</td><td><a href="#/player/${encodeURIComponent(r.player)}">${esc(r.player)}</a></td><td>${esc(r.family)}</td><td>${Math.round(r.score)}</td><td>${r.games}</td><td>${r.wins}</td><td>${r.draws}</td><td>${r.losses}</td></tr>`).join("")}</table>`
+      : "No rated matches yet: ranked matches appear here when they finish.";
+  } catch (e) {
+    target.textContent = e.status === 404 ? "Leaderboards are not offered by this server yet." : `Could not load the leaderboard: ${e.message}`;
+  }
+}
+
+async function showPlayer(player) {
+  document.title = `gamehall — ${player}`;
+  app.innerHTML = `<section class="panel"><h1>${esc(player)}</h1><div id="profile" class="muted">…</div></section>`;
+  const target = document.getElementById("profile");
+  try {
+    const p = await api(`/api/players/${encodeURIComponent(player)}`);
+    target.classList.remove("muted");
+    target.innerHTML = `<p>${p.matches} matches, ${p.rated_games} rated</p>
+      <h2>Ratings</h2><table class="standings"><tr><th>game</th><th>rules</th><th>season</th><th>rating</th><th>games</th></tr>${p.ratings.map((r) =>
+        `<tr><td>${esc(gameTitle(r.game))}</td><td>${esc(r.family)}</td><td>${esc(r.season)}</td><td>${Math.round(r.rating)} ± ${Math.round(r.rd)}</td><td>${r.games}</td></tr>`).join("")}</table>
+      <h2>Recent matches</h2><table class="matches">${p.recent_matches.map((m) =>
+        `<tr><td>${esc(gameTitle(m.game))}</td><td>${esc(m.preset)}</td><td>${m.rank === 1 ? "won" : m.draw ? "draw" : `rank ${m.rank}`}</td><td><a href="#/replay/${m.match_id}">replay</a></td></tr>`).join("")}</table>`;
+  } catch (e) {
+    target.textContent = e.status === 404 ? "No such player (or player pages are not offered by this server yet)." : e.message;
+  }
+}

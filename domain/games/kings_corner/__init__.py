@@ -48,6 +48,8 @@ META: GameMeta[KingsCornerRuleset] = GameMeta(
     view_type=KingsCornerView,
     rejection_codes=KINGS_CORNER_REJECTION_CODES,
     seat_names=seat_names,
+    # A round takes at most ~700 decisions (Φ of §5.6 bounds the actions; every turn draws or
+    # acts while stock lasts); target matches end after a few dozen rounds at most in practice.
     max_decisions=200_000,
     description=DESCRIPTIONS,
 )

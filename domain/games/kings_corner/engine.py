@@ -204,10 +204,6 @@ def place_problem(state: KCState, card: CardFacts, slot: int) -> str | None:
     return None
 
 
-def hand_of(state: KCState, seat: int) -> tuple[str, ...]:
-    return state.hands[seat]
-
-
 Target = tuple[int, CardFacts | None, str, bool]  # slot, exposed card, build, is a corner
 
 

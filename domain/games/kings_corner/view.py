@@ -6,7 +6,6 @@ import msgspec
 
 from contracts.games.kings_corner import (
     SLOTS,
-    CardPlayed,
     CardsDrawn,
     DrawCard,
     EndTurn,
@@ -105,6 +104,4 @@ def redact(event: KingsCornerEvent, viewer: str | None) -> KingsCornerEvent | No
         )
     if isinstance(event, CardsDrawn) and event.seat != viewer:
         return msgspec.structs.replace(event, cards=())
-    if isinstance(event, CardPlayed):
-        return event
     return event

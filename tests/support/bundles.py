@@ -1,0 +1,90 @@
+"""Build audit bundles in memory, chained exactly as the referee stores envelopes."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import msgspec
+
+from contracts.audit import AuditBundle, StoredEnvelope
+from contracts.codecs import encode
+from contracts.envelope import EventEnvelope, Rejected
+from contracts.match import CreateMatch
+from domain.core import match as match_layer
+from domain.core.audit import envelope_hash, genesis_hash
+from domain.games import registry
+
+
+def chain(match_id: str, game: str, decisions: list[tuple[str | None, Any, tuple[Any, ...]]]) -> AuditBundle:
+    rules_version = registry.get(game).meta.rules_version
+    prev = genesis_hash(match_id)
+    stored = []
+    for seq, (seat, command, events) in enumerate(decisions, start=1):
+        env = EventEnvelope(
+            match_id=match_id,
+            game=game,
+            rules_version=rules_version,
+            seq=seq,
+            command_id=f"c{seq}",
+            correlation_id=f"c{seq}",
+            recorded_at=1_700_000_000_000 + seq,
+            prev_hash=prev,
+            seat=seat,
+            command=msgspec.to_builtins(command),
+            events=events,
+        )
+        data = encode(env)
+        stored.append(StoredEnvelope(stream_seq=seq, data=data.decode()))
+        prev = envelope_hash(data)
+    return AuditBundle(
+        match_id=match_id,
+        game=game,
+        rules_version=rules_version,
+        exported_at=0,
+        head_hash=prev,
+        envelopes=tuple(stored),
+    )
+
+
+def played_match(
+    game: str = "ugolki",
+    seed: int = 1,
+    max_moves: int = 400,
+    preset: str | None = None,
+    server_seed: bytes | None = None,
+) -> tuple[AuditBundle, list[tuple[str | None, Any, tuple[Any, ...]]]]:
+    """A complete match played by the random computer player, as decisions and as a bundle."""
+    decider = registry.get(game)
+    preset = preset or decider.meta.default_preset
+    ruleset = match_layer.resolve_ruleset(decider, preset, {})
+    seats = decider.meta.seat_names(decider.meta.min_seats)
+    from domain.core.rng import commitment
+
+    seed_bytes = server_seed if server_seed is not None else (b"\x07" * 32 if decider.meta.chance else None)
+    create = CreateMatch(
+        preset=preset,
+        ruleset=msgspec.to_builtins(ruleset),
+        seats=seats,
+        players=seats,
+        token_hashes=tuple("0" * 64 for _ in seats),
+        seed_commitment=commitment(seed_bytes) if seed_bytes else "",
+    )
+    decisions: list[tuple[str | None, Any, tuple[Any, ...]]] = []
+    state = None
+    rng = random.Random(seed)
+    events = match_layer.decide(decider, None, None, create, seed_bytes)
+    assert not isinstance(events, Rejected), events
+    decisions.append((None, create, events))
+    for e in events:
+        state = match_layer.evolve(decider, state, e, seed_bytes)
+    bot = (decider.bots or {})["random"]
+    while state.outcome is None and len(decisions) < max_moves:
+        seat = match_layer.to_move(decider, state)[0]
+        command = bot(state.game_state, seat, rng)
+        events = match_layer.decide(decider, state, seat, command, seed_bytes)
+        assert not isinstance(events, Rejected), events
+        decisions.append((seat, command, events))
+        for e in events:
+            state = match_layer.evolve(decider, state, e, seed_bytes)
+    return chain("m-" + str(seed), game, decisions), decisions

@@ -1,0 +1,114 @@
+"""The match layer composed around every game: creation, resignation, draws, the end."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+
+from contracts.envelope import Rejected
+from contracts.match import (
+    AcceptDraw,
+    CreateMatch,
+    DeclineDraw,
+    DrawAccepted,
+    DrawDeclined,
+    DrawOffered,
+    MatchCreated,
+    MatchEnded,
+    OfferDraw,
+    Resign,
+    Resigned,
+)
+from domain.core import match as match_layer
+from domain.games import registry
+
+UGOLKI = registry.get("ugolki")
+
+
+def create(preset: str = "halma-8x8-1234", overrides: dict | None = None) -> CreateMatch:
+    ruleset = match_layer.resolve_ruleset(UGOLKI, preset, overrides or {})
+    assert not isinstance(ruleset, Rejected), ruleset
+    return CreateMatch(
+        preset=preset,
+        ruleset=msgspec.to_builtins(ruleset),
+        seats=("white", "black"),
+        players=("ann", "bob"),
+        token_hashes=("a" * 64, "b" * 64),
+    )
+
+
+def fold(*events):
+    state = None
+    for e in events:
+        state = match_layer.evolve(UGOLKI, state, e)
+    return state
+
+
+def started():
+    events = match_layer.decide(UGOLKI, None, None, create())
+    assert isinstance(events[0], MatchCreated)
+    return fold(*events)
+
+
+def test_created_match_records_the_whole_ruleset_and_its_hash() -> None:
+    (created,) = match_layer.decide(UGOLKI, None, None, create(overrides={"long_game_moves": 60}))
+    assert created.ruleset["long_game_moves"] == 60
+    assert created.ruleset_hash == match_layer.ruleset_hash(created.ruleset)
+    assert created.rules_version == UGOLKI.meta.rules_version
+
+
+@pytest.mark.parametrize(
+    "preset, overrides, code",
+    [
+        ("no-such-preset", {}, "unknown_preset"),
+        ("halma-8x8-1234", {"colour": "red"}, "invalid_ruleset"),
+        ("halma-8x8-1234", {"board": "big"}, "invalid_ruleset"),
+    ],
+)
+def test_bad_rulesets_are_rejected_with_a_code(preset: str, overrides: dict, code: str) -> None:
+    result = match_layer.resolve_ruleset(UGOLKI, preset, overrides)
+    assert isinstance(result, Rejected) and result.code == code
+
+
+def test_commands_before_creation_and_double_creation_are_refused() -> None:
+    assert match_layer.decide(UGOLKI, None, "white", Resign()).code == "match_not_found"
+    assert match_layer.decide(UGOLKI, started(), None, create()).code == "match_exists"
+
+
+def test_resignation_ends_the_match_with_the_resigner_last() -> None:
+    events = match_layer.decide(UGOLKI, started(), "black", Resign())
+    assert isinstance(events[0], Resigned) and isinstance(events[-1], MatchEnded)
+    assert events[-1].outcome.ranks == (1, 2) and events[-1].outcome.reason == "resignation"
+    over = fold(*match_layer.decide(UGOLKI, None, None, create()), *events)
+    assert match_layer.decide(UGOLKI, over, "white", Resign()).code == "match_over"
+
+
+def test_draw_offer_then_accept_is_a_draw() -> None:
+    state = started()
+    offered = match_layer.decide(UGOLKI, state, "white", OfferDraw())
+    assert offered == (DrawOffered(seat="white"),)
+    state = match_layer.evolve(UGOLKI, state, offered[0])
+    assert match_layer.decide(UGOLKI, state, "white", OfferDraw()).code == "draw_already_offered"
+    assert match_layer.decide(UGOLKI, state, "white", AcceptDraw()).code == "no_draw_offer"
+    accepted = match_layer.decide(UGOLKI, state, "black", AcceptDraw())
+    assert isinstance(accepted[0], DrawAccepted) and accepted[-1].outcome.draw
+
+
+def test_declined_or_lapsed_draw_offer() -> None:
+    state = started()
+    state = match_layer.evolve(UGOLKI, state, DrawOffered(seat="white"))
+    declined = match_layer.decide(UGOLKI, state, "black", DeclineDraw())
+    assert declined == (DrawDeclined(seat="black"),)
+    assert match_layer.evolve(UGOLKI, state, declined[0]).draw_offer is None
+    # A move by the offerer lets the offer lapse.
+    move = UGOLKI.legal_commands(state.game_state, "white")[0]
+    events = match_layer.decide(UGOLKI, state, "white", move)
+    after = state
+    for e in events:
+        after = match_layer.evolve(UGOLKI, after, e)
+    assert after.draw_offer is None
+
+
+def test_only_seats_may_act() -> None:
+    assert match_layer.decide(UGOLKI, started(), "referee", Resign()).code == "not_a_seat"
+    assert match_layer.decide(UGOLKI, started(), None, Resign()).code == "not_a_seat"

@@ -166,6 +166,11 @@ def test_full_match_over_http_and_websocket(tmp_path: Path) -> None:
         failed = stack.cli("audit", "--file", str(tampered))
         assert failed.returncode == 1
         assert b"envelope #3" in failed.stderr or b"envelope #4" in failed.stderr, failed.stderr
+        # The documented example client plays a whole match against the same stack.
+        example = subprocess.run([sys.executable, str(ROOT / "docs/examples/ugolki_client.py"), stack.url],
+                                 capture_output=True, text=True, timeout=300)
+        assert example.returncode == 0, example.stdout + example.stderr
+        assert "illegal move refused: 409" in example.stdout and "audit bundle:" in example.stdout
     finally:
         assert stack.stop() == 0
     assert not (stack.data_dir / "stack.json").exists()

@@ -34,7 +34,13 @@ async def run(
         js = nc.jetstream()
         await natsio.ensure_streams(js)
         projection = Projection(
-            js, engine, subjects.LEADERBOARD_CONSUMER, subjects.RATING_APPLIED, logic.apply, options=options
+            js,
+            engine,
+            subjects.LEADERBOARD_CONSUMER,
+            subjects.RATING_APPLIED,
+            logic.apply,
+            options=options,
+            prefetch=logic.prefetch,
         )
         await projection.run(stop)
     finally:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from contracts.codecs import integration_decoder
@@ -79,6 +80,29 @@ def apply_rating(session: Session, applied: RatingApplied, cache: dict[Any, Any]
         person.first_seen_at = min(person.first_seen_at, at)
         person.last_seen_at = max(person.last_seen_at, at)
         person.rated_games += 1
+
+
+def prefetch_events(session: Session, events: list[RatingApplied], cache: dict[Any, Any]) -> None:
+    """Standings and player rows of a whole batch, in two queries."""
+    if not events:
+        return
+    keys = {
+        (e.game, e.family or preset_family(e.preset), e.season, e.model, p) for e in events for p in e.players
+    }
+    players = {k[4] for k in keys}
+    games = {k[0] for k in keys}
+    rows = session.scalars(select(Standing).where(Standing.player.in_(players), Standing.game.in_(games)))
+    found = {(r.game, r.family, r.season, r.model, r.player): r for r in rows}
+    for key in keys:
+        cache[("standings", key)] = found.get(key)
+    people = {p.player_id: p for p in session.scalars(select(Player).where(Player.player_id.in_(players)))}
+    for player in players:
+        cache[("players", player)] = people.get(player)
+
+
+def prefetch(session: Session, batch: list[bytes], cache: dict[Any, Any]) -> None:
+    events = [e for e in (integration_decoder.decode(d) for d in batch) if isinstance(e, RatingApplied)]
+    prefetch_events(session, events, cache)
 
 
 def apply(session: Session, _seq: int, data: bytes, cache: dict[Any, Any]) -> None:

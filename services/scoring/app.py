@@ -42,6 +42,7 @@ async def run(
             logic.make_apply(cfg),
             after_commit=lambda: _flush(js, engine),
             options=options,
+            prefetch=logic.make_prefetch(cfg),
         )
         await projection.run(stop)
     finally:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from contracts import subjects
@@ -13,6 +14,7 @@ from domain.rating.ranked import RatingState, model_for, rate_match, rateable
 from domain.rating.seasons import preset_family, season_for
 from services.common.db import MatchPlayer, MatchRecord, Outbox, Rating
 from services.scoring.config import ScoringConfig
+from services.scoring.projection import queue_insert
 
 
 def rating_msg_id(match_id: str) -> str:
@@ -30,7 +32,10 @@ def apply_finished(
     session: Session, finished: MatchFinished, config: ScoringConfig, cache: dict[Any, Any]
 ) -> RatingApplied | None:
     """Record the match; rate it when ranked.  A match already recorded is ignored (idempotent by id)."""
-    if ("match", finished.match_id) in cache or session.get(MatchRecord, finished.match_id) is not None:
+    known = cache.get(("match", finished.match_id))
+    if known is None:
+        known = session.get(MatchRecord, finished.match_id) is not None
+    if known:
         return None
     cache[("match", finished.match_id)] = True
     season = season_for(config.calendar, finished.game, finished.finished_at)
@@ -69,48 +74,85 @@ def apply_finished(
             row.games = state.games
             row.last_at = state.last_at
             row.last_match_id = finished.match_id
-        session.add(
-            Outbox(
-                subject=subjects.RATING_APPLIED,
-                msg_id=rating_msg_id(finished.match_id),
-                data=encode(applied),
-            )
+        queue_insert(
+            cache,
+            Outbox,
+            {
+                "subject": subjects.RATING_APPLIED,
+                "msg_id": rating_msg_id(finished.match_id),
+                "data": encode(applied),
+            },
         )
     outcome = finished.outcome
-    session.add(
-        MatchRecord(
-            match_id=finished.match_id,
-            game=finished.game,
-            preset=finished.preset,
-            family=family,
-            season=season,
-            ranked=finished.ranked,
-            rated=applied is not None,
-            model=model,
-            seats=list(finished.seats),
-            players=list(finished.players),
-            ranks=list(outcome.ranks),
-            scores=list(outcome.scores),
-            draw=outcome.draw,
-            reason=outcome.reason,
-            moves=finished.moves,
-            finished_at=finished.finished_at,
-        )
+    queue_insert(
+        cache,
+        MatchRecord,
+        {
+            "match_id": finished.match_id,
+            "game": finished.game,
+            "preset": finished.preset,
+            "family": family,
+            "season": season,
+            "ranked": finished.ranked,
+            "rated": applied is not None,
+            "model": model,
+            "seats": list(finished.seats),
+            "players": list(finished.players),
+            "ranks": list(outcome.ranks),
+            "scores": list(outcome.scores),
+            "draw": outcome.draw,
+            "reason": outcome.reason,
+            "moves": finished.moves,
+            "finished_at": finished.finished_at,
+        },
     )
     for i, player in enumerate(finished.players):
-        session.add(
-            MatchPlayer(
-                match_id=finished.match_id,
-                seat_index=i,
-                player=player,
-                game=finished.game,
-                rank=outcome.ranks[i] if i < len(outcome.ranks) else 0,
-                finished_at=finished.finished_at,
-                rating_before=applied.effective_before[i][0] if applied else None,
-                rating_after=applied.after[i][0] if applied else None,
-            )
+        queue_insert(
+            cache,
+            MatchPlayer,
+            {
+                "match_id": finished.match_id,
+                "seat_index": i,
+                "player": player,
+                "game": finished.game,
+                "rank": outcome.ranks[i] if i < len(outcome.ranks) else 0,
+                "finished_at": finished.finished_at,
+                "rating_before": applied.effective_before[i][0] if applied else None,
+                "rating_after": applied.after[i][0] if applied else None,
+            },
         )
     return applied
+
+
+def prefetch(session: Session, batch: list[bytes], cache: dict[Any, Any], config: ScoringConfig) -> None:
+    """Existing match records and rating rows of a whole batch, in two queries."""
+    events = [e for e in (integration_decoder.decode(d) for d in batch) if isinstance(e, MatchFinished)]
+    if not events:
+        return
+    ids = {e.match_id for e in events}
+    existing = set(session.scalars(select(MatchRecord.match_id).where(MatchRecord.match_id.in_(ids))))
+    for match_id in ids:
+        cache[("match", match_id)] = match_id in existing
+    keys: set[tuple[str, str, str, str]] = set()
+    for e in events:
+        if rateable(e):
+            model = model_for(len(e.players))
+            keys.update((p, e.game, preset_family(e.preset), model) for p in e.players)
+    if not keys:
+        return
+    players = {k[0] for k in keys}
+    games = {k[1] for k in keys}
+    rows = session.scalars(select(Rating).where(Rating.player.in_(players), Rating.game.in_(games)))
+    found = {(r.player, r.game, r.family, r.model): r for r in rows}
+    for key in keys:
+        cache[key] = found.get(key)
+
+
+def make_prefetch(config: ScoringConfig) -> Any:
+    def run(session: Session, batch: list[bytes], cache: dict[Any, Any]) -> None:
+        prefetch(session, batch, cache, config)
+
+    return run
 
 
 def make_apply(config: ScoringConfig, sink: list[RatingApplied] | None = None) -> Any:

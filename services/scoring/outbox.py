@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from nats.js import JetStreamContext
 from sqlalchemy import Engine, delete, select
 
@@ -26,16 +28,19 @@ def _delete(engine: Engine, ids: list[int]) -> None:
 
 async def flush(js: JetStreamContext, engine: Engine, limit: int = 1000) -> int:
     """Publish in commit order (the leaderboard relies on it), with the dedupe id; then delete."""
-    import asyncio
-
     sent = 0
     while True:
         rows = await asyncio.to_thread(_pending, engine, limit)
         if not rows:
             return sent
-        for _id, subject, msg_id, data in rows:
-            await js.publish(
-                subject, data, stream=subjects.INTEGRATION_STREAM, headers={subjects.MSG_ID: msg_id}
-            )
+        # published in order on one connection, their acks awaited together
+        futures = [
+            await js.publish_async(subject, data, headers={subjects.MSG_ID: msg_id})
+            for _id, subject, msg_id, data in rows
+        ]
+        for future in futures:
+            ack = await asyncio.wait_for(future, 30)
+            if ack.stream != subjects.INTEGRATION_STREAM:
+                raise RuntimeError(f"rating event stored in {ack.stream}, not {subjects.INTEGRATION_STREAM}")
         await asyncio.to_thread(_delete, engine, [r[0] for r in rows])
         sent += len(rows)

@@ -22,7 +22,7 @@ from typing import Any
 from nats.aio.msg import Msg
 from nats.js import JetStreamContext
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
-from sqlalchemy import Engine
+from sqlalchemy import Engine, insert
 from sqlalchemy.orm import Session
 
 from contracts import subjects
@@ -30,6 +30,9 @@ from services.common import db, logs, metrics
 
 ApplyFn = Callable[[Session, int, bytes, dict[Any, Any]], None]
 """(session, stream sequence, message bytes, per-batch cache) -> None; raise to abort the batch."""
+
+PrefetchFn = Callable[[Session, list[bytes], dict[Any, Any]], None]
+"""Loads every row a batch will touch in a few queries into the per-batch cache."""
 
 
 @dataclass
@@ -47,6 +50,7 @@ class ProjectionOptions:
     # fault injection for tests: called after each applied message inside the transaction
     fault: Callable[[int], None] | None = None
     # tests: nak every message once after committing it, so every message is delivered twice
+    # (explicit acks then, one per message)
     redeliver_once: bool = False
     seen: set[int] = field(default_factory=set)
 
@@ -57,24 +61,46 @@ def apply_batch(
     messages: list[tuple[int, bytes]],
     apply: ApplyFn,
     fault: Callable[[int], None] | None = None,
+    prefetch: PrefetchFn | None = None,
 ) -> BatchResult:
     """One transaction: every message above the stored position, then the new position."""
     result = BatchResult()
     with db.session_scope(engine) as session:
         position = db.get_position(session, name)
         cache: dict[Any, Any] = {}
-        for seq, data in messages:
-            if seq <= position:
-                result.skipped += 1
-                continue
-            apply(session, seq, data, cache)
-            position = seq
-            result.applied += 1
-            if fault is not None:
-                fault(result.applied)
+        fresh = [(seq, data) for seq, data in messages if seq > position]
+        result.skipped = len(messages) - len(fresh)
+        if fresh and prefetch is not None:
+            prefetch(session, [data for _, data in fresh], cache)
+        with session.no_autoflush:  # one flush at commit: inserts and updates go out in bulk
+            for seq, data in fresh:
+                if seq <= position:
+                    result.skipped += 1  # the same message twice in one batch
+                    continue
+                apply(session, seq, data, cache)
+                position = seq
+                result.applied += 1
+                if fault is not None:
+                    fault(result.applied)
+            flush_inserts(session, cache)
         db.set_position(session, name, position)
         result.position = position
     return result
+
+
+INSERTS = "_inserts"
+
+
+def queue_insert(cache: dict[Any, Any], model: type[Any], row: dict[str, Any]) -> None:
+    """Append-only rows go out as one executemany per table at the end of the batch."""
+    cache.setdefault(INSERTS, {}).setdefault(model, []).append(row)
+
+
+def flush_inserts(session: Session, cache: dict[Any, Any]) -> None:
+    session.flush()
+    for model, rows in cache.pop(INSERTS, {}).items():
+        if rows:
+            session.execute(insert(model), rows)
 
 
 class Projection:
@@ -87,7 +113,9 @@ class Projection:
         apply: ApplyFn,
         after_commit: Callable[[], Awaitable[None]] | None = None,
         options: ProjectionOptions | None = None,
+        prefetch: PrefetchFn | None = None,
     ) -> None:
+        self.prefetch = prefetch
         self.js = js
         self.engine = engine
         self.name = name
@@ -107,7 +135,9 @@ class Projection:
         opts = self.options
         config = ConsumerConfig(
             durable_name=self.name,
-            ack_policy=AckPolicy.EXPLICIT,
+            # a batch commits atomically and holds messages in delivery order, so acking its last
+            # message acks it all: one ack per batch instead of one per message
+            ack_policy=AckPolicy.EXPLICIT if opts.redeliver_once else AckPolicy.ALL,
             deliver_policy=DeliverPolicy.ALL,
             max_ack_pending=max(opts.batch_size * 4, 1000),
             ack_wait=opts.ack_wait_s,
@@ -152,7 +182,7 @@ class Projection:
     async def _commit(self, batch: list[Msg]) -> None:
         items = [(m.metadata.sequence.stream, m.data) for m in batch]
         result = await asyncio.to_thread(
-            apply_batch, self.engine, self.name, items, self.apply, self.options.fault
+            apply_batch, self.engine, self.name, items, self.apply, self.options.fault, self.prefetch
         )
         self.batches += 1
         self.applied_total += result.applied
@@ -160,13 +190,16 @@ class Projection:
         metrics.CONSUMER_LAG.labels(consumer=self.name).set(batch[-1].metadata.num_pending or 0)
         if self.after_commit is not None and result.applied:
             await self.after_commit()
-        for msg in batch:
-            seq = msg.metadata.sequence.stream
-            if self.options.redeliver_once and seq not in self.options.seen:
-                self.options.seen.add(seq)
-                await msg.nak()
-            else:
-                await msg.ack()
+        if not self.options.redeliver_once:
+            await max(batch, key=lambda m: m.metadata.sequence.stream).ack()
+        else:
+            for msg in batch:
+                seq = msg.metadata.sequence.stream
+                if seq not in self.options.seen:
+                    self.options.seen.add(seq)
+                    await msg.nak()
+                else:
+                    await msg.ack()
         self.log.debug(
             "batch_committed",
             consumer=self.name,

@@ -68,13 +68,20 @@ def rebuild_into(
     """Run the scoring and leaderboard projections' own code over the log, in order."""
     produced: list[RatingApplied] = []
     apply = scoring_logic.make_apply(config, sink=produced)
+    prefetch = scoring_logic.make_prefetch(config)
     for start in range(0, len(finished), 1000):
-        apply_batch(engine, subjects.SCORING_CONSUMER, finished[start : start + 1000], apply)
+        apply_batch(
+            engine, subjects.SCORING_CONSUMER, finished[start : start + 1000], apply, prefetch=prefetch
+        )
     with db.session_scope(engine) as session:
         session.execute(delete(db.Outbox))
-        cache: dict[Any, Any] = {}
-        for applied in produced:
-            leaderboard_logic.apply_rating(session, applied, cache)
+    for start in range(0, len(produced), 1000):
+        chunk = produced[start : start + 1000]
+        with db.session_scope(engine) as session, session.no_autoflush:
+            cache: dict[Any, Any] = {}
+            leaderboard_logic.prefetch_events(session, chunk, cache)
+            for applied in chunk:
+                leaderboard_logic.apply_rating(session, applied, cache)
     return produced
 
 

@@ -8,6 +8,7 @@ status=0
 echo "== ruff";          $BIN/ruff check . || status=1
 echo "== mypy (strict on contracts/ and domain/)"; $BIN/mypy contracts domain || status=1
 echo "== import layers"; $BIN/lint-imports || status=1
+bash scripts/ensure-chromium.sh  # headless Chromium for tests/browser (Debian package, once)
 echo "== pytest"
 $BIN/python -m pytest -q "$@"
 rc=$?

@@ -304,9 +304,9 @@ async function showReplay(matchId, params) {
         <div class="match-meta"><a href="/api/matches/${matchId}/export" download id="export-link">Download the audit bundle</a> · <a href="#/play/${matchId}">live page</a></div>
       </div>
       <div class="panel replay-controls">
-        <button id="first" title="first">⏮</button><button id="prev" title="previous">◀</button>
-        <button id="play" title="play">▶ Play</button>
-        <button id="next" title="next">▶</button><button id="last" title="last">⏭</button>
+        <button id="first" title="first decision">« First</button><button id="prev" title="previous decision">‹ Back</button>
+        <button id="play" title="play">Play</button>
+        <button id="next" title="next decision">Next ›</button><button id="last" title="last decision">Last »</button>
         <input type="range" id="slider" min="0" max="${frames.length - 1}" value="0">
         <span id="step" data-step="0" data-total="${frames.length}"></span>
       </div>
@@ -327,9 +327,9 @@ async function showReplay(matchId, params) {
     $("step").dataset.step = String(i);
     $("step").textContent = `decision ${i + 1} of ${frames.length}${v.status === "finished" ? ` — ${outcomeText(v)}` : ""}`;
     $("players").innerHTML = v.seats.map((s, j) => `<span class="player ${v.to_move.includes(s) ? "to-move" : ""}">${esc(v.players[j])} <small>${esc(s)}</small></span>`).join("");
-    $("frame-events").innerHTML = `<p><b>#${f.seq}</b> ${f.seat ? esc(f.seat) : "referee"}: ${f.events.map(eventText).map(esc).join("; ")}</p>`;
+    $("frame-events").innerHTML = `<p><b>#${f.seq}</b> ${f.events.map(eventText).map(esc).join("; ")}</p>`;
   }
-  const stop = () => { clearInterval(timer); timer = null; $("play").textContent = "▶ Play"; };
+  const stop = () => { clearInterval(timer); timer = null; $("play").textContent = "Play"; };
   $("first").onclick = () => { stop(); show(0); };
   $("prev").onclick = () => { stop(); show(i - 1); };
   $("next").onclick = () => { stop(); show(i + 1); };
@@ -337,7 +337,7 @@ async function showReplay(matchId, params) {
   $("slider").oninput = () => { stop(); show(Number($("slider").value)); };
   $("play").onclick = () => {
     if (timer) return stop();
-    $("play").textContent = "⏸ Pause";
+    $("play").textContent = "Pause";
     timer = setInterval(() => { if (i >= frames.length - 1) stop(); else show(i + 1); }, 600);
   };
   cleanup = stop;

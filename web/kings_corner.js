@@ -104,7 +104,7 @@ export function createKingsCorner(root, ctx) {
     const turnOf = g.current ? `${names[g.current]} (${g.current})` : "—";
     const grid = GRID.map((row) => row.map((slot) => slot
       ? pileHtml(slot, g.layout[slot] || [], targets.has(slot))
-      : `<div class="stock" title="stock"><span class="card back">🂠</span><span class="count">${g.stock_size}</span><small>stock</small></div>`).join("")).join("");
+      : `<div class="stock" title="stock"><span class="card back"></span><span class="count">${g.stock_size}</span><small>stock</small></div>`).join("")).join("");
     const rounds = g.rounds || [];
     const scoreRows = view.seats.map((s) =>
       `<tr class="${g.current === s ? "to-move" : ""}"><th>${names[s]}</th>${rounds.map((r) => `<td>${r.points[s] ?? "–"}</td>`).join("")}<td class="total">${g.totals[s] ?? 0}</td></tr>`).join("");
@@ -114,7 +114,7 @@ export function createKingsCorner(root, ctx) {
       <div class="opponents">${others.map((s) => `
         <div class="opponent ${g.current === s ? "to-move" : ""} ${g.eliminated.includes(s) ? "out" : ""}" data-seat="${s}">
           <b>${names[s]}</b> <small>${s}</small><br>
-          <span class="backs">${"🂠".repeat(Math.min(g.hand_sizes[s] || 0, 12))}</span>
+          <span class="backs">${'<span class="mini-back"></span>'.repeat(Math.min(g.hand_sizes[s] || 0, 14))}</span>
           <span class="n">${g.hand_sizes[s] ?? 0} cards</span>
           ${g.revealed_hands[s] ? `<div class="revealed">${g.revealed_hands[s].map((c) => cardHtml(c)).join("")}</div>` : ""}
         </div>`).join("")}

@@ -1,0 +1,106 @@
+"""Browser tests: the real page in headless Chromium (the Debian package) against a running stack."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from services.common.embedded import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("GAMEHALL_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def chromium_or_skip() -> str:
+    if not Path(CHROMIUM).exists():
+        subprocess.run(["bash", str(ROOT / "scripts" / "ensure-chromium.sh")], check=False, timeout=900)
+    if not Path(CHROMIUM).exists():
+        pytest.skip(
+            f"Chromium is not installed at {CHROMIUM} and scripts/ensure-chromium.sh could not install it"
+        )
+    return CHROMIUM
+
+
+@pytest.fixture(scope="module")
+def stack_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``gamehall up`` with the referee, the gateway and the bots service (quick computer players)."""
+    data_dir = tmp_path_factory.mktemp("stack")
+    env = dict(
+        os.environ,
+        GAMEHALL_DATA_DIR=str(data_dir),
+        GAMEHALL_HTTP_PORT=str(free_port()),
+        GAMEHALL_BOT_THINK_MS="30",
+    )
+    env.pop("NATS_URL", None)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "services.cli.main", "up", "-s", "referee", "-s", "gateway", "-s", "bots"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    url = ""
+    deadline = time.monotonic() + 60
+    assert proc.stdout is not None
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        found = re.search(r"open (http://\S+?)/ ", line)
+        if found:
+            url = found.group(1)
+            break
+        if not line and proc.poll() is not None:
+            break
+    try:
+        assert url, "gamehall up did not print its URL"
+        yield url
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    executable = chromium_or_skip()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.set_default_timeout(20_000)
+    yield page
+    context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"

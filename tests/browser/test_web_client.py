@@ -1,0 +1,233 @@
+"""The web client in headless Chromium: a table against the computer, an Ugolki match to the end
+with a reload in the middle, the replay viewer, and a Kings in the Corner table."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from services.cli.demo import PublicFold, choose_command
+
+pytestmark = pytest.mark.browser
+
+
+def status(page: Any) -> dict[str, str]:
+    return page.eval_on_selector(
+        "#status", "el => ({status: el.dataset.status, seq: el.dataset.seq, turn: el.dataset.turn})"
+    )
+
+
+def wait_my_turn_or_end(page: Any, seat: str, after_seq: int = 0) -> dict[str, str]:
+    page.wait_for_function(
+        """([seat, after]) => {
+            const el = document.querySelector('#status');
+            if (!el || Number(el.dataset.seq) <= after) return false;
+            return el.dataset.status === 'finished' || el.dataset.turn.split(',').includes(seat);
+        }""",
+        arg=[seat, after_seq],
+        timeout=30_000,
+    )
+    return status(page)
+
+
+def open_lobby(page: Any, url: str) -> None:
+    page.goto(url + "/")
+    page.wait_for_selector("#lobby")
+    page.fill("#player-name", "ann")
+
+
+def create_against_computer(page: Any, game: str, preset: str, strength: str) -> str:
+    page.select_option("#game", game)
+    page.select_option("#preset", preset)
+    page.select_option("#strength", strength)
+    page.click("#play-computer")
+    page.wait_for_url(re.compile(r"#/play/[0-9a-f]+$"))
+    return page.url.rsplit("/", 1)[1]
+
+
+def play_one_ugolki_move(
+    page: Any, client: httpx.Client, match_id: str, token: str, rng: random.Random
+) -> None:
+    """Choose a move as a greedy player would, then make it with clicks: the piece, each landing
+    square of the path, and End turn when the jump chain could go on."""
+    fold = PublicFold("ugolki")
+    fold.apply(client.get(f"/api/matches/{match_id}/events", params={"token": token}).json())
+    view = client.get(f"/api/matches/{match_id}", params={"token": token}).json()
+    command = choose_command("ugolki", fold, view, "white", "greedy", rng)
+    path = command["path"]
+    for square in path:
+        page.click(f'#board [data-sq="{square}"]')
+    if page.is_enabled("#end-turn"):
+        page.click("#end-turn")
+
+
+def test_lobby_table_against_the_computer_play_to_the_end_reload_and_replay(
+    page: Any, stack_url: str, artifacts_dir: Path
+) -> None:
+    open_lobby(page, stack_url)
+    assert page.locator("#game option").count() >= 2
+    page.select_option("#game", "ugolki")
+    page.select_option("#preset", "mini-3x3")
+    assert "3x3" in page.inner_text("#preset-description")
+    page.screenshot(path=str(artifacts_dir / "lobby.png"), full_page=True)
+
+    match_id = create_against_computer(page, "ugolki", "mini-3x3", "greedy")
+    page.wait_for_selector('#board [data-sq="a1"]')
+    token = page.evaluate(f"localStorage.getItem('gh.token.{match_id}')")
+    assert token and token.startswith("white.")
+    client = httpx.Client(base_url=stack_url, timeout=30)
+    rng = random.Random(7)
+
+    # A refused move is explained, and nothing is stored.
+    state = wait_my_turn_or_end(page, "white")
+    page.click('#board [data-sq="a8"]')
+    assert "click one of your pieces" in page.inner_text("#messages")
+
+    moves = 0
+    reloaded = False
+    while state["status"] != "finished":
+        seq = int(state["seq"])
+        play_one_ugolki_move(page, client, match_id, token, rng)
+        moves += 1
+        state = wait_my_turn_or_end(page, "white", seq)
+        if moves == 6 and not reloaded:
+            page.screenshot(path=str(artifacts_dir / "ugolki-match.png"), full_page=True)
+            history_before = page.locator("#movelist li").count()
+            page.reload()
+            state = wait_my_turn_or_end(page, "white")
+            assert page.inner_text("#conn") == "live"
+            assert int(state["seq"]) >= seq + 2
+            assert page.locator("#movelist li").count() == history_before
+            assert "You play white" in page.inner_text("#messages")
+            reloaded = True
+        assert moves < 200, "the match should have ended by now"
+    assert reloaded
+    final = client.get(f"/api/matches/{match_id}").json()
+    assert final["status"] == "finished" and final["outcome"] is not None
+    assert (
+        page.inner_text("#status")
+        and "won" in page.inner_text("#status")
+        or "Draw" in page.inner_text("#status")
+    )
+    assert page.is_hidden("#resign")
+
+    # The replay viewer steps through every decision of the match.
+    page.click("#replay-link")
+    page.wait_for_selector("#step")
+    total = int(page.get_attribute("#step", "data-total"))
+    assert total == final["seq"]
+    assert page.get_attribute("#step", "data-step") == "0"
+    page.click("#next")
+    page.click("#next")
+    assert page.get_attribute("#step", "data-step") == "2"
+    assert page.locator("#board .piece").count() == 18
+    page.click("#prev")
+    assert page.get_attribute("#step", "data-step") == "1"
+    page.click("#last")
+    assert page.get_attribute("#step", "data-step") == str(total - 1)
+    assert "decision" in page.inner_text("#step")
+    page.fill("#slider", str(total // 2))
+    page.dispatch_event("#slider", "input")
+    assert page.get_attribute("#step", "data-step") == str(total // 2)
+    page.screenshot(path=str(artifacts_dir / "replay.png"), full_page=True)
+    export = client.get(page.get_attribute("#export-link", "href"))
+    assert export.status_code == 200 and export.json()["match_id"] == match_id
+
+
+def test_step_by_step_jumps_and_end_turn(page: Any, stack_url: str) -> None:
+    """A jump chain built click by click waits for End turn when auto-finish is off."""
+    open_lobby(page, stack_url)
+    match_id = create_against_computer(page, "ugolki", "halma-8x8-1234", "random")
+    wait_my_turn_or_end(page, "white")
+    page.uncheck("#auto-finish")
+    page.click('#board [data-sq="g1"]')  # boxed in by its own pieces
+    assert "has no legal move" in page.inner_text("#messages")
+    page.click('#board [data-sq="e1"]')
+    assert page.locator("#board .sq.dest").count() >= 1
+    page.click('#board [data-sq="e1"]')  # clicking the piece again cancels
+    assert page.locator("#board .sq.dest").count() == 0
+    seq = int(status(page)["seq"])
+    page.click('#board [data-sq="e1"]')
+    page.click('#board [data-sq="d1"]')  # a step ends the turn at once
+    state = wait_my_turn_or_end(page, "white", seq)
+    # Find a piece with a single jump and make it step by step.
+    hop = page.evaluate(
+        """() => {
+            const occ = new Set([...document.querySelectorAll('#board .piece')].map(p => p.parentElement.dataset.sq));
+            const F = 'abcdefgh';
+            for (const s of document.querySelectorAll('#board .piece.white')) {
+                const sq = s.parentElement.dataset.sq, x = F.indexOf(sq[0]), y = +sq.slice(1) - 1;
+                for (const [dx, dy] of [[1,0],[-1,0],[0,1],[0,-1]]) {
+                    const mx = x + dx, my = y + dy, tx = x + 2 * dx, ty = y + 2 * dy;
+                    if (tx < 0 || ty < 0 || tx > 7 || ty > 7) continue;
+                    const mid = F[mx] + (my + 1), to = F[tx] + (ty + 1);
+                    if (occ.has(mid) && !occ.has(to)) return [sq, to];
+                }
+            }
+            return null;
+        }"""
+    )
+    assert hop, "some white piece can jump"
+    page.click(f'#board [data-sq="{hop[0]}"]')
+    page.click(f'#board [data-sq="{hop[1]}"]')
+    assert page.is_enabled("#end-turn")
+    assert int(status(page)["seq"]) == int(state["seq"])  # nothing sent before End turn
+    page.click("#end-turn")
+    after = wait_my_turn_or_end(page, "white", int(state["seq"]))
+    view = httpx.get(f"{stack_url}/api/matches/{match_id}", timeout=30).json()
+    assert f"{hop[0]}-{hop[1]}" in view["game_view"]["history"]
+    assert int(after["seq"]) >= int(state["seq"]) + 2
+
+
+def test_kings_in_the_corner_table(page: Any, stack_url: str, artifacts_dir: Path) -> None:
+    open_lobby(page, stack_url)
+    match_id = create_against_computer(page, "kings-corner", "cardgames-zone", "heuristic")
+    page.wait_for_selector(".kc .table-grid")
+    played = 0
+    for _ in range(40):
+        state = wait_my_turn_or_end(page, "p1")
+        if state["status"] == "finished":
+            break
+        seq = int(state["seq"])
+        buttons = page.locator(".kc [data-cmd]")
+        if page.locator('.kc-actions [data-cmd="ready"]').count():
+            page.click('.kc-actions [data-cmd="ready"]')
+        elif page.locator(".legal-list [data-cmd]").count() > 1:
+            # Prefer a card from the hand: click it, then a highlighted pile.
+            cmd = next(
+                (
+                    c
+                    for c in page.eval_on_selector_all(
+                        ".legal-list [data-cmd]", "els => els.map(e => e.dataset.cmd)"
+                    )
+                    if re.fullmatch(r"[0-9AJQK]+[SHDC]\d?>[NESW]{1,2}", c)
+                ),
+                None,
+            )
+            if cmd:
+                card, slot = cmd.split(">")
+                page.click(f'#hand [data-card="{card}"]')
+                page.click(f'.table-grid [data-slot="{slot}"]')
+            else:
+                buttons.first.click()
+        else:
+            buttons.first.click()
+        played += 1
+        wait_my_turn_or_end(page, "p1", seq)
+        if played == 8:
+            page.screenshot(path=str(artifacts_dir / "kings-corner-match.png"), full_page=True)
+    assert played >= 8
+    view = httpx.get(f"{stack_url}/api/matches/{match_id}", timeout=30).json()
+    assert view["seq"] > played
+    hand = page.locator("#hand .card").count()
+    mine = httpx.get(
+        f"{stack_url}/api/matches/{match_id}",
+        params={"token": page.evaluate(f"localStorage.getItem('gh.token.{match_id}')")},
+        timeout=30,
+    ).json()
+    assert hand == len(mine["game_view"]["hand"])

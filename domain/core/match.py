@@ -83,16 +83,16 @@ def resolve_ruleset(game: Decider[Any, Any, Any, Any, Any], preset: str, overrid
 
 def decide_create(game: Decider[Any, Any, Any, Any, Any], cmd: CreateMatch) -> tuple[MatchCreated] | Rejected:
     meta = game.meta
-    ruleset = resolve_ruleset(game, cmd.preset, {})
-    if isinstance(ruleset, Rejected):
-        return ruleset
+    if cmd.preset not in meta.presets:
+        return Rejected(code="unknown_preset", detail=f"{meta.name} has no preset {cmd.preset!r}")
     try:
         ruleset = msgspec.convert(cmd.ruleset, meta.ruleset_type)
     except (msgspec.ValidationError, ValueError) as exc:
         return Rejected(code="invalid_ruleset", detail=str(exc))
-    check = getattr(ruleset, "validate", None)
-    if check is not None and check():
-        return Rejected(code="invalid_ruleset", detail=str(check()))
+    validate = getattr(ruleset, "validate", None)
+    problem = validate() if validate is not None else None
+    if problem:
+        return Rejected(code="invalid_ruleset", detail=str(problem))
     n = len(cmd.seats)
     if not meta.min_seats <= n <= meta.max_seats:
         return Rejected(
@@ -104,6 +104,11 @@ def decide_create(game: Decider[Any, Any, Any, Any, Any], cmd: CreateMatch) -> t
         )
     if tuple(cmd.seats) != meta.seat_names(n):
         return Rejected(code="invalid_seats", detail=f"seats must be {list(meta.seat_names(n))}")
+    check_seats = getattr(ruleset, "check_seats", None)
+    if check_seats is not None:
+        seats_problem = check_seats(n)
+        if seats_problem:
+            return Rejected(code="invalid_seats", detail=str(seats_problem))
     if meta.chance and not cmd.seed_commitment:
         return Rejected(code="invalid_seed", detail="a game with chance needs a seed commitment")
     canonical = msgspec.to_builtins(ruleset)

@@ -112,3 +112,29 @@ def test_declined_or_lapsed_draw_offer() -> None:
 def test_only_seats_may_act() -> None:
     assert match_layer.decide(UGOLKI, started(), "referee", Resign()).code == "not_a_seat"
     assert match_layer.decide(UGOLKI, started(), None, Resign()).code == "not_a_seat"
+
+
+def test_a_seat_count_the_ruleset_cannot_deal_is_refused_at_creation() -> None:
+    """rules/kings-corner.md: one deck cannot deal 7 cards to every seat of a large table."""
+    kc = registry.get("kings-corner")
+    for n in range(kc.meta.min_seats, kc.meta.max_seats + 1):
+        ruleset = kc.meta.presets[kc.meta.default_preset]
+        problem = ruleset.check_seats(n)
+        seats = kc.meta.seat_names(n)
+        result = match_layer.decide(
+            kc,
+            None,
+            None,
+            CreateMatch(
+                preset=kc.meta.default_preset,
+                ruleset=msgspec.to_builtins(ruleset),
+                seats=seats,
+                players=seats,
+                token_hashes=tuple("0" * 64 for _ in seats),
+                seed_commitment="c" * 64,
+            ),
+        )
+        if problem:
+            assert isinstance(result, Rejected) and result.code == "invalid_seats", n
+        else:
+            assert isinstance(result[0], MatchCreated), n

@@ -20,9 +20,11 @@ from services.common import settings as settings_mod
 from services.leaderboard import app as leaderboard_app
 from services.scoring import app as scoring_app
 from services.scoring import rebuild
-from tests.integration.ranked_support import finished, ranked_nats  # noqa: F401
+from tests.integration import ranked_support
+from tests.integration.ranked_support import finished
 
 pytestmark = pytest.mark.integration
+ranked_nats = ranked_support.ranked_nats
 T0 = 1_790_000_000_000
 
 
@@ -72,7 +74,7 @@ async def _play_and_project(nats_url: str) -> None:
 
 def test_leaderboard_and_rebuild_check(
     ranked_nats: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:  # noqa: F811
+) -> None:
     monkeypatch.setenv("GAMEHALL_DATA_DIR", str(tmp_path))
     monkeypatch.setenv("NATS_URL", ranked_nats)
     monkeypatch.delenv("GAMEHALL_DB_URL", raising=False)

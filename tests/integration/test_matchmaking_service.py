@@ -18,9 +18,11 @@ from services.common import natsio
 from services.common.settings import Settings
 from services.matchmaking import app, client
 from services.scoring.rebuild import read_subject
-from tests.integration.ranked_support import finished, ranked_nats  # noqa: F401
+from tests.integration import ranked_support
+from tests.integration.ranked_support import finished
 
 pytestmark = pytest.mark.integration
+ranked_nats = ranked_support.ranked_nats
 
 
 def settings_for(nats_url: str, tmp_path: Path) -> Settings:
@@ -35,7 +37,7 @@ def settings_for(nats_url: str, tmp_path: Path) -> Settings:
     )
 
 
-async def test_queue_lifecycle(ranked_nats: str, tmp_path: Path) -> None:  # noqa: F811
+async def test_queue_lifecycle(ranked_nats: str, tmp_path: Path) -> None:
     stop = asyncio.Event()
     policy = Policy(steps=(GapStep(0, 50.0), GapStep(300, float("inf"))), bot_fill_after_ms=300)
     service = asyncio.create_task(

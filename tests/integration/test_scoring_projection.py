@@ -22,9 +22,11 @@ from services.scoring import config as scoring_config
 from services.scoring import logic as scoring_logic
 from services.scoring import outbox, rebuild
 from services.scoring.projection import Projection, ProjectionOptions
-from tests.integration.ranked_support import finished, ranked_nats, throwaway_database  # noqa: F401
+from tests.integration import ranked_support
+from tests.integration.ranked_support import finished, throwaway_database
 
 pytestmark = pytest.mark.integration
+ranked_nats = ranked_support.ranked_nats
 DAY = 86_400_000
 T0 = 1_790_000_000_000
 
@@ -63,7 +65,7 @@ async def _until(predicate, timeout: float = 30.0) -> None:  # type: ignore[no-u
         await asyncio.sleep(0.05)
 
 
-async def test_redelivery_and_a_crash_mid_batch_leave_the_same_tables(ranked_nats: str, db_url: str) -> None:  # noqa: F811
+async def test_redelivery_and_a_crash_mid_batch_leave_the_same_tables(ranked_nats: str, db_url: str) -> None:
     nc = await natsio.connect(ranked_nats, "test")
     js = nc.jetstream()
     await natsio.ensure_streams(js)

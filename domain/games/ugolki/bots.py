@@ -2,8 +2,8 @@
 
 * ``random``: any legal move.
 * ``greedy``: the legal move that lowers its own tempo number (§7) the most.
-* ``search``: a shallow alpha-beta on bitboards with a race evaluation (tempo plus a penalty for
-  stragglers and for pieces still at home before the leave-home deadline).
+* ``search``: a three-ply alpha-beta on bitboards with a race evaluation (tempo plus a penalty
+  for stragglers and for pieces still at home before the leave-home deadline).
 """
 
 from __future__ import annotations
@@ -13,8 +13,7 @@ from collections.abc import Callable
 
 from contracts.games.ugolki import MovePiece
 
-from .geometry import Geometry
-from .legal import legal_moves, lock_mode, representative_path, target_of
+from .legal import legal_moves, lock_mode, representative_path
 from .movegen import gen_moves
 from .state import WHITE, UgolkiState
 
@@ -58,84 +57,108 @@ def greedy_bot(state: UgolkiState, seat: str, rng: random.Random) -> MovePiece:
 _WIN = 1_000_000.0
 
 
-def _side_score(geo: Geometry, side: int, own: int, home_penalty: float) -> float:
-    """Lower is better for ``side``: tempo + straggler term + home penalty."""
-    dist = geo.dist[side]
-    total = 0
-    worst = 0
-    bits = own
-    while bits:
-        low = bits & -bits
-        bits ^= low
-        d = dist[low.bit_length() - 1]
-        total += d
-        worst += d * d
-    at_home = (own & geo.homes[side]).bit_count()
-    return total + 0.04 * worst + home_penalty * at_home
+def _weights(state: UgolkiState, side: int) -> tuple[float, ...]:
+    """Per-square cost of a piece of ``side`` (lower is better).
 
-
-def _evaluate(geo: Geometry, side: int, own: int, opp: int, home_penalty: float) -> float:
-    """Score for ``side`` (higher is better)."""
-    target = geo.homes[1 - side]
-    if own & target == target:
-        return _WIN
-    return _side_score(geo, 1 - side, opp, home_penalty) - _side_score(geo, side, own, home_penalty)
-
-
-def _ordered(geo: Geometry, side: int, moves: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    dist = geo.dist[side]
-    return sorted(moves, key=lambda m: dist[m[1].bit_length() - 1] - dist[m[0].bit_length() - 1])
-
-
-def _alphabeta(
-    geo: Geometry, side: int, own: int, opp: int, depth: int, alpha: float, beta: float, lock: int, hp: float
-) -> float:
-    if depth == 0 or own & geo.homes[1 - side] == geo.homes[1 - side]:
-        return _evaluate(geo, side, own, opp, hp)
-    if opp & geo.homes[side] == geo.homes[side]:
-        return -_WIN
-    moves = gen_moves(geo, own, opp, geo.homes[1 - side], lock)
-    if not moves:
-        return -_alphabeta(geo, 1 - side, opp, own, depth - 1, -beta, -alpha, lock, hp)
-    best = -2 * _WIN
-    for f, t in _ordered(geo, side, moves):
-        score = -_alphabeta(geo, 1 - side, opp, own ^ f ^ t, depth - 1, -beta, -alpha, lock, hp)
-        if score > best:
-            best = score
-            if score > alpha:
-                alpha = score
-                if alpha >= beta:
-                    break
-    return best
-
-
-def search_bot(state: UgolkiState, seat: str, rng: random.Random, depth: int = 2) -> MovePiece:
-    moves = _check_turn(state, seat)
-    safe = [m for m in moves if not _suicidal(state, m)] or moves
+    Tempo distance (§7), plus a small quadratic term so that stragglers are brought up, plus a
+    penalty for standing in the own home that grows as the leave-home deadline (§6.2) nears.
+    """
     geo = state.geo
-    side = state.side
-    own, opp = state.boards(side)
     rs = state.ruleset
-    # Pieces left at home cost more as the leave-home deadline approaches (§6.2).
-    hp = 0.0
+    home_penalty = 0.0
     if rs.leave_home != "none":
         left = rs.leave_home_moves - state.moves_made[side]
-        hp = 6.0 if left < 12 else 1.5
-    lock = lock_mode(state)
-    assert target_of(geo, side) == geo.homes[1 - side]
-    dist = geo.dist[side]
-    scored: list[tuple[float, float, tuple[int, int]]] = []
+        home_penalty = 8.0 if left < 12 else 2.0
+    if rs.return_home_loss_after is not None and state.moves_made[side] + 3 > rs.return_home_loss_after:
+        home_penalty = max(home_penalty, 50.0)
+    home = geo.homes[side]
+    out = []
+    for i, d in enumerate(geo.dist[side]):
+        out.append(d + 0.04 * d * d + (home_penalty if (home >> i) & 1 else 0.0))
+    return tuple(out)
+
+
+class _Search:
+    """Negamax with alpha-beta on bare bitboards; scores are updated incrementally per move."""
+
+    def __init__(self, state: UgolkiState) -> None:
+        self.geo = state.geo
+        self.lock = lock_mode(state)
+        self.weights = (_weights(state, WHITE), _weights(state, 1 - WHITE))
+        self.homes = self.geo.homes
+
+    def score(self, side: int, bits: int) -> float:
+        w = self.weights[side]
+        total = 0.0
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            total += w[low.bit_length() - 1]
+        return total
+
+    def negamax(
+        self, side: int, own: int, opp: int, s_own: float, s_opp: float, depth: int, alpha: float, beta: float
+    ) -> float:
+        """Value for ``side`` to move; ``s_own``/``s_opp`` are the two sides' costs."""
+        homes = self.homes
+        if opp & homes[side] == homes[side]:
+            return -_WIN
+        target = homes[1 - side]
+        moves = gen_moves(self.geo, own, opp, target, self.lock)
+        w = self.weights[side]
+        if not moves:
+            if depth <= 1:
+                return s_opp - s_own
+            return -self.negamax(1 - side, opp, own, s_opp, s_own, depth - 1, -beta, -alpha)
+        scored = []
+        for f, t in moves:
+            delta = w[t.bit_length() - 1] - w[f.bit_length() - 1]
+            if (own ^ f ^ t) & target == target:
+                return _WIN
+            scored.append((delta, f, t))
+        if depth <= 1:
+            return s_opp - s_own - min(scored)[0]
+        scored.sort()
+        best = -2 * _WIN
+        for delta, f, t in scored:
+            value = -self.negamax(1 - side, opp, own ^ f ^ t, s_opp, s_own + delta, depth - 1, -beta, -alpha)
+            if value > best:
+                best = value
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        break
+        return best
+
+
+def search_bot(state: UgolkiState, seat: str, rng: random.Random, depth: int | None = None) -> MovePiece:
+    moves = _check_turn(state, seat)
+    safe = [m for m in moves if not _suicidal(state, m)] or moves
+    if depth is None:  # three plies, two when the position is wide (keeps a move well under 0.2 s)
+        depth = 3 if len(safe) <= 36 else 2
+    side = state.side
+    own, opp = state.boards(side)
+    search = _Search(state)
+    s_own, s_opp = search.score(side, own), search.score(1 - side, opp)
+    w = search.weights[side]
+    target = state.geo.homes[1 - side]
+    ranked: list[tuple[float, float, tuple[int, int]]] = []
     alpha = -2 * _WIN
-    for f, t in sorted(safe, key=lambda m: dist[m[1]] - dist[m[0]]):
-        fb, tb = 1 << f, 1 << t
-        score = -_alphabeta(geo, 1 - side, opp, own ^ fb ^ tb, depth - 1, -2 * _WIN, -alpha + 1e-9, lock, hp)
-        alpha = max(alpha, score)
-        scored.append((score, rng.random(), (f, t)))
-    best = max(s for s, _, _ in scored)
-    choice = max((item for item in scored if item[0] >= best - 1e-9), key=lambda item: item[1])
+    for f, t in sorted(safe, key=lambda m: w[m[1]] - w[m[0]]):
+        after = own ^ (1 << f) ^ (1 << t)
+        if after & target == target:
+            return _command(state, (f, t))
+        delta = w[t] - w[f]
+        value = -search.negamax(
+            1 - side, opp, after, s_opp, s_own + delta, depth - 1, -2 * _WIN, -alpha + 1e-9
+        )
+        alpha = max(alpha, value)
+        ranked.append((value, rng.random(), (f, t)))
+    best = max(v for v, _, _ in ranked)
+    choice = max((item for item in ranked if item[0] >= best - 1e-9), key=lambda item: item[1])
     return _command(state, choice[2])
 
 
 BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy_bot, "search": search_bot}
 
-__all__ = ["BOTS", "WHITE"]
+__all__ = ["BOTS"]

@@ -12,7 +12,10 @@ from contracts.integration import RatingApplied
 from domain.rating.openskill_pl import ordinal
 from domain.rating.ranked import GLICKO2
 from domain.rating.seasons import preset_family
+from services.common import logs
 from services.common.db import Player, Standing
+
+_log = logs.get("leaderboard")
 
 
 def display_score(model: str, rating: float, rd: float) -> float:
@@ -109,3 +112,4 @@ def apply(session: Session, _seq: int, data: bytes, cache: dict[Any, Any]) -> No
     event = integration_decoder.decode(data)
     if isinstance(event, RatingApplied):
         apply_rating(session, event, cache)
+        _log.debug("standings_updated", match_id=event.match_id, game=event.game, season=event.season)

@@ -12,9 +12,12 @@ from contracts.codecs import encode, integration_decoder
 from contracts.integration import MatchFinished, RatingApplied
 from domain.rating.ranked import RatingState, model_for, rate_match, rateable
 from domain.rating.seasons import preset_family, season_for
+from services.common import logs
 from services.common.db import MatchPlayer, MatchRecord, Outbox, Rating
 from services.scoring.config import ScoringConfig
 from services.scoring.projection import queue_insert
+
+_log = logs.get("scoring")
 
 
 def rating_msg_id(match_id: str) -> str:
@@ -163,6 +166,7 @@ def make_apply(config: ScoringConfig, sink: list[RatingApplied] | None = None) -
         if not isinstance(event, MatchFinished):
             return
         applied = apply_finished(session, event, config, cache)
+        _log.debug("match_scored", match_id=event.match_id, game=event.game, rated=applied is not None)
         if applied is not None and sink is not None:
             sink.append(applied)
 

@@ -37,6 +37,8 @@ from services.common import commands, logs, metrics
 from services.common.natsio import EventStore, Stored, connect, ensure_streams
 from services.common.reader import FoldedMatch, find_game, load_match
 from services.common.settings import Settings
+from services.gateway.lobby import Lobby
+from services.gateway.lobby import router as lobby_router
 from services.referee.core import token_hash
 
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
@@ -110,6 +112,7 @@ class Gateway:
         self.nc: Client | None = None
         self.store: EventStore | None = None
         self._games: dict[str, str] = {}  # match_id -> game
+        self.internal_url = ""  # set by run(): where the bots service reaches this gateway
 
     async def start(self) -> None:
         self.nc = await connect(self.nats_url, "gamehall-gateway")
@@ -371,11 +374,14 @@ def games_catalogue() -> list[dict[str, Any]]:
 
 def create_app(settings: Settings, nats_url: str) -> FastAPI:
     gw = Gateway(settings, nats_url)
+    lobby = Lobby(gw)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await gw.start()
+        await lobby.start()
         yield
+        await lobby.stop()
         await gw.stop()
 
     app = FastAPI(
@@ -385,13 +391,14 @@ def create_app(settings: Settings, nats_url: str) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.gateway = gw
-    app.state.internal_url = ""  # set by run(): where the bots service reaches this gateway
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:
         return JSONResponse(status_code=exc.status, content={"code": exc.code, "detail": exc.detail})
 
     app.add_middleware(RequestCounter)
+
+    app.include_router(lobby_router(lobby))
 
     @app.get("/healthz", tags=["ops"])
     async def healthz() -> dict[str, Any]:
@@ -425,7 +432,7 @@ def create_app(settings: Settings, nats_url: str) -> FastAPI:
             raise rejection_error(created)
         gw._games[created.match_id] = created.game
         bots = [
-            await assign_bot(gw, created, seat, strength, body.bot_think_ms, app.state.internal_url)
+            await assign_bot(gw, created, seat, strength, body.bot_think_ms, gw.internal_url)
             for seat, strength in body.bots.items()
         ]
         humans = [s for s in created.seats if s not in body.bots]
@@ -612,7 +619,7 @@ async def run(settings: Settings, stop: asyncio.Event, port: int | None = None) 
     assert settings.nats_url, "the gateway needs a NATS URL"
     app = create_app(settings, settings.nats_url)
     host = "127.0.0.1" if settings.http_host in ("0.0.0.0", "::", "") else settings.http_host
-    app.state.internal_url = f"http://{host}:{port or settings.http_port}"
+    app.state.gateway.internal_url = f"http://{host}:{port or settings.http_port}"
     config = uvicorn.Config(
         app,
         host=settings.http_host,

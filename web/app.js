@@ -149,7 +149,7 @@ async function quickMatch(g, preset, seats, player, say) {
     };
     setTimeout(poll, 500);
   } catch (e) {
-    say(e.status === 404 || e.status === 405 ? "Quick match is not offered by this server yet: play the computer or invite someone." : `Quick match failed: ${e.message}`, "error");
+    say(e.status === 404 || e.status === 405 || e.status === 503 ? "Quick match is not available on this server right now: play the computer or invite someone." : `Quick match failed: ${e.message}`, "error");
   }
 }
 

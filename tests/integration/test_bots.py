@@ -171,3 +171,44 @@ def test_kings_corner_notation_parses_to_commands() -> None:
         "as_card": "5H",
     }
     assert parse_kings_corner("end") == {"type": "kc_end_turn.v1"}
+
+
+async def test_quick_match_fills_the_table_with_a_bot(
+    nats_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Lobby quick match: queue through the gateway, matchmaking fills the seat with a computer
+    player, the gateway creates the match and hands the person's seat token to their ticket."""
+    monkeypatch.setenv("GAMEHALL_MM_BOT_FILL_MS", "300")
+    settings = dataclasses.replace(settings_module.load(), nats_url=nats_url, data_dir=tmp_path)
+    bots = Bots(settings)
+    await bots.start()
+    try:
+        async with in_process_stack(settings, ("referee", "gateway", "matchmaking")) as url:
+            async with httpx.AsyncClient(base_url=url, timeout=30) as client:
+                for _ in range(100):  # matchmaking may still be migrating its database
+                    r = await client.post(
+                        "/api/queue",
+                        json={"player": "quinn", "game": "ugolki", "preset": "mini-3x3", "bots_ok": True},
+                    )
+                    if r.status_code != 503:
+                        break
+                    await asyncio.sleep(0.2)
+                assert r.status_code == 200 and r.json()["state"] == "queued", r.text
+                ticket = r.json()["ticket_id"]
+                deadline = asyncio.get_running_loop().time() + 30
+                while True:
+                    seat = (await client.get(f"/api/queue/{ticket}")).json()
+                    if seat["state"] == "seated":
+                        break
+                    assert asyncio.get_running_loop().time() < deadline, seat
+                    await asyncio.sleep(0.1)
+                view = (
+                    await client.get(f"/api/matches/{seat['match_id']}", params={"token": seat["token"]})
+                ).json()
+                assert view["viewer"] == seat["seat"] and "quinn" in view["players"]
+                again = await client.post("/api/queue", json={"player": "quinn", "game": "ugolki"})
+                assert again.status_code == 409 and again.json()["code"] == "in_match"
+                if seat["seat"] == "black":  # the bot moves first
+                    await wait_for(client, seat["match_id"], lambda v: v["to_move"] == ["black"], 30)
+    finally:
+        await bots.halt()

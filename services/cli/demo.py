@@ -40,14 +40,17 @@ class PublicFold:
 def choose_command(
     game: str, fold: PublicFold, view: dict[str, Any], seat: str, strength: str, rng: random.Random
 ) -> dict[str, Any]:
+    """A computer player's command from what this client was shown.
+
+    ``fold`` holds the events as the API showed them to this seat (redacted for it in games
+    with hidden cards), so a computer player never sees another seat's hand."""
     decider = registry.get(game)
     bots = decider.bots or {}
     bot = bots.get(strength) or bots.get("random")
     assert fold.state is not None
-    if bot is not None and not decider.meta.hidden_info:
+    if bot is not None:
         command = bot(fold.state.game_state, seat, rng)
     else:
-        # Hidden information: a client knows only its view; pick among the legal commands it shows.
         legal = decider.legal_commands(fold.state.game_state, seat)
         command = legal[rng.randrange(len(legal))]
     return msgspec.to_builtins(command)  # type: ignore[no-any-return]
@@ -76,24 +79,28 @@ def play_match(
     match_id = created["match_id"]
     tokens = {s["seat"]: s["token"] for s in created["seats"]}
     seat_strength = dict(zip(tokens, strengths, strict=True))
-    fold = PublicFold(game)
+    # One fold per seat, from the events redacted for that seat (hidden cards stay hidden).
+    folds = {seat: PublicFold(game) for seat in tokens}
     limit = max_decisions or decider.meta.max_decisions
     started = time.perf_counter()
     moves = 0
     while True:
-        fold.apply(client.get(f"/api/matches/{match_id}/events", params={"since": fold.seq}).json())
         view = client.get(f"/api/matches/{match_id}").json()
         if view["status"] == "finished" or not view["to_move"]:
             break
+        seat = view["to_move"][0]
+        fold = folds[seat]
+        auth = {"Authorization": f"Bearer {tokens[seat]}"}
+        fold.apply(
+            client.get(f"/api/matches/{match_id}/events", params={"since": fold.seq}, headers=auth).json()
+        )
         if moves >= limit:
-            seat = view["to_move"][0]
             client.post(
                 f"/api/matches/{match_id}/commands",
                 json={"command": {"type": "resign.v1"}},
                 headers={"Authorization": f"Bearer {tokens[seat]}"},
             )
             continue
-        seat = view["to_move"][0]
         command = choose_command(game, fold, view, seat, seat_strength[seat], rng)
         r = client.post(
             f"/api/matches/{match_id}/commands",
@@ -116,7 +123,7 @@ def play_match(
         "ranks": outcome.get("ranks"),
         "reason": outcome.get("reason"),
         "moves": moves,
-        "events": fold.events,
+        "events": max(f.events for f in folds.values()),
         "decisions": final["seq"],
         "seconds": round(time.perf_counter() - started, 3),
     }

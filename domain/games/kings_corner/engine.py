@@ -395,9 +395,13 @@ def _set(t: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
 
 
 def _remove(hand: tuple[str, ...], played: tuple[str, ...]) -> tuple[str, ...]:
+    """The hand without the played cards.  In a fold of events redacted for one seat (that
+    seat's information state) the other hands are unknown (empty): nothing to remove there.
+    Legality is decide's job, and the audit re-decides every play."""
     left = list(hand)
     for c in played:
-        left.remove(c)
+        if c in left:
+            left.remove(c)
     return tuple(left)
 
 

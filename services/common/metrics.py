@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 
 from prometheus_client import Counter, Gauge, Histogram, start_http_server
@@ -32,7 +33,10 @@ def free_port(host: str = "127.0.0.1") -> int:
 
 
 def serve_metrics(port: int | None = None, host: str = "127.0.0.1") -> int:
-    """Expose /metrics on its own port (services without an HTTP server); returns the port."""
-    chosen = port or free_port(host)
+    """Expose /metrics on its own port (services without an HTTP server); returns the port.
+
+    GAMEHALL_METRICS_PORT fixes the port (deployments); otherwise any free loopback port."""
+    env_port = os.environ.get("GAMEHALL_METRICS_PORT")
+    chosen = port or (int(env_port) if env_port else free_port(host))
     start_http_server(chosen, addr=host)
     return chosen

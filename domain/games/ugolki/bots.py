@@ -62,6 +62,9 @@ def _weights(state: UgolkiState, side: int) -> tuple[float, ...]:
 
     Tempo distance (§7), plus a small quadratic term so that stragglers are brought up, plus a
     penalty for standing in the own home that grows as the leave-home deadline (§6.2) nears.
+    In the ending (at most three pieces still outside the target home) a piece outside is
+    drawn to the nearest free target square instead of the corner, and pieces inside prefer
+    deeper squares, which frees the shallow ones.
     """
     geo = state.geo
     rs = state.ruleset
@@ -72,9 +75,21 @@ def _weights(state: UgolkiState, side: int) -> tuple[float, ...]:
     if rs.return_home_loss_after is not None and state.moves_made[side] + 3 > rs.return_home_loss_after:
         home_penalty = max(home_penalty, 50.0)
     home = geo.homes[side]
+    target = geo.homes[1 - side]
+    own, _ = state.boards(side)
+    dist = geo.dist[side]
+    outside = (own & ~target).bit_count()
+    holes = [geo.file_rank(i) for i in geo.squares(target & ~own)]
     out = []
-    for i, d in enumerate(geo.dist[side]):
-        out.append(d + 0.04 * d * d + (home_penalty if (home >> i) & 1 else 0.0))
+    for i, d in enumerate(dist):
+        if (target >> i) & 1:
+            cost = 0.3 * d if outside <= 3 else d + 0.04 * d * d
+        elif outside <= 3 and holes and i in geo.names:
+            f, r = geo.file_rank(i)
+            cost = 6.0 + min(abs(f - hf) + abs(r - hr) for hf, hr in holes)
+        else:
+            cost = d + 0.04 * d * d
+        out.append(cost + (home_penalty if (home >> i) & 1 else 0.0))
     return tuple(out)
 
 
@@ -116,8 +131,8 @@ class _Search:
             if (own ^ f ^ t) & target == target:
                 return _WIN
             scored.append((delta, f, t))
-        if depth <= 1:
-            return s_opp - s_own - min(scored)[0]
+        if depth <= 1:  # stand pat: the last mover may not be forced into a worse square
+            return s_opp - s_own - min(0.0, min(scored)[0])
         scored.sort()
         best = -2 * _WIN
         for delta, f, t in scored:

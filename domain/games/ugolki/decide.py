@@ -66,12 +66,12 @@ def decide(state: UgolkiState, seat: str, command: MovePiece) -> tuple[UgolkiEve
         return full
     move = (full[0], full[-1])
     geo = state.geo
-    if mirror_copy_refused(state, side, move):
-        return _reject(
-            "mirror_limit", f"Black may copy at most {state.ruleset.mirror_limit} of White's moves"
-        )
+    # §6.11 step 1 order: anti-lock, mirror limit, «вреднюги» (geometry and §6.6 came first).
     if anti_lock_active(state) and creates_lock(state, side, move):
         return _reject("anti_lock", "the move would cage an enemy piece on all four sides (§6.7)")
+    if mirror_copy_refused(state, side, move):
+        limit = state.ruleset.mirror_limit
+        return _reject("mirror_limit", f"Black may copy at most {limit} of White's moves (§6.8)")
     if state.ruleset.vrednyugi and state.vrednyugi_bound[side]:
         allowed = vrednyugi_filter(state, side, filtered_moves(state, side))
         if move not in allowed:

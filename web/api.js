@@ -91,6 +91,7 @@ export class MatchSocket {
 
   close() {
     this.closed = true;
+    this.handlers = {}; // the page that listened is gone
     this.ws?.close();
   }
 }

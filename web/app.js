@@ -144,6 +144,7 @@ async function quickMatch(g, preset, seats, player, say) {
       if (!document.getElementById("lobby")) { api("/api/queue/leave", { method: "POST", body: { player } }).catch(() => {}); return; }
       const st = await api(`/api/queue/${encodeURIComponent(joined.ticket_id)}`);
       if (st.match_id && st.token) { tokens.set(st.match_id, st.token); location.hash = `#/play/${st.match_id}`; return; }
+      if (!document.getElementById("lobby")) return;
       say(`Waiting for opponents… ${Math.round((Date.now() - started) / 1000)} s`);
       setTimeout(poll, 1000);
     };

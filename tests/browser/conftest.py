@@ -42,17 +42,32 @@ def chromium_or_skip() -> str:
 
 @pytest.fixture(scope="module")
 def stack_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """``gamehall up`` with the referee, the gateway and the bots service (quick computer players)."""
+    """``gamehall up`` with the referee, the gateway, matchmaking and the bots service (quick
+    computer players, who fill a quick-match table after 0.3 s)."""
     data_dir = tmp_path_factory.mktemp("stack")
     env = dict(
         os.environ,
         GAMEHALL_DATA_DIR=str(data_dir),
         GAMEHALL_HTTP_PORT=str(free_port()),
         GAMEHALL_BOT_THINK_MS="30",
+        GAMEHALL_MM_BOT_FILL_MS="300",
     )
     env.pop("NATS_URL", None)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "services.cli.main", "up", "-s", "referee", "-s", "gateway", "-s", "bots"],
+        [
+            sys.executable,
+            "-m",
+            "services.cli.main",
+            "up",
+            "-s",
+            "referee",
+            "-s",
+            "gateway",
+            "-s",
+            "matchmaking",
+            "-s",
+            "bots",
+        ],
         cwd=ROOT,
         env=env,
         stdout=subprocess.PIPE,

@@ -231,3 +231,21 @@ def test_kings_in_the_corner_table(page: Any, stack_url: str, artifacts_dir: Pat
         timeout=30,
     ).json()
     assert hand == len(mine["game_view"]["hand"])
+
+
+def test_quick_match_and_leaderboard_pages(page: Any, stack_url: str) -> None:
+    open_lobby(page, stack_url)
+    page.fill("#player-name", "quinn")
+    page.select_option("#game", "ugolki")
+    page.select_option("#preset", "mini-3x3")
+    page.click("#quick-match")
+    page.wait_for_url(re.compile(r"#/play/[0-9a-f]+$"), timeout=30_000)
+    page.wait_for_selector('#board [data-sq="a1"]')
+    assert "quinn" in page.inner_text("#players")
+    assert "You play" in page.inner_text("#messages")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#resign")
+    page.wait_for_function("document.querySelector('#status').dataset.status === 'finished'")
+    page.goto(stack_url + "/#/leaderboard/ugolki")
+    page.wait_for_function("!document.querySelector('#board-table').textContent.includes('…')")
+    assert page.locator(".tabs a").count() >= 2

@@ -229,3 +229,12 @@ def test_return_home_is_checked_before_leave_home() -> None:
     out = _outcome(at(state).when("black", mv("f5", "f6")).then_accepted())
     # Both sides now have a piece at home (a leave-home draw), but Black's return loses first.
     assert out is not None and out.ranks == WHITE_WINS and out.reason == "return_home"
+
+
+def test_equalize_black_without_a_move_after_white_completes() -> None:
+    """Q14, §6.10: under EQUALIZE, if Black cannot move after White completes, Black passes and White wins."""
+    # Black's only piece on h1 is boxed in by white pieces (no step, no jump).
+    state = pos(HALMA, NEARLY_WHITE + " g1 h2 f1 h3", "h1", moves_made=(45, 45))
+    after = at(state).when("white", mv("e8", "d8")).then(moved("white", "e8", "d8"), passed("black"))
+    out = _outcome(after)
+    assert out is not None and out.ranks == WHITE_WINS and out.reason == "completion"

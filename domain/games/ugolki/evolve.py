@@ -24,6 +24,8 @@ def evolve(state: UgolkiState, event: UgolkiEvent) -> UgolkiState:
     if isinstance(event, PieceMoved):
         path = tuple(geo.index[sq] for sq in event.path)
         f, t = path[0], path[-1]
+        if f == t or ((white | black) >> t) & 1:
+            raise ValueError(f"recorded move {'-'.join(event.path)} does not end on an empty square")
         move_bits = (1 << f) | (1 << t)
         if side == WHITE:
             if not (white >> f) & 1:

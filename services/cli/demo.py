@@ -56,6 +56,59 @@ def choose_command(
     return msgspec.to_builtins(command)  # type: ignore[no-any-return]
 
 
+def create_match(
+    client: httpx.Client, game: str, preset: str | None, players: list[str]
+) -> tuple[str, dict[str, str]]:
+    r = client.post(
+        "/api/matches", json={"game": game, "preset": preset, "players": players, "seats": len(players)}
+    )
+    if r.status_code != 201:
+        raise RuntimeError(f"create match failed: {r.status_code} {r.text}")
+    created = r.json()
+    return created["match_id"], {s["seat"]: s["token"] for s in created["seats"]}
+
+
+def queue_match(
+    client: httpx.Client, game: str, preset: str | None, players: list[str], timeout: float = 60.0
+) -> tuple[str, dict[str, str]]:
+    """Rated play: every player joins the matchmaking queue; the table formed gives the seats."""
+    tickets: dict[str, str] = {}
+    deadline = time.monotonic() + timeout
+    for player in players:
+        while True:
+            r = client.post(
+                "/api/queue",
+                json={
+                    "player": player,
+                    "game": game,
+                    "preset": preset,
+                    "seats": len(players),
+                    "ranked": True,
+                },
+            )
+            if r.status_code == 200:
+                tickets[player] = r.json()["ticket_id"]
+                break
+            # Matchmaking may still be starting (503), or still closing a player's last match (in_match).
+            busy = r.status_code == 503 or (r.status_code == 409 and r.json().get("code") == "in_match")
+            if busy and time.monotonic() < deadline:
+                time.sleep(0.2)
+                continue
+            raise RuntimeError(f"queue for {player} failed: {r.status_code} {r.text}")
+    tokens: dict[str, str] = {}
+    match_id = ""
+    while len(tokens) < len(players):
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"matchmaking formed no table for {players} in {timeout:.0f}s")
+        for player, ticket in tickets.items():
+            seat = client.get(f"/api/queue/{ticket}").json()
+            if seat.get("state") == "seated":
+                match_id = seat["match_id"]
+                tokens[seat["seat"]] = seat["token"]
+        time.sleep(0.05)
+    return match_id, tokens
+
+
 def play_match(
     client: httpx.Client,
     game: str,
@@ -65,20 +118,15 @@ def play_match(
     ranked: bool = False,
     max_decisions: int | None = None,
     progress: Callable[[str], None] | None = None,
+    players: list[str] | None = None,
 ) -> dict[str, Any]:
     decider = registry.get(game)
-    seats = len(strengths)
-    players = [f"bot-{s}-{i + 1}" for i, s in enumerate(strengths)]
-    r = client.post(
-        "/api/matches",
-        json={"game": game, "preset": preset, "players": players, "seats": seats, "ranked": ranked},
-    )
-    if r.status_code != 201:
-        raise RuntimeError(f"create match failed: {r.status_code} {r.text}")
-    created = r.json()
-    match_id = created["match_id"]
-    tokens = {s["seat"]: s["token"] for s in created["seats"]}
-    seat_strength = dict(zip(tokens, strengths, strict=True))
+    players = players or [f"bot-{s}-{i + 1}" for i, s in enumerate(strengths)]
+    if ranked:
+        match_id, tokens = queue_match(client, game, preset, players)
+    else:
+        match_id, tokens = create_match(client, game, preset, players)
+    seat_strength = dict(zip(decider.meta.seat_names(len(strengths)), strengths, strict=True))
     # One fold per seat, from the events redacted for that seat (hidden cards stay hidden).
     folds = {seat: PublicFold(game) for seat in tokens}
     limit = max_decisions or decider.meta.max_decisions
@@ -119,6 +167,7 @@ def play_match(
         "game": game,
         "preset": final["preset"],
         "players": dict(zip(final["seats"], final["players"], strict=True)),
+        "ranked": ranked,
         "outcome": outcome_text(final["seats"], outcome),
         "ranks": outcome.get("ranks"),
         "reason": outcome.get("reason"),
@@ -137,3 +186,15 @@ def outcome_text(seats: list[str], outcome: dict[str, Any]) -> str:
     ranks = outcome["ranks"]
     winners = [s for s, r in zip(seats, ranks, strict=True) if r == 1]
     return f"{'+'.join(winners)} won"
+
+
+def wait_for_scoring(client: httpx.Client, game: str, match_ids: list[str], timeout: float = 60.0) -> bool:
+    """Rated matches count once scoring has recorded them: wait until the history has them all."""
+    deadline = time.monotonic() + timeout
+    wanted = set(match_ids)
+    while time.monotonic() < deadline:
+        rows = client.get("/api/history", params={"game": game, "limit": 500}).json()
+        if wanted <= {row.get("match_id") for row in rows}:
+            return True
+        time.sleep(0.25)
+    return False

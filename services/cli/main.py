@@ -71,7 +71,7 @@ def demo(
     Uses the running stack (gamehall up) or starts an embedded one that keeps its data in the
     default data folder, so 'gamehall export' and 'gamehall audit' find the matches later."""
     from domain.games import registry
-    from services.cli.demo import play_match
+    from services.cli.demo import play_match, wait_for_scoring
     from services.cli.stackrun import in_process_stack
     from services.common import stack
 
@@ -93,6 +93,15 @@ def demo(
     settings = _settings()
     rng = random.Random(seed)
 
+    # Rated play needs the same players again and again: a small pool of demo players.
+    pool = [f"demo-{game}-{i + 1}" for i in range(max(2 * n, 4))] if ranked else []
+
+    def players_for(i: int) -> list[str] | None:
+        if not ranked:
+            return None
+        start = (i * n + i // len(pool)) % len(pool)
+        return [pool[(start + k) % len(pool)] for k in range(n)]
+
     def run_all(base_url: str) -> int:
         import httpx
 
@@ -108,6 +117,7 @@ def demo(
                         rng,
                         ranked=ranked,
                         progress=None if as_json else typer.echo,
+                        players=players_for(i),
                     )
                 except RuntimeError as exc:
                     typer.echo(f"match {i + 1}: {exc}", err=True)
@@ -120,6 +130,9 @@ def demo(
                         f"match {i + 1}/{matches} {result['match_id']}: {result['outcome']} "
                         f"({result['reason']}) after {result['moves']} moves, {result['events']} events"
                     )
+            if ranked and not wait_for_scoring(client, game, [r["match_id"] for r in results]):
+                typer.echo("scoring did not record every match within 60 s", err=True)
+                return 1
         return 0
 
     running = stack.running(settings.data_dir)
@@ -129,7 +142,9 @@ def demo(
         raise typer.Exit(run_all(running.gateway_url))
 
     async def embedded() -> int:
-        services = ("referee", "gateway")
+        services: tuple[str, ...] = ("referee", "gateway")
+        if ranked:
+            services += ("matchmaking", "scoring", "leaderboard")
         async with in_process_stack(settings, services) as url:
             if not as_json:
                 typer.echo(f"started an embedded stack (data in {settings.data_dir})", err=True)
@@ -301,17 +316,16 @@ def audit_shuffle(
 app.add_typer(audit_app, name="audit")
 
 
-def _mount_optional() -> None:
-    """Sub-commands contributed by other parts of the code base."""
-    try:
-        from services.cli.rules import rules_app
+def _mount() -> None:
+    from services.cli.ranked import leaderboard_cmd, ratings_app
+    from services.cli.rules import rules_app
 
-        app.add_typer(rules_app, name="rules", help="Rules tools: presets, perft.")
-    except ImportError:
-        pass
+    app.add_typer(rules_app, name="rules", help="Rules tools: presets, perft.")
+    app.command("leaderboard")(leaderboard_cmd)
+    app.add_typer(ratings_app, name="ratings")
 
 
-_mount_optional()
+_mount()
 
 
 def main() -> None:

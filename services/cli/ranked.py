@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-from pathlib import Path
 from typing import Any
 
 import typer
@@ -21,17 +19,6 @@ from services.common import db, natsio
 from services.common import settings as settings_mod
 
 ratings_app = typer.Typer(help="Ratings: rebuild from the log, check the live tables.", no_args_is_help=True)
-
-
-def nats_url(settings: settings_mod.Settings) -> str:
-    """NATS_URL, else the embedded server's URL written in the data folder, else the default port."""
-    if settings.nats_url:
-        return settings.nats_url
-    for name in ("nats.url", "nats_url"):
-        path = Path(settings.data_dir) / name
-        if path.exists():
-            return path.read_text().strip()
-    return os.environ.get("GAMEHALL_DEFAULT_NATS_URL", "nats://127.0.0.1:4222")
 
 
 def _format_board(board: dict[str, Any]) -> str:
@@ -87,15 +74,22 @@ def rebuild_cmd(
     settings = settings_mod.load()
 
     async def main() -> dict[str, Any]:
+        from services.cli.stackrun import data_dir_nats_url
+
+        url, embedded = await asyncio.to_thread(data_dir_nats_url, settings)
         engine = db.open_database(settings.database_url)
-        nc = await natsio.connect(nats_url(settings), "gamehall-ratings")
         try:
-            js = nc.jetstream()
-            await natsio.ensure_streams(js)
-            return await rebuild.rebuild(js, engine, scoring_config.load(), check=check, wait_s=wait)
+            nc = await natsio.connect(url, "gamehall-ratings")
+            try:
+                js = nc.jetstream()
+                await natsio.ensure_streams(js)
+                return await rebuild.rebuild(js, engine, scoring_config.load(), check=check, wait_s=wait)
+            finally:
+                await nc.drain()
         finally:
-            await nc.drain()
             engine.dispose()
+            if embedded is not None:
+                await asyncio.to_thread(embedded.stop)
 
     report = asyncio.run(main())
     if as_json:

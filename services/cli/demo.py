@@ -100,7 +100,7 @@ def queue_match(
     while len(tokens) < len(players):
         if time.monotonic() > deadline:
             raise RuntimeError(f"matchmaking formed no table for {players} in {timeout:.0f}s")
-        for player, ticket in tickets.items():
+        for ticket in tickets.values():
             seat = client.get(f"/api/queue/{ticket}").json()
             if seat.get("state") == "seated":
                 match_id = seat["match_id"]

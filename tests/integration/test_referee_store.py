@@ -145,7 +145,7 @@ async def test_two_referees_racing_store_one_decision_per_round(nats_url: str) -
                 for i, move in enumerate((legal[0], legal[-1]))
             ]
             replies = await asyncio.gather(
-                *(ref.handle_bytes("ugolki", mid, encode(e)) for ref, e in zip(refs, envs))
+                *(ref.handle_bytes("ugolki", mid, encode(e)) for ref, e in zip(refs, envs, strict=True))
             )
             accepted = [rep for rep in replies if isinstance(rep, Accepted)]
             rejected = [rep for rep in replies if isinstance(rep, Rejected)]

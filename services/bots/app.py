@@ -155,7 +155,10 @@ class BotPlayer:
         if self.rejections >= MAX_REJECTIONS:
             command: dict[str, Any] = {"type": "resign.v1"}
         else:
-            command = choose(self.a.game, self.fold, view, self.a.seat, self.a.strength, self.rng)
+            # A search may take a while: off the event loop, so the other bots keep playing.
+            command = await asyncio.to_thread(
+                choose, self.a.game, self.fold, view, self.a.seat, self.a.strength, self.rng
+            )
         await ws.send(
             json.dumps({"type": "command", "command": command, "command_id": f"bot-{uuid.uuid4().hex}"})
         )

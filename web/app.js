@@ -187,6 +187,7 @@ async function showMatch(matchId, params) {
     history.replaceState(null, "", `#/play/${matchId}`); // keep the token out of the address bar
   }
   const token = tokens.get(matchId);
+  games().catch(() => {});
   app.innerHTML = `
     <section class="match">
       <div class="match-head panel">
@@ -273,6 +274,9 @@ async function showMatch(matchId, params) {
     st.dataset.turn = view.to_move.join(",");
     st.textContent = view.status === "finished" ? outcomeText(view)
       : view.to_move.includes(seat) ? "Your turn" : view.to_move.length ? `Waiting for ${view.to_move.join(", ")}` : "";
+    // A match with hidden cards exports only once it is over (the bundle would show every hand).
+    const hidden = (catalogue || []).some((g) => g.game === view.game && g.hidden_info);
+    $("export-link").hidden = hidden && view.status !== "finished";
     const running = view.status === "running" && seat;
     $("resign").hidden = !running;
     $("offer-draw").hidden = !running || !!view.draw_offer;

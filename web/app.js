@@ -264,6 +264,7 @@ async function showMatch(matchId, params) {
     },
   });
   cleanup = () => socket.close();
+  window.gamehall = { socket }; // for the console (and the browser tests)
 
   function renderHead(view) {
     $("players").innerHTML = view.seats.map((s, i) =>

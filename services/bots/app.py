@@ -135,6 +135,7 @@ class BotPlayer:
                         await self._maybe_act(ws)
                     else:
                         BOT_COMMANDS.labels(self.a.game, "accepted").inc()
+                        self.rejections = 0
         finally:
             stopper.cancel()
 

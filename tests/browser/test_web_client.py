@@ -249,3 +249,50 @@ def test_quick_match_and_leaderboard_pages(page: Any, stack_url: str) -> None:
     page.goto(stack_url + "/#/leaderboard/ugolki")
     page.wait_for_function("!document.querySelector('#board-table').textContent.includes('…')")
     assert page.locator(".tabs a").count() >= 2
+
+
+def test_private_table_with_an_invite_link_and_a_dropped_connection(
+    browser: Any, page: Any, stack_url: str
+) -> None:
+    """Two people at one table: the creator plays white, the invite link seats black; a dropped
+    WebSocket reconnects and catches up with what it missed."""
+    open_lobby(page, stack_url)
+    page.select_option("#game", "ugolki")
+    page.select_option("#preset", "halma-8x8-1234")
+    page.click("#private-table")
+    page.wait_for_url(re.compile(r"#/play/[0-9a-f]+$"))
+    match_id = page.url.rsplit("/", 1)[1]
+    invite = page.get_attribute("#invites [data-invite]", "data-invite")
+    assert invite and f"#/play/{match_id}?token=black." in invite
+
+    guest_context = browser.new_context(viewport={"width": 1000, "height": 800})
+    guest = guest_context.new_page()
+    try:
+        guest.goto(invite)
+        guest.wait_for_selector('#board [data-sq="a8"]')
+        assert "You play black" in guest.inner_text("#messages")
+        assert "token=" not in guest.url  # the token leaves the address bar
+        # Black's board is turned round: a8 is at the bottom left.
+        first = guest.eval_on_selector("#board .sq", "el => el.dataset.sq")
+        assert first == "h1"
+
+        state = wait_my_turn_or_end(page, "white")
+        page.click('#board [data-sq="e1"]')
+        page.click('#board [data-sq="d1"]')
+        wait_my_turn_or_end(guest, "black", int(state["seq"]))
+
+        # The guest's connection drops; white moves meanwhile; the guest catches up.
+        guest.evaluate("window.gamehall.socket.ws.close()")
+        guest.wait_for_function("document.querySelector('#conn').dataset.state === 'live'")
+        guest.click('#board [data-sq="d8"]')
+        guest.click('#board [data-sq="e8"]')
+        after = wait_my_turn_or_end(page, "white", int(state["seq"]) + 1)
+        assert page.locator("#movelist li").count() == 1
+        assert "d8–e8" in page.inner_text("#movelist")
+        page.evaluate("window.gamehall.socket.ws.close()")
+        page.click('#board [data-sq="d1"]')  # clicks while reconnecting still reach the referee
+        page.click('#board [data-sq="c1"]')
+        wait_my_turn_or_end(guest, "black", int(after["seq"]))
+        assert "d1–c1" in guest.inner_text("#movelist")
+    finally:
+        guest_context.close()

@@ -231,6 +231,14 @@ def test_kings_in_the_corner_table(page: Any, stack_url: str, artifacts_dir: Pat
         timeout=30,
     ).json()
     assert hand == len(mine["game_view"]["hand"])
+    # The replay shows the table as a spectator saw it: no hand.
+    page.click("#replay-link")
+    page.wait_for_selector("#step")
+    page.click("#next")
+    page.click("#next")
+    page.click("#next")
+    assert page.locator(".table-grid .pile").count() == 8
+    assert page.locator("#hand .card").count() == 0
 
 
 def test_quick_match_and_leaderboard_pages(page: Any, stack_url: str) -> None:

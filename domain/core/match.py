@@ -175,6 +175,18 @@ def decide(
         if state.draw_offer is None or state.draw_offer == seat:
             return Rejected(code="no_draw_offer", detail="there is no draw offer for you to decline")
         return (DrawDeclined(seat=seat),)
+    decided = _decide_game(game, state, seat, command, server_seed)
+    return decided if isinstance(decided, Rejected) else decided[0]
+
+
+def _decide_game(
+    game: Decider[Any, Any, Any, Any, Any],
+    state: MatchState,
+    seat: str,
+    command: Any,
+    server_seed: bytes | None,
+) -> tuple[tuple[Any, ...], Any] | Rejected:
+    """A game command: its events (plus the match's end when the game ends) and the game state after."""
     result = game.decide(state.game_state, seat, command)
     if isinstance(result, Rejected):
         return result
@@ -183,8 +195,42 @@ def decide(
         after = game.evolve(after, event)
     outcome = game.outcome(after)
     if outcome is None:
-        return tuple(result)
-    return (*result, *_ending(game, state, outcome, server_seed))
+        return tuple(result), after
+    return (*result, *_ending(game, state, outcome, server_seed)), after
+
+
+def decide_and_evolve(
+    game: Decider[Any, Any, Any, Any, Any],
+    state: MatchState | None,
+    seat: str | None,
+    command: Any,
+    server_seed: bytes | None = None,
+) -> tuple[tuple[Any, ...], MatchState] | Rejected:
+    """``decide`` and the state after its events, without folding the game's events twice
+    (the referee's hot path)."""
+    if (
+        state is None
+        or state.outcome is not None
+        or isinstance(command, MATCH_COMMAND_TYPES)
+        or (seat is None or seat not in state.created.seats)
+    ):
+        events = decide(game, state, seat, command, server_seed)
+        if isinstance(events, Rejected):
+            return events
+        after_state = state
+        for event in events:
+            after_state = evolve(game, after_state, event, server_seed)
+        assert after_state is not None
+        return events, after_state
+    decided = _decide_game(game, state, seat, command, server_seed)
+    if isinstance(decided, Rejected):
+        return decided
+    events, game_after = decided
+    new_state = msgspec.structs.replace(state, game_state=game_after, draw_offer=None, draw_agreed=())
+    for event in events:
+        if is_match_event(event):
+            new_state = evolve(game, new_state, event, server_seed)
+    return events, new_state
 
 
 def _draw(seats: tuple[str, ...]) -> Outcome:

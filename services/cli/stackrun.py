@@ -174,7 +174,20 @@ def serve(name: str, settings: Settings) -> None:
             loop.add_signal_handler(sig, stop.set)
         await runner(settings, stop)
 
-    asyncio.run(main())
+    profile_to = os.environ.get("GAMEHALL_PROFILE")
+    if not profile_to:
+        asyncio.run(main())
+        return
+    import cProfile
+
+    # GAMEHALL_PROFILE=file.prof: a cProfile of this service, written when it stops.
+    profiler = cProfile.Profile()
+    profiler.enable()
+    try:
+        asyncio.run(main())
+    finally:
+        profiler.disable()
+        profiler.dump_stats(f"{profile_to}.{name}")
 
 
 @contextlib.asynccontextmanager

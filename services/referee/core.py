@@ -198,9 +198,10 @@ class Referee:
             problem = self._authorize(live.state, env)
             if problem is not None:
                 return problem
-        decided = match_layer.decide(game, live.state, seat, command, live.server_seed)
-        if isinstance(decided, Rejected):
-            return decided
+        outcome = match_layer.decide_and_evolve(game, live.state, seat, command, live.server_seed)
+        if isinstance(outcome, Rejected):
+            return outcome
+        decided, state = outcome
         if isinstance(command, CreateMatch) and live.server_seed is not None:
             await self._store_seed(env.game, env.match_id, live.server_seed)
         envelope = EventEnvelope(
@@ -226,9 +227,6 @@ class Referee:
         if appended.duplicate:
             # Stored earlier by another referee under the same command id: answer from the log.
             raise AppendConflict("duplicate command id stored by another referee")
-        state = live.state
-        for event in decided:
-            state = match_layer.evolve(game, state, event, live.server_seed)
         live.state = state
         live.seq = envelope.seq
         live.last_stream_seq = appended.stream_seq

@@ -138,3 +138,27 @@ def test_a_seat_count_the_ruleset_cannot_deal_is_refused_at_creation() -> None:
             assert isinstance(result, Rejected) and result.code == "invalid_seats", n
         else:
             assert isinstance(result[0], MatchCreated), n
+
+
+def test_decide_and_evolve_equals_decide_then_fold() -> None:
+    """The referee's shortcut gives the same events and the same state as decide + evolve."""
+    import random
+
+    rng = random.Random(2)
+    state = started()
+    for _ in range(120):
+        movers = match_layer.to_move(UGOLKI, state)
+        if not movers:
+            break
+        command = UGOLKI.bots["random"](state.game_state, movers[0], rng)
+        events = match_layer.decide(UGOLKI, state, movers[0], command)
+        folded = state
+        for e in events:
+            folded = match_layer.evolve(UGOLKI, folded, e)
+        both = match_layer.decide_and_evolve(UGOLKI, state, movers[0], command)
+        assert both[0] == events
+        assert msgspec.json.encode(both[1].created) == msgspec.json.encode(folded.created)
+        assert both[1].outcome == folded.outcome and both[1].game_state == folded.game_state
+        state = folded
+    resign = match_layer.decide_and_evolve(UGOLKI, started(), "white", Resign())
+    assert resign[1].outcome is not None and resign[1].outcome.ranks == (2, 1)

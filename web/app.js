@@ -400,7 +400,7 @@ async function showPlayer(player) {
       <h2>Ratings</h2><table class="standings"><tr><th>game</th><th>rules</th><th>season</th><th>rating</th><th>games</th></tr>${p.ratings.map((r) =>
         `<tr><td>${esc(gameTitle(r.game))}</td><td>${esc(r.family)}</td><td>${esc(r.season)}</td><td>${Math.round(r.rating)} ± ${Math.round(r.rd)}</td><td>${r.games}</td></tr>`).join("")}</table>
       <h2>Recent matches</h2><table class="matches">${p.recent_matches.map((m) =>
-        `<tr><td>${esc(gameTitle(m.game))}</td><td>${esc(m.preset)}</td><td>${m.rank === 1 ? "won" : m.draw ? "draw" : `rank ${m.rank}`}</td><td><a href="#/replay/${m.match_id}">replay</a></td></tr>`).join("")}</table>`;
+        `<tr><td>${esc(gameTitle(m.game))}</td><td>${esc(m.preset)}</td><td>${m.draw ? "draw" : m.rank === 1 ? "won" : `rank ${m.rank}`}</td><td>${m.rating_after != null && m.rating_before != null ? `${m.rating_after >= m.rating_before ? "+" : ""}${Math.round(m.rating_after - m.rating_before)}` : ""}</td><td><a href="#/replay/${m.match_id}">replay</a></td></tr>`).join("")}</table>`;
   } catch (e) {
     target.textContent = e.status === 404 ? "No such player (or player pages are not offered by this server yet)." : e.message;
   }

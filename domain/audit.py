@@ -195,15 +195,39 @@ def _redecide(
     decided = match_layer.decide(game, state, env.seat, command, seed)
     if isinstance(decided, Rejected):
         return f"the rules reject the recorded command {describe(command)}: {decided.code} ({decided.detail})"
-    recorded = [msgspec.json.encode(e) for e in env.events]
-    again = [msgspec.json.encode(e) for e in decided]
-    if recorded != again:
-        for k in range(max(len(recorded), len(again))):
-            r = recorded[k].decode() if k < len(recorded) else "(nothing)"
-            a = again[k].decode() if k < len(again) else "(nothing)"
-            if r != a:
-                return f"recorded event {k + 1} is {r} but the rules decide {a}"
+    recorded = [msgspec.to_builtins(e) for e in env.events]
+    again = [msgspec.to_builtins(e) for e in decided]
+    for k in range(max(len(recorded), len(again))):
+        r = recorded[k] if k < len(recorded) else None
+        a = again[k] if k < len(again) else None
+        if r != a:
+            if r is None or a is None or r.get("type") != a.get("type"):
+                return f"recorded event {k + 1} is {_short(r)} but the rules decide {_short(a)}"
+            where, rv, av = _first_difference(r, a)
+            return f"event {k + 1} ({r.get('type')}): {where} is {_short(rv)} in the log, the rules give {_short(av)}"
     return None
+
+
+def _first_difference(recorded: Any, decided: Any, path: str = "") -> tuple[str, Any, Any]:
+    """The first place where two decoded events differ, as a path like ``order[0]``."""
+    if isinstance(recorded, dict) and isinstance(decided, dict):
+        for key in list(recorded) + [k for k in decided if k not in recorded]:
+            if recorded.get(key) != decided.get(key):
+                return _first_difference(
+                    recorded.get(key), decided.get(key), f"{path}.{key}" if path else key
+                )
+    if isinstance(recorded, (list, tuple)) and isinstance(decided, (list, tuple)):
+        for i in range(max(len(recorded), len(decided))):
+            r = recorded[i] if i < len(recorded) else None
+            d = decided[i] if i < len(decided) else None
+            if r != d:
+                return _first_difference(r, d, f"{path}[{i}]")
+    return path or "the event", recorded, decided
+
+
+def _short(value: Any, limit: int = 160) -> str:
+    text = msgspec.json.encode(value).decode() if value is not None else "(nothing)"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _listing_line(env: EventEnvelope[Any]) -> str:

@@ -81,3 +81,53 @@ def test_a_bundle_of_an_unknown_rules_version_is_refused() -> None:
     report = audit(msgspec.structs.replace(bundle, rules_version="ugolki-0"))
     assert not report.ok
     assert any("not available" in p or "rules version" in p for p in report.problems)
+
+
+def test_a_card_match_audits_clean_and_re_derives_every_deal() -> None:
+    """ARCHITECTURE §4: the audit of a finished card match re-derives every shuffle from the
+    revealed server seed."""
+    bundle, decisions = played_match(game="kings-corner", seed=11, max_moves=3000)
+    report = audit(bundle)
+    assert report.ok, report.problems
+    assert report.finished and report.redecided == len(decisions)
+
+
+def test_a_forged_deal_is_reported_at_its_envelope() -> None:
+    """Swap two cards of a recorded deal and rebuild the whole chain: the deal no longer matches
+    rng_v1 under the revealed seed, and the audit names the envelope."""
+    from contracts.games.kings_corner import RoundDealt
+
+    _, decisions = played_match(game="kings-corner", seed=12, max_moves=3000)
+    k = next(
+        i for i, (_, _, events) in enumerate(decisions) if any(isinstance(e, RoundDealt) for e in events)
+    )
+    seat, command, events = decisions[k]
+    forged_events = []
+    for e in events:
+        if isinstance(e, RoundDealt):
+            order = list(e.order)
+            order[0], order[1] = order[1], order[0]
+            e = msgspec.structs.replace(e, order=tuple(order))
+        forged_events.append(e)
+    decisions[k] = (seat, command, tuple(forged_events))
+    report = audit(chain("m-deal", "kings-corner", decisions))
+    assert not report.ok
+    assert any(f"envelope #{k + 1}" in p and "order[0]" in p for p in report.problems), report.problems
+
+
+def test_a_wrong_revealed_seed_is_reported() -> None:
+    from contracts.match import ServerSeedRevealed
+
+    _, decisions = played_match(game="kings-corner", seed=13, max_moves=3000)
+    seat, command, events = decisions[-1]
+    decisions[-1] = (
+        seat,
+        command,
+        tuple(
+            ServerSeedRevealed(server_seed="00" * 32) if isinstance(e, ServerSeedRevealed) else e
+            for e in events
+        ),
+    )
+    report = audit(chain("m-seed", "kings-corner", decisions))
+    assert not report.ok
+    assert any("commitment" in p for p in report.problems), report.problems

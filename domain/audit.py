@@ -29,9 +29,10 @@ def describe(event: Any) -> str:
     tag = data.pop("type", type(event).__name__)
     parts = []
     for key, value in data.items():
-        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
             value = "-".join(value)
-        parts.append(f"{key}={value}")
+        text = str(value)
+        parts.append(f"{key}={text if len(text) <= 100 else text[:99] + '…'}")
     return f"{tag} " + " ".join(parts)
 
 

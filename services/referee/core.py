@@ -234,9 +234,24 @@ class Referee:
         live.decided[env.command_id] = (envelope.seq, seat, decided)
         if isinstance(command, CreateMatch):
             metrics.ACTIVE_MATCHES.labels(env.game).set(len(self.matches))
+            log.info(
+                "match_created",
+                match_id=env.match_id,
+                command_id=env.command_id,
+                game=env.game,
+                correlation_id=envelope.correlation_id,
+            )
             await self._publish_started(env.match_id, live)
         if state is not None and state.outcome is not None:
             metrics.MATCHES_FINISHED.labels(env.game).inc()
+            log.info(
+                "match_finished",
+                match_id=env.match_id,
+                command_id=env.command_id,
+                game=env.game,
+                reason=state.outcome.reason,
+                decisions=envelope.seq,
+            )
             await self._publish_finished(env.match_id, live)
         return self._accepted(live, env, envelope.seq, seat, decided, duplicate=False)
 

@@ -1,0 +1,45 @@
+"""Ranked play from the command line: rated demo matches through matchmaking, the leaderboard,
+and a rebuild of ratings from the log that equals the live tables."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def gamehall(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "services.cli.main", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+def test_ranked_demo_fills_the_leaderboard_and_the_rebuild_checks(tmp_path: Path) -> None:
+    env = dict(os.environ, GAMEHALL_DATA_DIR=str(tmp_path / "data"), GAMEHALL_LOG_FORMAT="json")
+    env.pop("NATS_URL", None)
+    demo = gamehall(env, "demo", "--game", "ugolki", "--matches", "4", "--ranked", "--json")
+    assert demo.returncode == 0, demo.stdout[-2000:] + demo.stderr[-3000:]
+    results = [json.loads(line) for line in demo.stdout.splitlines() if line.startswith("{")]
+    assert len(results) == 4 and all(r["ranked"] for r in results)
+    players = {p for r in results for p in r["players"].values()}
+    board = gamehall(env, "leaderboard", "--game", "ugolki", "--json")
+    assert board.returncode == 0, board.stderr
+    entries = json.loads(board.stdout)["entries"]
+    assert {e["player"] for e in entries} == players
+    assert sum(e["games"] for e in entries) == 2 * len(results)
+    assert all(e["rd"] < 350 for e in entries)
+    check = gamehall(env, "ratings", "rebuild", "--check")
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert "check: OK" in check.stdout

@@ -115,39 +115,79 @@ async def nats_client(url: str, games: list, slots: int, phase: Phase) -> None:
     await nc.close()
 
 
+class RawHttp:
+    """A minimal HTTP/1.1 keep-alive client on asyncio streams: the load generator must cost
+    far less CPU than the gateway it measures (httpx spends milliseconds per request)."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def connect(self) -> None:
+        import socket
+
+        self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        sock = self.writer.get_extra_info("socket")
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    async def post(self, path: str, body: bytes, token: str = "") -> tuple[int, bytes]:
+        assert self.reader is not None and self.writer is not None
+        auth = f"Authorization: Bearer {token}\r\n" if token else ""
+        head = (
+            f"POST {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Type: application/json\r\n"
+            f"{auth}Content-Length: {len(body)}\r\n\r\n"
+        )
+        self.writer.write(head.encode() + body)
+        status_line = await self.reader.readline()
+        status = int(status_line.split()[1])
+        length = 0
+        while True:
+            line = await self.reader.readline()
+            if line in (b"\r\n", b""):
+                break
+            name, _, value = line.partition(b":")
+            if name.strip().lower() == b"content-length":
+                length = int(value.strip())
+        return status, await self.reader.readexactly(length)
+
+
 async def http_client(url: str, games: list, slots: int, phase: Phase) -> None:
-    import httpx
     import msgspec
 
-    limits = httpx.Limits(max_connections=slots, max_keepalive_connections=slots)
-    async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as client:
+    host, port = url.rsplit("//", 1)[1].split(":")
+    create_body = msgspec.json.encode({"game": "ugolki"})
 
-        async def slot(i: int) -> None:
-            g = i
-            while not phase.stop:
-                r = await client.post("/api/matches", json={"game": "ugolki"})
-                created = r.json()
-                mid = created["match_id"]
-                tokens = {s["seat"]: s["token"] for s in created["seats"]}
-                for n, (seat, command) in enumerate(games[g % len(games)]):
-                    if phase.stop:
-                        break
-                    body = {"command": msgspec.to_builtins(command), "command_id": str(n)}
-                    t = time.perf_counter()
-                    r = await client.post(
-                        f"/api/matches/{mid}/commands",
-                        json=body,
-                        headers={"Authorization": f"Bearer {tokens[seat]}"},
-                    )
-                    if r.status_code != 200:
-                        phase.fail += 1
-                        break
-                    if phase.measure:
-                        phase.ok += 1
-                        phase.lat.append(time.perf_counter() - t)
-                g += slots
+    async def slot(i: int) -> None:
+        conn = RawHttp(host, int(port))
+        await conn.connect()
+        g = i
+        while not phase.stop:
+            status, data = await conn.post("/api/matches", create_body)
+            if status != 201:
+                await asyncio.sleep(0.2)
+                continue
+            created = msgspec.json.decode(data)
+            mid = created["match_id"]
+            tokens = {s["seat"]: s["token"] for s in created["seats"]}
+            path = f"/api/matches/{mid}/commands"
+            for n, (seat, command) in enumerate(games[g % len(games)]):
+                if phase.stop:
+                    break
+                body = msgspec.json.encode({"command": command, "command_id": str(n)})
+                t = time.perf_counter()
+                status, _ = await conn.post(path, body, tokens[seat])
+                if status != 200:
+                    phase.fail += 1
+                    break
+                if phase.measure:
+                    phase.ok += 1
+                    phase.lat.append(time.perf_counter() - t)
+            g += slots
+        assert conn.writer is not None
+        conn.writer.close()
 
-        await asyncio.gather(*(slot(i) for i in range(slots)))
+    await asyncio.gather(*(slot(i) for i in range(slots)))
 
 
 def spawn_service(name: str, env: dict) -> subprocess.Popen:

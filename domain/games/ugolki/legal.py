@@ -146,13 +146,32 @@ def has_legal_move(state: UgolkiState) -> bool:
     side = state.side
     anti_lock = anti_lock_active(state)
     mirror = side == BLACK and state.ruleset.mirror_limit is not None
-    for move in geometric_moves(state, side):
+
+    def passes(move: Move) -> bool:
         if anti_lock and creates_lock(state, side, move):
-            continue
-        if mirror and mirror_copy_refused(state, side, move):
-            continue
-        return True
-    return False
+            return False
+        return not (mirror and mirror_copy_refused(state, side, move))
+
+    if not state.ruleset.target_home_lock:
+        # Plain steps first: almost always one of them is legal, and finding it is cheap.
+        geo = state.geo
+        own, opp = state.boards(side)
+        empty = geo.board ^ (own | opp)
+        for k in geo.step_up:
+            dests = (own << k) & empty
+            while dests:
+                t = dests & -dests
+                dests ^= t
+                if passes(((t >> k).bit_length() - 1, t.bit_length() - 1)):
+                    return True
+        for k in geo.step_down:
+            dests = (own >> k) & empty
+            while dests:
+                t = dests & -dests
+                dests ^= t
+                if passes(((t << k).bit_length() - 1, t.bit_length() - 1)):
+                    return True
+    return any(passes(move) for move in geometric_moves(state, side))
 
 
 def representative_path(state: UgolkiState, side: int, move: Move) -> tuple[int, ...]:

@@ -200,7 +200,7 @@ def spawn_service(name: str, env: dict) -> subprocess.Popen:
     )
 
 
-async def run(mode: str, secs: float, warm: float, slots: int) -> dict:
+async def run(mode: str, secs: float, warm: float, slots: int, referees: int = 1) -> dict:
     from services.cli.stackrun import available_services
     from services.common.embedded import port_open
 
@@ -215,6 +215,14 @@ async def run(mode: str, secs: float, warm: float, slots: int) -> dict:
         wanted.append("gateway")
         env["GAMEHALL_HTTP_PORT"] = str(port)
     for name in wanted:
+        if name == "referee" and referees > 1:
+            # Scale out by partition: referee i owns the partitions p with p % referees == i.
+            from contracts.subjects import DEFAULT_PARTITIONS
+
+            for i in range(referees):
+                owned = ",".join(str(p) for p in range(DEFAULT_PARTITIONS) if p % referees == i)
+                procs[f"referee{i}"] = spawn_service(name, dict(env, GAMEHALL_REFEREE_PARTITIONS=owned))
+            continue
         procs[name] = spawn_service(name, env)
     await asyncio.sleep(2.0)
     if mode == "gateway":
@@ -259,6 +267,7 @@ async def run(mode: str, secs: float, warm: float, slots: int) -> dict:
         "p99_ms": round(lat[int(len(lat) * 0.99)] * 1e3, 2) if lat else None,
         "fail": phase.fail,
         "concurrent_matches": slots,
+        "referees": referees,
     }
     for name in pids:
         result[f"cpu_us_per_move[{name}]"] = round((cpu1[name] - cpu0[name]) / max(moves, 1) * 1e6, 1)
@@ -274,8 +283,9 @@ def main() -> None:
     ap.add_argument("--secs", type=float, default=8.0)
     ap.add_argument("--warm", type=float, default=2.0)
     ap.add_argument("--matches", type=int, default=256, help="concurrent matches")
+    ap.add_argument("--referees", type=int, default=1, help="referee processes, partitions split among them")
     a = ap.parse_args()
-    print(json.dumps(asyncio.run(run(a.mode, a.secs, a.warm, a.matches))), flush=True)
+    print(json.dumps(asyncio.run(run(a.mode, a.secs, a.warm, a.matches, a.referees))), flush=True)
 
 
 if __name__ == "__main__":

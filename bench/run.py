@@ -67,6 +67,12 @@ def raw_reference(secs: float) -> dict:
     return last_json(proc.stdout)
 
 
+def cpu_per_move(run: dict) -> dict:
+    """CPU microseconds per move of each process of a pipeline run."""
+    prefix = "cpu_us_per_move["
+    return {k[len(prefix) : -1]: v for k, v in run.items() if k.startswith(prefix)}
+
+
 def time_to_url() -> float:
     """Seconds from `gamehall up` to its printed URL (warm machine, empty data folder)."""
     data = tempfile.mkdtemp(prefix="gh-up-")
@@ -101,13 +107,15 @@ def main() -> None:
     say("[1/4] reference pipeline (raw nats-py, trivial rule)...")
     raw = raw_reference(a.secs)
     say(f"      {raw['moves_s']:.0f} moves/s, p99 {raw['p99_ms']} ms")
-    say("[2/4] gamehall over NATS (full Ugolki rules)...")
-    nats_run = run_json([py, "bench/pipeline.py", "--mode", "nats", "--secs", str(a.secs)], ROOT)
+    pipeline = [py, "bench/pipeline.py", "--secs", str(a.secs)]
+    say("[2/4] gamehall over NATS (full Ugolki rules), two referees splitting the partitions...")
+    nats_run = run_json([*pipeline, "--mode", "nats", "--referees", "2"], ROOT)
     say(f"      {nats_run['moves_s']:.0f} moves/s, p99 {nats_run['p99_ms']} ms: {json.dumps(nats_run)}")
-    say("[3/4] gamehall through the gateway (HTTP)...")
-    gw_run = run_json(
-        [py, "bench/pipeline.py", "--mode", "gateway", "--secs", str(a.secs), "--matches", "64"], ROOT
-    )
+    say("      ...and one referee, like the reference")
+    single = run_json([*pipeline, "--mode", "nats", "--referees", "1"], ROOT)
+    say(f"      {single['moves_s']:.0f} moves/s, p99 {single['p99_ms']} ms: {json.dumps(single)}")
+    say("[3/4] gamehall through the gateway (HTTP), two referees...")
+    gw_run = run_json([*pipeline, "--mode", "gateway", "--matches", "64", "--referees", "2"], ROOT)
     say(f"      {gw_run['moves_s']:.0f} moves/s, p99 {gw_run['p99_ms']} ms: {json.dumps(gw_run)}")
     say("[4/4] time from `gamehall up` to the printed URL...")
     up_s = time_to_url()
@@ -118,20 +126,19 @@ def main() -> None:
         "raw_cpu_us_per_move_excl_client": raw.get("cpu_us_per_move_excl_client"),
         "nats_moves_s": nats_run["moves_s"],
         "nats_ratio": round(nats_run["moves_s"] / raw["moves_s"], 3),
+        "nats_referees": nats_run["referees"],
         "p50_ms": nats_run["p50_ms"],
         "p99_ms": nats_run["p99_ms"],
-        "nats_cpu_us_per_move": {
-            k[len("cpu_us_per_move[") : -1]: v
-            for k, v in nats_run.items()
-            if k.startswith("cpu_us_per_move[")
-        },
+        "nats_cpu_us_per_move": cpu_per_move(nats_run),
+        "nats_1_referee_moves_s": single["moves_s"],
+        "nats_1_referee_ratio": round(single["moves_s"] / raw["moves_s"], 3),
+        "nats_1_referee_p99_ms": single["p99_ms"],
+        "nats_1_referee_cpu_us_per_move": cpu_per_move(single),
         "gateway_moves_s": gw_run["moves_s"],
         "gateway_ratio": round(gw_run["moves_s"] / raw["moves_s"], 3),
         "gateway_p50_ms": gw_run["p50_ms"],
         "gateway_p99_ms": gw_run["p99_ms"],
-        "gateway_cpu_us_per_move": {
-            k[len("cpu_us_per_move[") : -1]: v for k, v in gw_run.items() if k.startswith("cpu_us_per_move[")
-        },
+        "gateway_cpu_us_per_move": cpu_per_move(gw_run),
         "up_to_url_s": up_s,
     }
     if not a.skip_games:

@@ -35,8 +35,9 @@ from contracts.envelope import Rejected
 from domain.games import registry
 from services.bots.choice import choose
 from services.cli.demo import PublicFold
-from services.common import logs, metrics, natsio
+from services.common import logs
 from services.common.settings import Settings
+from services.common.shell import service_shell
 
 SERVICE = "bots"
 DEFAULT_THINK_MS = int(os.environ.get("GAMEHALL_BOT_THINK_MS", "600"))
@@ -261,12 +262,12 @@ class BotsService:
 
 
 async def run(settings: Settings, stop: asyncio.Event, metrics_port: int | None = 0) -> None:
-    logs.configure(SERVICE, settings.log_format)
-    if metrics_port is not None:
-        port = metrics.serve_metrics(metrics_port or None)
-        log.info("metrics", port=port, path="/metrics")
+    async with service_shell(SERVICE, settings, metrics_port) as shell:
+        await run_bots(settings, stop, shell.nc)
+
+
+async def run_bots(settings: Settings, stop: asyncio.Event, nc: Any) -> None:
     service = BotsService(settings, stop)
-    nc = await natsio.connect(settings.nats_url or "nats://127.0.0.1:4222", "gamehall-bots")
     try:
         await nc.subscribe(subjects.BOTS_ASSIGN, queue=subjects.BOTS_QUEUE, cb=service.on_assign)
         for a in service.book.load():
@@ -279,5 +280,3 @@ async def run(settings: Settings, stop: asyncio.Event, metrics_port: int | None 
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        with contextlib.suppress(Exception):
-            await nc.drain()

@@ -9,8 +9,8 @@ from __future__ import annotations
 import asyncio
 
 from contracts import subjects
-from services.common import db, logs, metrics, natsio
 from services.common.settings import Settings
+from services.common.shell import service_shell
 from services.leaderboard import logic
 from services.scoring.projection import Projection, ProjectionOptions
 
@@ -23,19 +23,11 @@ async def run(
     options: ProjectionOptions | None = None,
     metrics_port: int | None = 0,
 ) -> None:
-    logs.configure(SERVICE, settings.log_format)
-    log = logs.get(SERVICE)
-    if metrics_port is not None:
-        port = metrics.serve_metrics(metrics_port or None)
-        log.info("metrics", port=port, path="/metrics")
-    engine = await asyncio.to_thread(db.open_database, settings.database_url)
-    nc = await natsio.connect(settings.nats_url or "nats://127.0.0.1:4222", SERVICE)
-    try:
-        js = nc.jetstream()
-        await natsio.ensure_streams(js)
+    async with service_shell(SERVICE, settings, metrics_port, database=True) as shell:
+        assert shell.engine is not None
         projection = Projection(
-            js,
-            engine,
+            shell.nc.jetstream(),
+            shell.engine,
             subjects.LEADERBOARD_CONSUMER,
             subjects.RATING_APPLIED,
             logic.apply,
@@ -43,6 +35,3 @@ async def run(
             prefetch=logic.prefetch,
         )
         await projection.run(stop)
-    finally:
-        await nc.drain()
-        engine.dispose()

@@ -41,8 +41,9 @@ from contracts.matchmaking import (
 from domain.matchmaking.pairing import GapStep, Policy, Table, Ticket, allowed_gap, form_tables, queue_key
 from domain.rating.ranked import GLICKO2, model_for
 from domain.rating.seasons import preset_family
-from services.common import db, logs, metrics, natsio
+from services.common import db, logs
 from services.common.settings import Settings
+from services.common.shell import service_shell
 
 SERVICE = "matchmaking"
 QUEUE_TICKETS = Gauge("gamehall_matchmaking_queue_tickets", "Tickets waiting in matchmaking queues", ["game"])
@@ -346,19 +347,9 @@ async def run(
     tick_s: float = 0.1,
     metrics_port: int | None = 0,
 ) -> None:
-    logs.configure(SERVICE, settings.log_format)
-    log = logs.get(SERVICE)
-    if metrics_port is not None:
-        port = metrics.serve_metrics(metrics_port or None)
-        log.info("metrics", port=port, path="/metrics")
-    engine = await asyncio.to_thread(db.open_database, settings.database_url)
-    nc = await natsio.connect(settings.nats_url or "nats://127.0.0.1:4222", SERVICE)
-    try:
-        await natsio.ensure_streams(nc.jetstream())
+    async with service_shell(SERVICE, settings, metrics_port, database=True) as shell:
+        assert shell.engine is not None
         service = MatchmakingService(
-            nc, engine, Matchmaker(policy=policy or policy_from_env()), tick_s=tick_s
+            shell.nc, shell.engine, Matchmaker(policy=policy or policy_from_env()), tick_s=tick_s
         )
         await service.run(stop)
-    finally:
-        await nc.drain()
-        engine.dispose()

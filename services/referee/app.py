@@ -5,9 +5,8 @@ from __future__ import annotations
 import asyncio
 import os
 
-from services.common import logs, metrics
-from services.common.natsio import connect, ensure_streams
 from services.common.settings import Settings
+from services.common.shell import service_shell
 from services.referee.core import Referee
 
 
@@ -23,18 +22,11 @@ def owned_partitions(partitions: int) -> tuple[int, ...] | None:
     return owned
 
 
-async def run(settings: Settings, stop: asyncio.Event, metrics_port: int | None = None) -> None:
-    nats_url = settings.nats_url
-    assert nats_url, "the referee needs a NATS URL"
-    logs.configure("referee", settings.log_format)
-    log = logs.get("referee")
-    nc = await connect(nats_url, "gamehall-referee")
-    js = nc.jetstream()
-    await ensure_streams(js)
-    referee = Referee(nc, js, partitions=settings.partitions, owned=owned_partitions(settings.partitions))
-    await referee.start()
-    port = metrics.serve_metrics(metrics_port)
-    log.info("referee_started", nats=nats_url, metrics=f"http://127.0.0.1:{port}/metrics")
-    await stop.wait()
-    await referee.stop()
-    await nc.drain()
+async def run(settings: Settings, stop: asyncio.Event, metrics_port: int | None = 0) -> None:
+    owned = owned_partitions(settings.partitions)
+    async with service_shell("referee", settings, metrics_port) as shell:
+        referee = Referee(shell.nc, shell.nc.jetstream(), partitions=settings.partitions, owned=owned)
+        await referee.start()
+        shell.log.info("referee_started", nats=settings.nats_url, partitions=owned or "all")
+        await stop.wait()
+        await referee.stop()

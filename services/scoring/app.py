@@ -8,8 +8,8 @@ from __future__ import annotations
 import asyncio
 
 from contracts import subjects
-from services.common import db, logs, metrics, natsio
 from services.common.settings import Settings
+from services.common.shell import service_shell
 from services.scoring import config as scoring_config
 from services.scoring import logic, outbox
 from services.scoring.projection import Projection, ProjectionOptions
@@ -23,16 +23,9 @@ async def run(
     options: ProjectionOptions | None = None,
     metrics_port: int | None = 0,
 ) -> None:
-    logs.configure(SERVICE, settings.log_format)
-    log = logs.get(SERVICE)
-    if metrics_port is not None:
-        port = metrics.serve_metrics(metrics_port or None)
-        log.info("metrics", port=port, path="/metrics")
-    engine = await asyncio.to_thread(db.open_database, settings.database_url)
-    nc = await natsio.connect(settings.nats_url or "nats://127.0.0.1:4222", SERVICE)
-    try:
-        js = nc.jetstream()
-        await natsio.ensure_streams(js)
+    async with service_shell(SERVICE, settings, metrics_port, database=True) as shell:
+        js, engine = shell.nc.jetstream(), shell.engine
+        assert engine is not None
         cfg = scoring_config.load()
         projection = Projection(
             js,
@@ -45,9 +38,6 @@ async def run(
             prefetch=logic.make_prefetch(cfg),
         )
         await projection.run(stop)
-    finally:
-        await nc.drain()
-        engine.dispose()
 
 
 async def _flush(js: object, engine: object) -> None:

@@ -1,0 +1,48 @@
+"""The start-up every service shares: logging, /metrics, the database, NATS and the streams."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+from nats.aio.client import Client
+from sqlalchemy import Engine
+
+from services.common import db, logs, metrics, natsio
+from services.common.settings import Settings
+
+
+@dataclass(frozen=True)
+class Shell:
+    log: Any
+    nc: Client
+    engine: Engine | None
+
+
+@contextlib.asynccontextmanager
+async def service_shell(
+    name: str, settings: Settings, metrics_port: int | None = 0, database: bool = False
+) -> AsyncIterator[Shell]:
+    """Configure logs, serve /metrics (``0``: a free port, ``None``: none), open the database when
+    asked, connect to NATS and make sure the streams exist; undo it all on the way out."""
+    logs.configure(name, settings.log_format)
+    log = logs.get(name)
+    if not settings.nats_url:
+        raise SystemExit(f"{name} needs NATS_URL (or a stack started with 'gamehall up')")
+    if metrics_port is not None:
+        port = metrics.serve_metrics(metrics_port or None)
+        log.info("metrics", port=port, path="/metrics")
+    engine = await asyncio.to_thread(db.open_database, settings.database_url) if database else None
+    try:
+        nc = await natsio.connect(settings.nats_url, f"gamehall-{name}")
+        try:
+            await natsio.ensure_streams(nc.jetstream())
+            yield Shell(log=log, nc=nc, engine=engine)
+        finally:
+            await nc.drain()
+    finally:
+        if engine is not None:
+            engine.dispose()

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import time
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl
 
 import msgspec
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
@@ -23,7 +25,6 @@ from nats.aio.client import Client
 from nats.js.api import ConsumerConfig, DeliverPolicy
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from pydantic import BaseModel, Field
-from starlette.routing import Route
 
 from contracts import subjects
 from contracts.audit import AuditBundle, StoredEnvelope
@@ -343,9 +344,7 @@ class RequestCounter:
 
         async def counting_send(message: Any) -> None:
             if message["type"] == "http.response.start":
-                route = getattr(scope.get("route"), "path", None)
-                label = route or getattr(scope.get("endpoint"), "route_label", "unmatched")
-                key = (label, str(message["status"]))
+                key = (getattr(scope.get("route"), "path", "unmatched"), str(message["status"]))
                 child = self._children.get(key)
                 if child is None:
                     child = self._children[key] = metrics.HTTP_REQUESTS.labels(*key)
@@ -353,6 +352,74 @@ class RequestCounter:
             await send(message)
 
         await self.app(scope, receive, counting_send)
+
+
+async def process_command(gw: Gateway, match_id: str, raw: bytes, token: str | None) -> tuple[int, bytes]:
+    """POST /api/matches/{id}/commands: (status, JSON body).  msgspec decodes and encodes."""
+    try:
+        try:
+            body = command_request_decoder.decode(raw)
+        except msgspec.DecodeError as exc:
+            raise ApiError(422, "malformed", f"the body is not JSON: {exc}") from None
+        except msgspec.ValidationError as exc:
+            raise ApiError(
+                422, "malformed", f'send {{"command": {{...}}, "command_id": "..."}}: {exc}'
+            ) from None
+        reply = await gw.send(match_id, token, body)
+    except ApiError as exc:
+        return exc.status, encode({"code": exc.code, "detail": exc.detail})
+    return 200, encode(reply)
+
+
+COMMAND_PATH = re.compile(r"^/api/matches/([A-Za-z0-9_-]+)/commands$")
+COMMAND_ROUTE = "/api/matches/{match_id}/commands"
+
+
+class CommandFastPath:
+    """The outermost ASGI layer: ``POST /api/matches/{id}/commands``, the route every move takes,
+    is answered here; everything else goes to the FastAPI app.  FastAPI's and Starlette's
+    per-request layers cost more CPU than the referee's whole decision (docs/architecture.md)."""
+
+    def __init__(self, app: Any, gw: Gateway) -> None:
+        self.app = app
+        self.gw = gw
+        self._counters: dict[int, Any] = {}
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope["method"] == "POST":
+            found = COMMAND_PATH.match(scope["path"])
+            if found is not None:
+                await self.command(found.group(1), scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+    async def command(self, match_id: str, scope: Any, receive: Any, send: Any) -> None:
+        chunks = []
+        while True:
+            message = await receive()
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body"):
+                break
+        authorization = next((v.decode() for k, v in scope["headers"] if k == b"authorization"), None)
+        query = dict(parse_qsl(scope.get("query_string", b"").decode()))
+        status, payload = await process_command(
+            self.gw, match_id, b"".join(chunks), bearer(authorization, query.get("token"))
+        )
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(payload)).encode()),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": payload})
+        counter = self._counters.get(status)
+        if counter is None:
+            counter = self._counters[status] = metrics.HTTP_REQUESTS.labels(COMMAND_ROUTE, str(status))
+        counter.inc()
 
 
 def games_catalogue() -> list[dict[str, Any]]:
@@ -401,6 +468,9 @@ def create_app(settings: Settings, nats_url: str) -> FastAPI:
         version="0.1.0",
         description="Turn-based board and card games: create matches, send commands, watch views live.",
         lifespan=lifespan,
+        # Metrics are Prometheus (services.common.metrics); FastAPI's own OpenTelemetry layer
+        # would only add per-request cost here.
+        telemetry={"tracing": False, "metrics": False, "logs": False, "operation_spans": False},
     )
     app.state.gateway = gw
 
@@ -514,39 +584,12 @@ def create_app(settings: Settings, nats_url: str) -> FastAPI:
         authorization: str | None = Header(default=None),
         token: str | None = None,
     ) -> Response:
-        return await command_endpoint(request)
-
-    async def command_endpoint(request: Request) -> Response:
-        # The hot route, served as a plain Starlette route ahead of FastAPI's (which stays for
-        # the OpenAPI description): FastAPI's per-request dependency solving cost more than the
-        # referee's whole decision.  msgspec decodes the body and encodes the reply.
-        match_id = request.path_params["match_id"]
-        try:
-            try:
-                body = command_request_decoder.decode(await request.body())
-            except msgspec.DecodeError as exc:
-                raise ApiError(422, "malformed", f"the body is not JSON: {exc}") from None
-            except msgspec.ValidationError as exc:
-                raise ApiError(
-                    422, "malformed", f'send {{"command": {{...}}, "command_id": "..."}}: {exc}'
-                ) from None
-            token = bearer(request.headers.get("authorization"), request.query_params.get("token"))
-            reply = await gw.send(match_id, token, body)
-        except ApiError as exc:
-            return Response(
-                encode({"code": exc.code, "detail": exc.detail}),
-                status_code=exc.status,
-                media_type="application/json",
-            )
-        return Response(encode(reply), media_type="application/json")
-
-    command_endpoint.route_label = "/api/matches/{match_id}/commands"  # type: ignore[attr-defined]
-    app.router.routes.insert(
-        0,
-        Route(
-            "/api/matches/{match_id}/commands", command_endpoint, methods=["POST"], include_in_schema=False
-        ),
-    )
+        # Served by CommandFastPath in front of the app; this route documents it (and answers
+        # when the app runs without the fast path).
+        status, payload = await process_command(
+            gw, match_id, await request.body(), bearer(authorization, token)
+        )
+        return Response(payload, status_code=status, media_type="application/json")
 
     @app.get(
         "/api/matches/{match_id}/replay",
@@ -675,7 +718,7 @@ async def run(settings: Settings, stop: asyncio.Event, port: int | None = None) 
     host = "127.0.0.1" if settings.http_host in ("0.0.0.0", "::", "") else settings.http_host
     app.state.gateway.internal_url = f"http://{host}:{port or settings.http_port}"
     config = uvicorn.Config(
-        app,
+        CommandFastPath(app, app.state.gateway),
         host=settings.http_host,
         port=port or settings.http_port,
         log_level="warning",

@@ -244,6 +244,9 @@ class Referee:
             await self._publish_started(env.match_id, live)
         if state is not None and state.outcome is not None:
             metrics.MATCHES_FINISHED.labels(env.game).inc()
+            # A finished match leaves memory; a late retry reloads it and is answered from the log.
+            self.matches.pop(env.match_id, None)
+            metrics.ACTIVE_MATCHES.labels(env.game).set(len(self.matches))
             log.info(
                 "match_finished",
                 match_id=env.match_id,

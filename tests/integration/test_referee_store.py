@@ -170,3 +170,32 @@ async def test_hash_chain_links_every_envelope(nc, referee) -> None:
     for item, env in zip(stored, envs, strict=True):
         assert env.prev_hash == expected
         expected = envelope_hash(item.data)
+
+
+async def test_a_finished_match_leaves_memory_and_a_late_retry_gets_the_first_reply(nc, referee) -> None:
+    created = await commands.create_match(nc, "ugolki")
+    decider = registry.get("ugolki")
+    rng = random.Random(21)
+    last: tuple[str, str, MovePiece] | None = None
+    first_reply = None
+    while True:
+        state = await fold_log(nc, "ugolki", created.match_id)
+        if state.outcome is not None:
+            break
+        seat = decider.to_move(state.game_state)
+        seat = next(iter(seat))
+        legal = decider.legal_commands(state.game_state, seat)
+        move = legal[rng.randrange(len(legal))]
+        cid = uuid.uuid4().hex
+        first_reply = await commands.send(
+            nc, "ugolki", created.match_id, move, seat, created.tokens[seat], cid
+        )
+        assert isinstance(first_reply, Accepted), first_reply
+        last = (seat, cid, move)
+    assert first_reply.finished
+    assert created.match_id not in referee.matches
+    seat, cid, move = last
+    again = await commands.send(nc, "ugolki", created.match_id, move, seat, created.tokens[seat], cid)
+    assert isinstance(again, Accepted) and again.duplicate and again.seq == first_reply.seq
+    late = await commands.send(nc, "ugolki", created.match_id, move, seat, created.tokens[seat])
+    assert isinstance(late, Rejected) and late.code == "match_over"

@@ -174,20 +174,27 @@ async def _load_bundle(match_id: str) -> Any:
     return make_bundle(folded)
 
 
-@app.command()
-def export(match_id: Annotated[str, typer.Argument(help="The match to export.")]) -> None:
-    """Write the audit bundle of a match (its envelopes, byte for byte) to standard output."""
-    from contracts.codecs import encode
+def _bundle_or_exit(match_id: str, verb: str) -> Any:
+    """The audit bundle of a stored match, or a clear message and exit status 1."""
     from services.gateway.app import ApiError
 
     try:
         bundle = asyncio.run(_load_bundle(match_id))
     except ApiError as exc:
-        typer.echo(f"cannot export {match_id}: {exc.detail}", err=True)
+        typer.echo(f"cannot {verb} {match_id}: {exc.detail}", err=True)
         raise typer.Exit(1) from None
     if bundle is None:
         typer.echo(f"no match {match_id!r}", err=True)
         raise typer.Exit(1)
+    return bundle
+
+
+@app.command()
+def export(match_id: Annotated[str, typer.Argument(help="The match to export.")]) -> None:
+    """Write the audit bundle of a match (its envelopes, byte for byte) to standard output."""
+    from contracts.codecs import encode
+
+    bundle = _bundle_or_exit(match_id, "export")
     sys.stdout.write(encode(bundle).decode() + "\n")
 
 
@@ -238,19 +245,11 @@ def audit_match(
 ) -> None:
     """Audit a stored match by id."""
     from contracts.codecs import encode
-    from services.gateway.app import ApiError
 
     opts = dict(ctx.obj or {})
     opts["quiet"] = opts.get("quiet") or quiet
     opts["json"] = opts.get("json") or as_json
-    try:
-        bundle = asyncio.run(_load_bundle(match_id))
-    except ApiError as exc:
-        typer.echo(f"cannot audit {match_id}: {exc.detail}", err=True)
-        raise typer.Exit(1) from None
-    if bundle is None:
-        typer.echo(f"no match {match_id!r}", err=True)
-        raise typer.Exit(1)
+    bundle = _bundle_or_exit(match_id, "audit")
     raise typer.Exit(
         _audit_bytes(encode(bundle), match_id, opts.get("quiet", False), opts.get("json", False))
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 import uuid
 from typing import Any
@@ -25,6 +26,11 @@ def new_match_id() -> str:
 def new_token(seat: str) -> str:
     """A seat token names its seat; the referee keeps only its sha256."""
     return f"{seat}.{secrets.token_urlsafe(24)}"
+
+
+def token_hash(token: str) -> str:
+    """What a match records of a seat token (``MatchCreated.token_hashes``)."""
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def seat_of_token(token: str) -> str | None:
@@ -115,8 +121,6 @@ async def create_match(
     if len(names) != n:
         return Rejected(code="invalid_seats", detail=f"{n} seats but {len(names)} players")
     tokens = {s: new_token(s) for s in seat_names}
-    from services.referee.core import token_hash
-
     command = CreateMatch(
         preset=preset,
         ruleset=msgspec.to_builtins(ruleset),

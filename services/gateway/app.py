@@ -41,7 +41,6 @@ from services.common.reader import FoldedMatch, find_game, load_match
 from services.common.settings import Settings
 from services.gateway.lobby import Lobby
 from services.gateway.lobby import router as lobby_router
-from services.referee.core import token_hash
 
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 
@@ -168,7 +167,7 @@ class Gateway:
         if (
             seat is None
             or seat not in seats
-            or state.created.token_hashes[seats.index(seat)] != token_hash(token)
+            or state.created.token_hashes[seats.index(seat)] != commands.token_hash(token)
         ):
             raise ApiError(401, "bad_token", "the token does not belong to any seat of this match")
         return seat

@@ -11,7 +11,6 @@ subscriber, faststream cost ~10x the CPU per message (see docs/architecture.md).
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import secrets
 import time
 from dataclasses import dataclass, field
@@ -33,6 +32,7 @@ from domain.core.audit import envelope_hash, genesis_hash
 from domain.core.rng import commitment
 from domain.games import registry
 from services.common import metrics
+from services.common.commands import token_hash
 from services.common.natsio import AppendConflict, EventStore
 
 log = structlog.get_logger("referee")
@@ -53,10 +53,6 @@ class Live:
     # command_id -> (envelope seq, seat, events) so that a retry gets the first reply
     decided: dict[str, tuple[int, str | None, tuple[Any, ...]]] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def now_ms() -> int:

@@ -68,7 +68,7 @@ async def create_direct(referee: Any, game: str, preset: str | None = None) -> t
     from contracts.codecs import encode
     from contracts.envelope import CommandEnvelope
     from contracts.match import CreateMatch
-    from services.referee.core import token_hash
+    from services.common.commands import token_hash
 
     decider = registry.get(game)
     preset = preset or decider.meta.default_preset

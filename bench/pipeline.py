@@ -214,50 +214,52 @@ async def run(mode: str, secs: float, warm: float, slots: int, referees: int = 1
     if mode == "gateway":
         wanted.append("gateway")
         env["GAMEHALL_HTTP_PORT"] = str(port)
-    for name in wanted:
-        if name == "referee" and referees > 1:
-            # Scale out by partition: referee i owns the partitions p with p % referees == i.
-            from contracts.subjects import DEFAULT_PARTITIONS
+    try:
+        for name in wanted:
+            if name == "referee" and referees > 1:
+                # Scale out by partition: referee i owns the partitions p with p % referees == i.
+                from contracts.subjects import DEFAULT_PARTITIONS
 
-            for i in range(referees):
-                owned = ",".join(str(p) for p in range(DEFAULT_PARTITIONS) if p % referees == i)
-                procs[f"referee{i}"] = spawn_service(name, dict(env, GAMEHALL_REFEREE_PARTITIONS=owned))
-            continue
-        procs[name] = spawn_service(name, env)
-    await asyncio.sleep(2.0)
-    if mode == "gateway":
-        for _ in range(100):
-            if port_open("127.0.0.1", port):
-                break
-            await asyncio.sleep(0.1)
-    phase = Phase()
-    pids = {name: p.pid for name, p in procs.items()}
-    pids["nats-server"] = server.proc.pid
-    pids["client"] = os.getpid()
-    client = (
-        nats_client(server.url, games, slots, phase)
-        if mode == "nats"
-        else http_client(f"http://127.0.0.1:{port}", games, slots, phase)
-    )
-    task = asyncio.create_task(client)
-    await asyncio.sleep(warm)
-    cpu0 = {k: cpu_seconds(v) for k, v in pids.items()}
-    phase.measure = True
-    t0 = time.perf_counter()
-    await asyncio.sleep(secs)
-    phase.measure = False
-    elapsed = time.perf_counter() - t0
-    cpu1 = {k: cpu_seconds(v) for k, v in pids.items()}
-    phase.stop = True
-    await task
-    for p in procs.values():
-        p.send_signal(signal.SIGTERM)
-    for p in procs.values():
-        try:
-            p.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            p.kill()
-    server.stop()
+                for i in range(referees):
+                    owned = ",".join(str(p) for p in range(DEFAULT_PARTITIONS) if p % referees == i)
+                    procs[f"referee{i}"] = spawn_service(name, dict(env, GAMEHALL_REFEREE_PARTITIONS=owned))
+                continue
+            procs[name] = spawn_service(name, env)
+        await asyncio.sleep(2.0)
+        if mode == "gateway":
+            for _ in range(100):
+                if port_open("127.0.0.1", port):
+                    break
+                await asyncio.sleep(0.1)
+        phase = Phase()
+        pids = {name: p.pid for name, p in procs.items()}
+        pids["nats-server"] = server.proc.pid
+        pids["client"] = os.getpid()
+        client = (
+            nats_client(server.url, games, slots, phase)
+            if mode == "nats"
+            else http_client(f"http://127.0.0.1:{port}", games, slots, phase)
+        )
+        task = asyncio.create_task(client)
+        await asyncio.sleep(warm)
+        cpu0 = {k: cpu_seconds(v) for k, v in pids.items()}
+        phase.measure = True
+        t0 = time.perf_counter()
+        await asyncio.sleep(secs)
+        phase.measure = False
+        elapsed = time.perf_counter() - t0
+        cpu1 = {k: cpu_seconds(v) for k, v in pids.items()}
+        phase.stop = True
+        await task
+    finally:
+        for p in procs.values():
+            p.send_signal(signal.SIGTERM)
+        for p in procs.values():
+            try:
+                p.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                p.kill()
+        server.stop()
     lat = sorted(phase.lat)
     moves = phase.ok
     result = {

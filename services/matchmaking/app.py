@@ -15,7 +15,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-import structlog
+from faststream.nats import NatsBroker
 from nats.aio.client import Client
 from nats.aio.msg import Msg
 from nats.js.api import DeliverPolicy
@@ -229,14 +229,15 @@ class MatchmakingService:
         self.tick_s = tick_s
         self.log = logs.get(SERVICE)
         self._lock = asyncio.Lock()
+        self._forming: set[asyncio.Task[None]] = set()
 
-    async def handle(self, msg: Msg) -> None:
+    async def answer(self, data: bytes) -> bytes:
+        """One join/leave/status request (bytes in, encoded reply out)."""
         try:
-            request = request_decoder.decode(msg.data)
+            request = request_decoder.decode(data)
         except Exception as exc:  # malformed bytes are a reply, never a crash
             REQUESTS.labels(kind="unknown", result="malformed").inc()
-            await msg.respond(encode(Rejected(code="malformed", detail=str(exc))))
-            return
+            return encode(Rejected(code="malformed", detail=str(exc)))
         at = now_ms()
         reply: MatchmakingReply
         if isinstance(request, JoinQueue):
@@ -254,11 +255,31 @@ class MatchmakingService:
             reply, kind = self.mm.status(request.player, at), "status"
         result = reply.code if isinstance(reply, Rejected) else "ok"
         REQUESTS.labels(kind=kind, result=result).inc()
-        with structlog.contextvars.bound_contextvars(player=getattr(request, "player", "")):
-            self.log.info("matchmaking_request", kind=kind, result=result)
-        await msg.respond(encode(reply))
+        self.log.info("matchmaking_request", kind=kind, result=result, player=getattr(request, "player", ""))
         if kind == "join" and result == "ok":
-            await self.form()  # a new ticket may complete a table right away
+            # A new ticket may complete a table right away (after this reply goes out).
+            task = asyncio.create_task(self.form())
+            self._forming.add(task)
+            task.add_done_callback(self._forming.discard)
+        return encode(reply)
+
+    def broker(self, url: str) -> NatsBroker:
+        """The request handlers as a FastStream app: thin handlers on the queue group.
+
+        The pass-through decoder hands them the raw bytes (msgspec decodes them), so a malformed
+        body still gets a typed ``malformed`` reply."""
+        broker = NatsBroker(url, logger=None)
+
+        async def raw_body(msg: Any) -> bytes:
+            return bytes(msg.body)
+
+        for subject in (subjects.MATCHMAKING_JOIN, subjects.MATCHMAKING_LEAVE, subjects.MATCHMAKING_STATUS):
+
+            @broker.subscriber(subject, queue=subjects.MATCHMAKING_QUEUE, decoder=raw_body)
+            async def handle(body: bytes) -> bytes:
+                return await self.answer(body)
+
+        return broker
 
     async def form(self) -> None:
         async with self._lock:
@@ -312,7 +333,7 @@ class MatchmakingService:
         if match_id:
             self.log.debug("integration_event", match_id=match_id, kind=type(event).__name__)
 
-    async def run(self, stop: asyncio.Event) -> None:
+    async def run(self, stop: asyncio.Event, url: str) -> None:
         follower = await self.js.subscribe(
             subjects.INTEGRATION_SUBJECTS,
             stream=subjects.INTEGRATION_STREAM,
@@ -320,10 +341,8 @@ class MatchmakingService:
             deliver_policy=DeliverPolicy.ALL,
             cb=self.on_integration,
         )
-        subs = [
-            await self.nc.subscribe(s, queue=subjects.MATCHMAKING_QUEUE, cb=self.handle)
-            for s in (subjects.MATCHMAKING_JOIN, subjects.MATCHMAKING_LEAVE, subjects.MATCHMAKING_STATUS)
-        ]
+        broker = self.broker(url)
+        await broker.start()
         self.log.info("matchmaking_started")
         try:
             while not stop.is_set():
@@ -333,11 +352,13 @@ class MatchmakingService:
                 except TimeoutError:
                     pass
         finally:
-            for sub in [*subs, follower]:
-                try:
-                    await sub.unsubscribe()
-                except Exception:  # noqa: BLE001 - the connection may already be closing
-                    pass
+            await broker.stop()
+            if self._forming:
+                await asyncio.gather(*self._forming, return_exceptions=True)
+            try:
+                await follower.unsubscribe()
+            except Exception:  # noqa: BLE001 - the connection may already be closing
+                pass
 
 
 async def run(
@@ -352,4 +373,5 @@ async def run(
         service = MatchmakingService(
             shell.nc, shell.engine, Matchmaker(policy=policy or policy_from_env()), tick_s=tick_s
         )
-        await service.run(stop)
+        assert settings.nats_url is not None
+        await service.run(stop, settings.nats_url)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import msgspec
 
 
@@ -19,9 +17,23 @@ class SeasonCalendar(msgspec.Struct, frozen=True, kw_only=True):
     seasons: dict[str, tuple[Season, ...]] = {}
 
 
+def civil_date(at_ms: int) -> tuple[int, int, int]:
+    """(year, month, day) in UTC of a unix-ms instant: integer arithmetic only (the proleptic
+    Gregorian "civil from days" algorithm), so the rules never touch a clock or time zone."""
+    days = at_ms // 86_400_000 + 719_468
+    era = days // 146_097
+    doe = days - era * 146_097
+    yoe = (doe - doe // 1460 + doe // 36_524 - doe // 146_096) // 365
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    day = doy - (153 * mp + 2) // 5 + 1
+    month = mp + 3 if mp < 10 else mp - 9
+    return yoe + era * 400 + (1 if month <= 2 else 0), month, day
+
+
 def quarter_of(at_ms: int) -> str:
-    moment = datetime.fromtimestamp(at_ms / 1000.0, tz=UTC)
-    return f"{moment.year}-Q{(moment.month - 1) // 3 + 1}"
+    year, month, _ = civil_date(at_ms)
+    return f"{year}-Q{(month - 1) // 3 + 1}"
 
 
 def season_for(calendar: SeasonCalendar, game: str, at_ms: int) -> str:

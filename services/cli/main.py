@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import sys
 from pathlib import Path
@@ -145,6 +146,9 @@ def demo(
         services: tuple[str, ...] = ("referee", "gateway")
         if ranked:
             services += ("matchmaking", "scoring", "leaderboard")
+            # The demo's own matchmaking widens the rating gap in seconds, not tens of seconds,
+            # so demo players far apart in rating still meet quickly (an explicit setting wins).
+            os.environ.setdefault("GAMEHALL_MM_STEPS", "0:50,1000:200,2000:400,3000:inf")
         async with in_process_stack(settings, services) as url:
             if not as_json:
                 typer.echo(f"started an embedded stack (data in {settings.data_dir})", err=True)

@@ -24,6 +24,8 @@ SUITS: tuple[str, ...] = ("C", "D", "H", "S")
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 RED_SUITS = frozenset({"D", "H"})
 JOKER_RANK = "JK"
+# A card a viewer may not see (another seat's hand, the stock) in events redacted for it.
+UNKNOWN = "??"
 
 # Rank orders, lowest first.  ``rank_value(order, rank)`` is the 1-based position.
 ACE_LOW: tuple[str, ...] = RANKS  # Kings in the Corner: A=1 .. K=13

@@ -7,9 +7,9 @@ is its turn and sends its command on the socket.  A dropped connection is resume
 seen decision.  Running seats are kept in ``<data_dir>/bots/seats.json`` (seat tokens, like the
 database, stay on the server's disk) so a restarted service picks its games up again.
 
-Hidden-information games: a bot never sees other seats' cards.  It chooses among the legal
-commands its own view lists (``view_choice``), since the events redacted for one seat do not fold
-into a full game state.
+A bot's fold holds the events as they were redacted for its seat: in a card game that is the
+seat's information state (other hands and the stock as unknown cards), from which the game's own
+computer player chooses; it never sees another seat's cards.
 """
 
 from __future__ import annotations
@@ -33,8 +33,7 @@ from contracts.bots import BotSeatAssigned, BotSeatTaken, assign_decoder
 from contracts.codecs import encode
 from contracts.envelope import Rejected
 from domain.games import registry
-from services.bots.choice import choose
-from services.cli.demo import PublicFold
+from services.cli.demo import PublicFold, choose_command
 from services.common import logs
 from services.common.settings import Settings
 from services.common.shell import service_shell
@@ -67,7 +66,6 @@ class BotPlayer:
         self.base_url = base_url
         self.think = max(0, think_ms) / 1000
         self.rng = random.Random(seed if seed is not None else f"{assignment.match_id}:{assignment.seat}")
-        self.hidden = registry.get(assignment.game).meta.hidden_info
         self.fold = PublicFold(assignment.game)
         self.view: dict[str, Any] | None = None
         self.acted_seq = -1
@@ -111,12 +109,8 @@ class BotPlayer:
                     if message.get("code") in ("bad_token", "match_not_found"):
                         self.finished = True
                     return
-                if kind == "events" and not self.hidden:
+                if kind == "events":
                     self.fold.apply(message["events"])
-                elif kind == "events":
-                    decisions = message["events"]
-                    if decisions:
-                        self.fold.seq = max(self.fold.seq, decisions[-1]["seq"])
                 elif kind == "view":
                     self.view = message["view"]
                     await self._maybe_act(ws)
@@ -149,7 +143,7 @@ class BotPlayer:
             return
         if self.a.seat not in view["to_move"] or view["seq"] == self.acted_seq:
             return
-        if not self.hidden and self.fold.seq < view["seq"]:
+        if self.fold.seq < view["seq"]:
             return  # the events of this view have not arrived yet
         self.acted_seq = view["seq"]
         if self.think:
@@ -159,7 +153,7 @@ class BotPlayer:
         else:
             # A search may take a while: off the event loop, so the other bots keep playing.
             command = await asyncio.to_thread(
-                choose, self.a.game, self.fold, view, self.a.seat, self.a.strength, self.rng
+                choose_command, self.a.game, self.fold, self.a.seat, self.a.strength, self.rng
             )
         await ws.send(
             json.dumps({"type": "command", "command": command, "command_id": f"bot-{uuid.uuid4().hex}"})

@@ -37,9 +37,7 @@ class PublicFold:
             self.seq = decision["seq"]
 
 
-def choose_command(
-    game: str, fold: PublicFold, view: dict[str, Any], seat: str, strength: str, rng: random.Random
-) -> dict[str, Any]:
+def choose_command(game: str, fold: PublicFold, seat: str, strength: str, rng: random.Random) -> dict[str, Any]:
     """A computer player's command from what this client was shown.
 
     ``fold`` holds the events as the API showed them to this seat (redacted for it in games
@@ -149,7 +147,7 @@ def play_match(
                 headers={"Authorization": f"Bearer {tokens[seat]}"},
             )
             continue
-        command = choose_command(game, fold, view, seat, seat_strength[seat], rng)
+        command = choose_command(game, fold, seat, seat_strength[seat], rng)
         r = client.post(
             f"/api/matches/{match_id}/commands",
             json={"command": command},

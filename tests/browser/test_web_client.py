@@ -57,8 +57,7 @@ def play_one_ugolki_move(
     square of the path, and End turn when the jump chain could go on."""
     fold = PublicFold("ugolki")
     fold.apply(client.get(f"/api/matches/{match_id}/events", params={"token": token}).json())
-    view = client.get(f"/api/matches/{match_id}", params={"token": token}).json()
-    command = choose_command("ugolki", fold, view, "white", "greedy", rng)
+    command = choose_command("ugolki", fold, "white", "greedy", rng)
     path = command["path"]
     for square in path:
         page.click(f'#board [data-sq="{square}"]')

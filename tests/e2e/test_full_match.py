@@ -132,7 +132,7 @@ def test_full_match_over_http_and_websocket(tmp_path: Path) -> None:
             while view["status"] == "running":
                 seat = view["to_move"][0]
                 command = choose_command(
-                    "ugolki", fold, view, seat, "greedy" if seat == "white" else "random", rng
+                    "ugolki", fold, seat, "greedy" if seat == "white" else "random", rng
                 )
                 if seat == "white":
                     ws.send(json.dumps({"type": "command", "command": command, "command_id": f"w{moves}"}))

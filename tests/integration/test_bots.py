@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from services.bots import app as bots_app
-from services.bots.choice import parse_kings_corner, view_choice
+from services.cli.demo import PublicFold, choose_command
 from services.cli.stackrun import in_process_stack
 from services.common import settings as settings_module
 
@@ -114,10 +114,16 @@ async def test_a_person_against_a_bot_at_kings_in_the_corner(nats_url: str, tmp_
         token = created["seats"][0]["token"]
         rng = random.Random(3)
         decisions = 0
+        mine = PublicFold("kings-corner")  # ann's own information state: her events, redacted for her
         view = (await client.get(f"/api/matches/{match_id}", params={"token": token})).json()
         while view["status"] != "finished" and decisions < 400:
             if "p1" in view["to_move"]:
-                command = view_choice("kings-corner", view, "random", rng)
+                shown = await client.get(
+                    f"/api/matches/{match_id}/events", params={"token": token, "since": mine.seq}
+                )
+                mine.apply(shown.json())
+                assert mine.seq >= view["seq"]
+                command = choose_command("kings-corner", mine, "p1", "random", rng)
                 reply = await client.post(
                     f"/api/matches/{match_id}/commands", json={"command": command}, params={"token": token}
                 )
@@ -157,20 +163,6 @@ async def test_a_restarted_bots_service_resumes_its_seat(nats_url: str, tmp_path
         await bots.start()
         answered = await wait_for(client, match_id, lambda v: v["to_move"] == ["white"], 30)
         assert len(answered["game_view"]["history"]) == 2
-
-
-def test_kings_corner_notation_parses_to_commands() -> None:
-    assert parse_kings_corner("QS>N") == {"type": "kc_play_card.v1", "card": "QS", "slot": "N"}
-    assert parse_kings_corner("9H,8S>E") == {"type": "kc_play_run.v1", "cards": ["9H", "8S"], "slot": "E"}
-    assert parse_kings_corner("E>N") == {"type": "kc_move_pile.v1", "from_slot": "E", "to_slot": "N"}
-    assert parse_kings_corner("N>>NE") == {"type": "kc_move_king_pile.v1", "from_slot": "N", "to_slot": "NE"}
-    assert parse_kings_corner("RJ=5H>W") == {
-        "type": "kc_play_card.v1",
-        "card": "RJ",
-        "slot": "W",
-        "as_card": "5H",
-    }
-    assert parse_kings_corner("end") == {"type": "kc_end_turn.v1"}
 
 
 async def test_quick_match_fills_the_table_with_a_bot(

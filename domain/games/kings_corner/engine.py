@@ -395,13 +395,11 @@ def _set(t: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
 
 
 def _remove(hand: tuple[str, ...], played: tuple[str, ...]) -> tuple[str, ...]:
-    """The hand without the played cards.  In a fold of events redacted for one seat (that
-    seat's information state) the other hands are unknown (empty): nothing to remove there.
-    Legality is decide's job, and the audit re-decides every play."""
+    """The hand without the played cards.  In a seat's information state (events redacted for
+    it) another seat's hand is ``UNKNOWN`` placeholders: a played card takes one of those."""
     left = list(hand)
     for c in played:
-        if c in left:
-            left.remove(c)
+        left.remove(c if c in left else cards.UNKNOWN)
     return tuple(left)
 
 

@@ -95,13 +95,18 @@ def view(state: KCState, viewer: str | None) -> KingsCornerView:
 
 
 def redact(event: KingsCornerEvent, viewer: str | None) -> KingsCornerEvent | None:
+    """What ``viewer`` may see of an event: cards it may not see become ``UNKNOWN`` placeholders,
+    so the count of every hand and of the stock survives and the redacted events fold into the
+    viewer's information state (the same legal commands as the full state, for that seat)."""
     if isinstance(event, RoundDealt):
         return msgspec.structs.replace(
             event,
             order=(),
-            stock=(),
-            hands=tuple(h if s == viewer else () for s, h in zip(event.seats, event.hands, strict=True)),
+            stock=(cards.UNKNOWN,) * len(event.stock),
+            hands=tuple(
+                h if s == viewer else (cards.UNKNOWN,) * len(h) for s, h in zip(event.seats, event.hands, strict=True)
+            ),
         )
     if isinstance(event, CardsDrawn) and event.seat != viewer:
-        return msgspec.structs.replace(event, cards=())
+        return msgspec.structs.replace(event, cards=(cards.UNKNOWN,) * len(event.cards))
     return event

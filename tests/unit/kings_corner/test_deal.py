@@ -128,19 +128,24 @@ def test_verify_chance_accepts_the_true_deal_and_names_a_wrong_card() -> None:
 
 
 def test_redact_shows_only_the_viewers_cards() -> None:
-    """ARCHITECTURE §1.4: a deal shows only the viewer's hand; a draw shows others only its count."""
+    """ARCHITECTURE §1.4: a deal shows only the viewer's hand; other hands, the stock and another
+    seat's draw keep only their size (as UNKNOWN placeholders, so a seat's fold counts right)."""
     _, events = _ready_both()
     deal = events[1]
     assert isinstance(deal, RoundDealt)
+    hidden = cards.UNKNOWN
     mine = GAME.redact(deal, "p1")
     assert isinstance(mine, RoundDealt)
-    assert mine.order == () and mine.stock == () and mine.hands[0] == deal.hands[0] and mine.hands[1] == ()
+    assert mine.order == () and mine.hands[0] == deal.hands[0]
+    assert mine.hands[1] == (hidden,) * len(deal.hands[1]) and mine.stock == (hidden,) * len(deal.stock)
     spectator = GAME.redact(deal, None)
-    assert isinstance(spectator, RoundDealt) and spectator.hands == ((), ())
+    assert isinstance(spectator, RoundDealt)
+    assert spectator.hands == tuple((hidden,) * len(h) for h in deal.hands)
     assert spectator.layout == deal.layout and spectator.stock_size == deal.stock_size
+    assert not set(cards.deck("52")) & ({c for h in spectator.hands for c in h} | set(spectator.stock))
     draw = CardsDrawn(seat="p1", cards=("QS",), count=1, reason="turn_start")
     assert GAME.redact(draw, "p1") == draw
-    assert GAME.redact(draw, "p2") == CardsDrawn(seat="p1", cards=(), count=1, reason="turn_start")
+    assert GAME.redact(draw, "p2") == CardsDrawn(seat="p1", cards=(hidden,), count=1, reason="turn_start")
 
 
 def test_view_hides_other_hands_and_the_seed() -> None:

@@ -31,7 +31,7 @@ from contracts.audit import AuditBundle, StoredEnvelope
 from contracts.bots import BotSeatAssigned
 from contracts.bots import reply_decoder as bots_reply_decoder
 from contracts.codecs import codec, encode
-from contracts.envelope import Accepted, Rejected
+from contracts.envelope import Accepted, EventEnvelope, Rejected
 from domain.core import match as match_layer
 from domain.core.audit import envelope_hash
 from domain.games import registry
@@ -182,20 +182,7 @@ class Gateway:
     @staticmethod
     def events_for(folded: FoldedMatch, seat: str | None, since: int = 0) -> list[dict[str, Any]]:
         game = registry.get(folded.game)
-        out = []
-        for env in folded.envelopes:
-            if env.seq <= since:
-                continue
-            shown = [match_layer.redact(game, e, seat) for e in env.events]
-            out.append(
-                {
-                    "seq": env.seq,
-                    "seat": env.seat,
-                    "recorded_at": env.recorded_at,
-                    "events": [msgspec.to_builtins(e) for e in shown if e is not None],
-                }
-            )
-        return out
+        return [decision_for(game, env, seat) for env in folded.envelopes if env.seq > since]
 
     async def send(self, match_id: str, token: str | None, body: CommandRequest) -> Accepted:
         if not token:
@@ -246,6 +233,17 @@ class Gateway:
                 await sub.unsubscribe()
 
 
+def decision_for(game: Any, env: EventEnvelope[Any], seat: str | None) -> dict[str, Any]:
+    """One stored decision as a client sees it: its events redacted for ``seat``."""
+    shown = (match_layer.redact(game, e, seat) for e in env.events)
+    return {
+        "seq": env.seq,
+        "seat": env.seat,
+        "recorded_at": env.recorded_at,
+        "events": [msgspec.to_builtins(e) for e in shown if e is not None],
+    }
+
+
 def make_bundle(folded: FoldedMatch) -> AuditBundle:
     game = registry.get(folded.game)
     if game.meta.hidden_info and not folded.finished:
@@ -269,16 +267,9 @@ def replay_frames(folded: FoldedMatch) -> dict[str, Any]:
         for event in env.events:
             state = match_layer.evolve(game, state, event, None)
         assert state is not None
-        shown = [match_layer.redact(game, e, None) for e in env.events]
-        frames.append(
-            {
-                "seq": env.seq,
-                "seat": env.seat,
-                "recorded_at": env.recorded_at,
-                "events": [msgspec.to_builtins(e) for e in shown if e is not None],
-                "view": msgspec.to_builtins(match_layer.view(game, state, None, folded.match_id, env.seq)),
-            }
-        )
+        frame = decision_for(game, env, None)
+        frame["view"] = msgspec.to_builtins(match_layer.view(game, state, None, folded.match_id, env.seq))
+        frames.append(frame)
     return {"match_id": folded.match_id, "game": folded.game, "frames": frames}
 
 

@@ -34,6 +34,8 @@ def test_a_seat_sees_and_may_do_the_same_from_its_redacted_events(game_name: str
             assert mine is not None
             assert match_layer.view(game, mine, seat, "m", 0) == match_layer.view(game, full, seat, "m", 0)
             if full.outcome is None:
-                assert game.legal_commands(mine.game_state, seat) == game.legal_commands(full.game_state, seat)
+                assert game.legal_commands(mine.game_state, seat) == game.legal_commands(
+                    full.game_state, seat
+                )
             compared += 1
     assert compared > 100

@@ -34,27 +34,9 @@ from domain.core import cards, match, rng
 from domain.games.kings_corner import GAME, HIDDEN
 from domain.games.kings_corner.rules import PRESETS
 from domain.games.kings_corner.state import KCState
+from tests.support.redaction import strings
 
 CODEC = codec("kings-corner")
-
-
-def strings(obj: Any) -> set[str]:
-    """Every string value and key inside a struct (card ids are whole strings, never substrings)."""
-    out: set[str] = set()
-
-    def walk(x: Any) -> None:
-        if isinstance(x, str):
-            out.add(x)
-        elif isinstance(x, dict):
-            for k, v in x.items():
-                walk(k)
-                walk(v)
-        elif isinstance(x, (list, tuple)):
-            for v in x:
-                walk(v)
-
-    walk(msgspec.to_builtins(obj))
-    return out
 
 
 ALL_CARDS = cards.deck("52", copies=2, jokers=2)

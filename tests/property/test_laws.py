@@ -31,6 +31,7 @@ from contracts.match import MATCH_REJECTION_CODES, CreateMatch
 from domain.core import match
 from domain.core import rng as rng_v1
 from domain.games.registry import GAMES
+from tests.support.redaction import strings
 
 UGOLKI_PRESETS = [
     "halma-8x8-1234",
@@ -57,24 +58,6 @@ class NotAStruct:
 def hidden_function(game_name: str) -> Any:
     module = importlib.import_module(f"domain.games.{game_name.replace('-', '_')}")
     return getattr(module, "HIDDEN", None)
-
-
-def strings(obj: Any) -> set[str]:
-    out: set[str] = set()
-
-    def walk(x: Any) -> None:
-        if isinstance(x, str):
-            out.add(x)
-        elif isinstance(x, dict):
-            for k, v in x.items():
-                walk(k)
-                walk(v)
-        elif isinstance(x, list | tuple):
-            for v in x:
-                walk(v)
-
-    walk(msgspec.to_builtins(obj))
-    return out
 
 
 def create_command(game: Any, preset: str, server_seed: bytes | None) -> CreateMatch:

@@ -9,7 +9,14 @@ import nats
 import nats.errors
 from nats.aio.client import Client
 from nats.js import JetStreamContext
-from nats.js.api import DeliverPolicy, DiscardPolicy, RetentionPolicy, StorageType, StreamConfig
+from nats.js.api import (
+    ConsumerConfig,
+    DeliverPolicy,
+    DiscardPolicy,
+    RetentionPolicy,
+    StorageType,
+    StreamConfig,
+)
 from nats.js.errors import APIError, BadRequestError, NotFoundError
 
 from contracts import subjects
@@ -108,15 +115,21 @@ class EventStore:
         return int(msg.seq or 0)
 
     async def load(
-        self, subject: str, stream: str = subjects.MATCH_STREAM, timeout: float = 5.0
+        self,
+        subject: str,
+        stream: str = subjects.MATCH_STREAM,
+        timeout: float = 5.0,
+        after: int = 0,
+        last: int | None = None,
     ) -> list[Stored]:
-        """Every message stored on ``subject``, in order."""
-        last = await self.last_seq(stream, subject)
-        if last == 0:
+        """The messages stored on ``subject`` after stream sequence ``after`` (all by default), in
+        order, up to ``last`` (the subject's last sequence, looked up when not given)."""
+        if last is None:
+            last = await self.last_seq(stream, subject)
+        if last <= after:
             return []
-        sub = await self.js.subscribe(
-            subject, stream=stream, ordered_consumer=True, deliver_policy=DeliverPolicy.ALL
-        )
+        config = ConsumerConfig(deliver_policy=DeliverPolicy.BY_START_SEQUENCE, opt_start_seq=after + 1)
+        sub = await self.js.subscribe(subject, stream=stream, ordered_consumer=True, config=config)
         out: list[Stored] = []
         try:
             while True:

@@ -12,6 +12,7 @@ import contextlib
 import re
 import time
 import uuid
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,7 @@ from services.common.settings import Settings
 from services.gateway.lobby import Lobby
 from services.gateway.lobby import router as lobby_router
 
+FOLDED_CACHE_SIZE = 2048  # matches kept folded in a gateway's memory
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 
 log = logs.get("gateway")
@@ -123,6 +125,8 @@ class Gateway:
         self.nc: Client | None = None
         self.store: EventStore | None = None
         self._games: dict[str, str] = {}  # match_id -> game
+        self._folded: OrderedDict[str, FoldedMatch] = OrderedDict()
+        self._refresh_locks: dict[str, asyncio.Lock] = {}
         self.internal_url = ""  # set by run(): where the bots service reaches this gateway
 
     async def start(self) -> None:
@@ -148,11 +152,33 @@ class Gateway:
             self._games[match_id] = game
         return game
 
-    async def load(self, match_id: str) -> FoldedMatch:
+    async def load(self, match_id: str, private: bool = False) -> FoldedMatch:
+        """The match folded from its log.  Clients poll, so folded matches are kept (LRU) and
+        only the decisions stored since are fetched; ``private`` gives a fresh fold that the
+        caller may go on applying to (a WebSocket follower)."""
         assert self.store is not None
-        folded = await load_match(self.store, match_id, await self.game_of(match_id))
-        if folded is None or folded.state is None:
-            raise ApiError(404, "match_not_found", f"no match {match_id!r}")
+        game = await self.game_of(match_id)
+        if private:
+            folded = await load_match(self.store, match_id, game)
+            if folded is None or folded.state is None:
+                raise ApiError(404, "match_not_found", f"no match {match_id!r}")
+            return folded
+        lock = self._refresh_locks.setdefault(match_id, asyncio.Lock())
+        async with lock:
+            subject = subjects.match_subject(game, match_id)
+            last = await self.store.last_seq(subjects.MATCH_STREAM, subject)
+            folded = self._folded.get(match_id)
+            if folded is None:
+                folded = FoldedMatch(match_id=match_id, game=game)
+            for item in await self.store.load(subject, after=folded.last_stream_seq, last=last):
+                folded.apply(item)
+            if folded.state is None:
+                raise ApiError(404, "match_not_found", f"no match {match_id!r}")
+            self._folded[match_id] = folded
+            self._folded.move_to_end(match_id)
+            while len(self._folded) > FOLDED_CACHE_SIZE:
+                evicted, _ = self._folded.popitem(last=False)
+                self._refresh_locks.pop(evicted, None)
         return folded
 
     @staticmethod
@@ -630,7 +656,7 @@ async def serve_socket(gw: Gateway, ws: WebSocket, match_id: str, token: str | N
     {"type": "reply", "command_id": ..., "reply": ...}, {"type": "error", ...}.
     A client that reconnects passes ``since`` (the last seq it saw) and gets the missed events.
     """
-    folded = await gw.load(match_id)
+    folded = await gw.load(match_id, private=True)
     seat = gw.viewer(folded, token)
     send_lock = asyncio.Lock()
 

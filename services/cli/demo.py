@@ -37,7 +37,9 @@ class PublicFold:
             self.seq = decision["seq"]
 
 
-def choose_command(game: str, fold: PublicFold, seat: str, strength: str, rng: random.Random) -> dict[str, Any]:
+def choose_command(
+    game: str, fold: PublicFold, seat: str, strength: str, rng: random.Random
+) -> dict[str, Any]:
     """A computer player's command from what this client was shown.
 
     ``fold`` holds the events as the API showed them to this seat (redacted for it in games
@@ -186,13 +188,24 @@ def outcome_text(seats: list[str], outcome: dict[str, Any]) -> str:
     return f"{'+'.join(winners)} won"
 
 
-def wait_for_scoring(client: httpx.Client, game: str, match_ids: list[str], timeout: float = 60.0) -> bool:
-    """Rated matches count once scoring has recorded them: wait until the history has them all."""
+def games_on_leaderboard(client: httpx.Client, game: str) -> int:
+    board = client.get(f"/api/leaderboard/{game}").json()
+    return sum(int(e.get("games", 0)) for e in board.get("entries", ()))
+
+
+def wait_for_scoring(
+    client: httpx.Client, game: str, match_ids: list[str], games_expected: int, timeout: float = 60.0
+) -> bool:
+    """Rated matches count once both projections have them: scoring's match history holds every
+    match and the leaderboard's standings hold ``games_expected`` games."""
     deadline = time.monotonic() + timeout
     wanted = set(match_ids)
     while time.monotonic() < deadline:
         rows = client.get("/api/history", params={"game": game, "limit": 500}).json()
-        if wanted <= {row.get("match_id") for row in rows}:
+        if (
+            wanted <= {row.get("match_id") for row in rows}
+            and games_on_leaderboard(client, game) >= games_expected
+        ):
             return True
         time.sleep(0.25)
     return False

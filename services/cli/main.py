@@ -72,7 +72,7 @@ def demo(
     Uses the running stack (gamehall up) or starts an embedded one that keeps its data in the
     default data folder, so 'gamehall export' and 'gamehall audit' find the matches later."""
     from domain.games import registry
-    from services.cli.demo import play_match, wait_for_scoring
+    from services.cli.demo import games_on_leaderboard, play_match, wait_for_scoring
     from services.cli.stackrun import in_process_stack
     from services.common import stack
 
@@ -108,6 +108,7 @@ def demo(
 
         results = []
         with httpx.Client(base_url=base_url, timeout=60.0) as client:
+            games_before = games_on_leaderboard(client, game) if ranked else 0
             for i in range(matches):
                 try:
                     result = play_match(
@@ -131,8 +132,9 @@ def demo(
                         f"match {i + 1}/{matches} {result['match_id']}: {result['outcome']} "
                         f"({result['reason']}) after {result['moves']} moves, {result['events']} events"
                     )
-            if ranked and not wait_for_scoring(client, game, [r["match_id"] for r in results]):
-                typer.echo("scoring did not record every match within 60 s", err=True)
+            expected = games_before + n * len(results)
+            if ranked and not wait_for_scoring(client, game, [r["match_id"] for r in results], expected):
+                typer.echo("scoring and the leaderboard did not record every match within 60 s", err=True)
                 return 1
         return 0
 

@@ -50,9 +50,15 @@ class Live:
     last_stream_seq: int = 0
     last_hash: str = ""
     server_seed: bytes | None = None
-    # command_id -> (envelope seq, seat, events) so that a retry gets the first reply
-    decided: dict[str, tuple[int, str | None, tuple[Any, ...]]] = field(default_factory=dict)
+    # (seat, command_id) -> (envelope seq, events) so that a seat's retry gets the first reply.
+    # Command ids are scoped to (match, seat): another seat's id is a new command for this seat.
+    decided: dict[tuple[str | None, str], tuple[int, tuple[Any, ...]]] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+def dedupe_id(match_id: str, seat: str | None, command_id: str) -> str:
+    """The JetStream ``Nats-Msg-Id`` of a decision: command ids are scoped to (match, seat)."""
+    return f"{match_id}:{seat or ''}:{command_id}"
 
 
 def now_ms() -> int:
@@ -176,24 +182,27 @@ class Referee:
 
     async def _decide_and_append(self, live: Live, env: CommandEnvelope[Any]) -> Accepted | Rejected:
         game = registry.get(env.game)
-        seen = live.decided.get(env.command_id)
-        if seen is not None:
-            seq, seat, events = seen
-            return self._accepted(live, env, seq, seat, events, duplicate=True)
         command = env.command
         seat = env.seat
         if isinstance(command, CreateMatch):
-            if live.state is not None:
-                return Rejected(code="match_exists", detail=f"match {env.match_id!r} exists")
             seat = None
-            if game.meta.chance:
-                live.server_seed = secrets.token_bytes(32)
-                command = msgspec.structs.replace(command, seed_commitment=commitment(live.server_seed))
         else:
+            # The token first: a known command id never stands in for it (issue 9, finding 2).
             assert live.state is not None
             problem = self._authorize(live.state, env)
             if problem is not None:
                 return problem
+        seen = live.decided.get((seat, env.command_id))
+        if seen is not None:
+            # Answered only to the seat that sent it, redacted for that seat.
+            seq, events = seen
+            return self._accepted(live, env, seat, seq, events, duplicate=True)
+        if isinstance(command, CreateMatch):
+            if live.state is not None:
+                return Rejected(code="match_exists", detail=f"match {env.match_id!r} exists")
+            if game.meta.chance:
+                live.server_seed = secrets.token_bytes(32)
+                command = msgspec.structs.replace(command, seed_commitment=commitment(live.server_seed))
         outcome = match_layer.decide_and_evolve(game, live.state, seat, command, live.server_seed)
         if isinstance(outcome, Rejected):
             return outcome
@@ -218,7 +227,7 @@ class Referee:
             subjects.match_subject(env.game, env.match_id),
             data,
             live.last_stream_seq,
-            f"{env.match_id}:{env.command_id}",
+            dedupe_id(env.match_id, seat, env.command_id),
         )
         if appended.duplicate:
             # Stored earlier by another referee under the same command id: answer from the log.
@@ -227,7 +236,7 @@ class Referee:
         live.seq = envelope.seq
         live.last_stream_seq = appended.stream_seq
         live.last_hash = envelope_hash(data)
-        live.decided[env.command_id] = (envelope.seq, seat, decided)
+        live.decided[(seat, env.command_id)] = (envelope.seq, decided)
         if isinstance(command, CreateMatch):
             metrics.ACTIVE_MATCHES.labels(env.game).set(len(self.matches))
             log.info(
@@ -252,7 +261,7 @@ class Referee:
                 decisions=envelope.seq,
             )
             await self._publish_finished(env.match_id, live)
-        return self._accepted(live, env, envelope.seq, seat, decided, duplicate=False)
+        return self._accepted(live, env, seat, envelope.seq, decided, duplicate=False)
 
     def _authorize(self, state: match_layer.MatchState, env: CommandEnvelope[Any]) -> Rejected | None:
         seats = state.created.seats
@@ -267,15 +276,15 @@ class Referee:
         self,
         live: Live,
         env: CommandEnvelope[Any],
-        seq: int,
         seat: str | None,
+        seq: int,
         events: tuple[Any, ...],
         duplicate: bool,
     ) -> Accepted:
         game = registry.get(env.game)
         visible = []
         for event in events:
-            shown = match_layer.redact(game, event, env.seat)
+            shown = match_layer.redact(game, event, seat)
             if shown is not None:
                 visible.append(msgspec.to_builtins(shown))
         finished = live.state is not None and live.state.outcome is not None
@@ -311,7 +320,7 @@ class Referee:
                 envelope = cdc.decode_envelope(item.data)
                 for event in envelope.events:
                     fresh.state = match_layer.evolve(game, fresh.state, event, fresh.server_seed)
-                fresh.decided[envelope.command_id] = (envelope.seq, envelope.seat, envelope.events)
+                fresh.decided[(envelope.seat, envelope.command_id)] = (envelope.seq, envelope.events)
                 fresh.seq = envelope.seq
                 fresh.last_stream_seq = item.stream_seq
                 fresh.last_hash = envelope_hash(item.data)

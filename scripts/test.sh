@@ -9,6 +9,7 @@ echo "== ruff";          $BIN/ruff check . || status=1
 echo "== mypy (strict on contracts/ and domain/)"; $BIN/mypy contracts domain || status=1
 echo "== import layers"; $BIN/lint-imports || status=1
 bash scripts/ensure-chromium.sh  # headless Chromium for tests/browser (Debian package, once)
+bash scripts/ensure-prometheus.sh  # prometheus + promtool for the monitoring tests (Debian package, once)
 echo "== pytest"
 $BIN/python -m pytest -q "$@"
 rc=$?

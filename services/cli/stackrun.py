@@ -106,11 +106,21 @@ def up(settings: Settings, services: list[str] | None = None, echo: Callable[[st
     old_term = signal.signal(signal.SIGTERM, stop_all)
     gateway_url = f"http://{settings.http_host}:{port}"
     try:
+        # Each service's /metrics on a port chosen here, so stack.json can tell a Prometheus
+        # where to scrape (the gateway serves /metrics on its own HTTP port).
+        metrics_urls: dict[str, str] = {}
         for name in names:
+            child_env = dict(env)
+            if name == "gateway":
+                metrics_urls[name] = f"{gateway_url}/metrics"
+            else:
+                metrics_port = free_port()
+                child_env["GAMEHALL_METRICS_PORT"] = str(metrics_port)
+                metrics_urls[name] = f"http://127.0.0.1:{metrics_port}/metrics"
             out = open(log_dir / f"{name}.log", "ab")  # noqa: SIM115 - owned by the child
             procs[name] = subprocess.Popen(
                 [sys.executable, "-m", "services.cli.main", "serve", name],
-                env=env,
+                env=child_env,
                 stdout=out,
                 stderr=out,
                 start_new_session=True,
@@ -125,7 +135,7 @@ def up(settings: Settings, services: list[str] | None = None, echo: Callable[[st
                 nats_url=nats_url,
                 gateway_url=gateway_url,
                 embedded_nats=nats is not None,
-                metrics={},
+                metrics=metrics_urls,
             ),
         )
         echo(f"services: {', '.join(names)} (logs in {log_dir})")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import socket
+from collections.abc import Iterable
 
 from prometheus_client import Counter, Gauge, Histogram, start_http_server
 
@@ -24,6 +25,21 @@ HTTP_REQUESTS = Counter("gamehall_http_requests_total", "Gateway HTTP requests",
 WS_CONNECTIONS = Gauge("gamehall_websocket_connections", "Open WebSocket connections at the gateway")
 CONSUMER_EVENTS = Counter("gamehall_consumer_events_total", "Events applied by a projection", ["consumer"])
 CONSUMER_LAG = Gauge("gamehall_consumer_lag_events", "Events a projection has not applied yet", ["consumer"])
+JETSTREAM_CONSUMERS = Gauge(
+    "gamehall_jetstream_consumers", "Consumers the NATS server holds on a gamehall stream", ["stream"]
+)
+
+
+def init_game_series(games: Iterable[str]) -> None:
+    """Create every per-game series at zero, so dashboards and alert expressions return a series
+    (rate 0) before the first conflict, reload or finished match rather than nothing."""
+    for game in games:
+        COMMAND_LATENCY.labels(game)
+        COMMANDS.labels(game, "accepted", "")
+        APPEND_CONFLICTS.labels(game)
+        MATCH_RELOADS.labels(game)
+        ACTIVE_MATCHES.labels(game)
+        MATCHES_FINISHED.labels(game)
 
 
 def free_port(host: str = "127.0.0.1") -> int:

@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 
+from nats.js import JetStreamContext
+
+from contracts.subjects import INTEGRATION_STREAM, MATCH_STREAM, SECRET_STREAM
+from domain.games.registry import GAMES
+from services.common import metrics
 from services.common.settings import Settings
 from services.common.shell import service_shell
 from services.referee.core import Referee
@@ -22,11 +28,31 @@ def owned_partitions(partitions: int) -> tuple[int, ...] | None:
     return owned
 
 
+CONSUMER_SAMPLE_S = 15.0
+
+
+async def sample_consumers(js: JetStreamContext, stop: asyncio.Event) -> None:
+    """Publish how many consumers each stream holds (alert: consumers piling up towards the
+    server's limit, e.g. WebSocket followers that are never cleaned up)."""
+    while not stop.is_set():
+        for stream in (MATCH_STREAM, SECRET_STREAM, INTEGRATION_STREAM):
+            try:
+                info = await js.stream_info(stream)
+            except Exception:  # noqa: BLE001 - a sample missed is retried next time; NATS may be away
+                continue
+            metrics.JETSTREAM_CONSUMERS.labels(stream).set(info.state.consumer_count)
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(stop.wait(), CONSUMER_SAMPLE_S)
+
+
 async def run(settings: Settings, stop: asyncio.Event, metrics_port: int | None = 0) -> None:
     owned = owned_partitions(settings.partitions)
     async with service_shell("referee", settings, metrics_port) as shell:
         referee = Referee(shell.nc, shell.nc.jetstream(), partitions=settings.partitions, owned=owned)
+        metrics.init_game_series(GAMES)
         await referee.start()
+        sampler = asyncio.create_task(sample_consumers(shell.nc.jetstream(), stop))
         shell.log.info("referee_started", nats=settings.nats_url, partitions=owned or "all")
         await stop.wait()
+        await sampler
         await referee.stop()

@@ -42,3 +42,21 @@ def test_alert_rules_query_only_exported_metrics() -> None:
     assert wanted
     missing = wanted - exported_names()
     assert not missing, f"alerts query metrics nobody exports: {sorted(missing)}"
+
+
+def test_dashboard_is_well_formed_grafana_json() -> None:
+    dashboard = json.loads((ROOT / "deploy/grafana/gamehall.json").read_text())
+    assert dashboard["uid"] and dashboard["title"]
+    ids = [p["id"] for p in dashboard["panels"]]
+    assert len(ids) == len(set(ids)), "panel ids must be unique"
+    cells: set[tuple[int, int]] = set()
+    for panel in dashboard["panels"]:
+        assert panel["title"] and panel["type"] in {"timeseries", "stat", "gauge", "table"}
+        assert panel["datasource"]["uid"] == "${datasource}", panel["title"]
+        refs = [t["refId"] for t in panel["targets"]]
+        assert refs and len(refs) == len(set(refs)), panel["title"]
+        grid = panel["gridPos"]
+        assert 0 <= grid["x"] and grid["x"] + grid["w"] <= 24, panel["title"]
+        cell = (grid["x"], grid["y"])
+        assert cell not in cells, f"two panels at {cell}"
+        cells.add(cell)

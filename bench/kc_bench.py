@@ -34,7 +34,7 @@ from domain.games.kings_corner.rules import PRESETS
 
 
 def one_round(preset: str, seats: int, seed: bytes, r: random.Random) -> int:
-    names = GAME.meta.seat_names(seats)
+    names = GAME.seat_names(seats)
     state = GAME.initial_state(PRESETS[preset], names, seed)
     decisions = 0
     for s in names:
@@ -80,7 +80,7 @@ def record_match(seats: int, seed: bytes) -> tuple[str, list[bytes]]:
     """A 5-round cardgames-zone match as stored, hash-chained envelopes."""
     preset = "cardgames-zone"
     ruleset = msgspec.structs.replace(PRESETS[preset], match_end_value=5)
-    names = GAME.meta.seat_names(seats)
+    names = GAME.seat_names(seats)
     create = CreateMatch(
         preset=preset,
         ruleset=msgspec.to_builtins(ruleset),
@@ -106,7 +106,7 @@ def record_match(seats: int, seed: bytes) -> tuple[str, list[bytes]]:
         env = EventEnvelope(
             match_id=match_id,
             game="kings-corner",
-            rules_version=GAME.meta.rules_version,
+            rules_version=GAME.rules_version,
             seq=len(stored) + 1,
             command_id=f"c{len(stored) + 1}",
             correlation_id="",

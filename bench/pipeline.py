@@ -49,7 +49,7 @@ def precompute_games(n: int, preset: str, seed: int = 1) -> list[list[tuple[str,
     for _ in range(n):
         state = game.initial_state(ruleset, ("white", "black"), None)
         seq = []
-        while game.outcome(state) is None and len(seq) < game.meta.max_decisions:
+        while game.outcome(state) is None and len(seq) < game.max_decisions:
             seat = next(iter(game.to_move(state)))
             command = game.bots["random"](state, seat, rng)
             events = game.decide(state, seat, command)
@@ -204,7 +204,7 @@ async def run(mode: str, secs: float, warm: float, slots: int, referees: int = 1
     from services.cli.stackrun import available_services
     from services.common.embedded import port_open
 
-    games = precompute_games(64, registry.get("ugolki").meta.default_preset)
+    games = precompute_games(64, registry.get("ugolki").default_preset)
     store = Path(tempfile.mkdtemp(prefix="gh-bench-"))
     server = EmbeddedNats(store / "nats").start()
     env = dict(os.environ, NATS_URL=server.url, GAMEHALL_DATA_DIR=str(store), GAMEHALL_LOG_FORMAT="json")

@@ -60,14 +60,13 @@ def codec(game: str) -> GameCodec:
         raise KeyError(f"unknown game {game!r}; known: {', '.join(sorted(CONTRACTS))}")
     events = contract.event_type | MatchEvent
     commands = contract.command_type | MatchCommand
-    upcast = None if contract.upcast.__name__ == "_same" else contract.upcast
     return GameCodec(
         game=game,
         envelope_decoder=msgspec.json.Decoder(EventEnvelope[events]),  # type: ignore[valid-type]
         command_decoder=msgspec.json.Decoder(CommandEnvelope[commands]),  # type: ignore[valid-type]
         inner_command_decoder=msgspec.json.Decoder(commands),
         event_decoder=msgspec.json.Decoder(events),
-        upcast=upcast,
+        upcast=contract.upcast,
     )
 
 

@@ -312,4 +312,5 @@ CONTRACT = GameContract(
     event_type=KingsCornerEvent,
     view_type=KingsCornerView,
     ruleset_type=KingsCornerRuleset,
+    rejection_codes=KINGS_CORNER_REJECTION_CODES,
 )

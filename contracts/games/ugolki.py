@@ -59,33 +59,6 @@ class UgolkiRuleset(msgspec.Struct, frozen=True, kw_only=True):
     target_home_lock_final_only: bool = False  # §6.6 / Q19: check only the final square
     vrednyugi_must_leave: bool = True  # §6.9 stricter reading: the move must also leave the home
 
-    def validate(self) -> str | None:
-        """A message for an inconsistent or unrefereeable combination, else None."""
-        if self.board == 16:
-            return (
-                "board 16 (halma-16x16) is not specified well enough to referee (rules/ugolki.md §3.1, Q22)"
-            )
-        if self.board not in (8, 10):
-            return f"board must be 8 or 10, got {self.board}"
-        white = set(layout_offsets(self.layout))
-        black = {(self.board - 1 - dx, self.board - 1 - dy) for dx, dy in white}
-        if white & black or any(max(sq) >= self.board for sq in white):
-            return f"layout {self.layout} does not fit twice on a {self.board}x{self.board} board"
-        if self.leave_home != "none":
-            if self.leave_home_moves < 1:
-                return "leave_home_moves must be at least 1"
-            if self.leave_home_threshold < 1:
-                return "leave_home_threshold must be at least 1"
-        if self.long_game != "none" and self.long_game_moves < 1:
-            return "long_game_moves must be at least 1"
-        if self.return_home_loss_after is not None and self.return_home_loss_after < 0:
-            return "return_home_loss_after must be >= 0"
-        if self.mirror_limit is not None and self.mirror_limit < 0:
-            return "mirror_limit must be >= 0"
-        if self.mirror_window is not None and self.mirror_window < 1:
-            return "mirror_window must be at least 1"
-        return None
-
 
 class MovePiece(msgspec.Struct, frozen=True, kw_only=True, tag="move_piece.v1"):
     """A turn: the full path (every landing square) or just (from, to)."""
@@ -146,4 +119,5 @@ CONTRACT = GameContract(
     event_type=UgolkiEvent,
     view_type=UgolkiView,
     ruleset_type=UgolkiRuleset,
+    rejection_codes=UGOLKI_REJECTION_CODES,
 )

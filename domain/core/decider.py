@@ -1,12 +1,21 @@
-"""A game is a Decider: a frozen record of pure functions (ARCHITECTURE §3)."""
+"""A game is a Decider: one frozen record that declares everything about the game (ARCHITECTURE §3).
+
+The record is the only place a game is declared: its contract (message types, rejection codes,
+upcaster; ``contracts/games/<game>.py``), its presets with their descriptions, how a ruleset is
+validated, its seats, its pure functions, what it hides, how a command is written in the game's
+notation, its computer players and, for portable game records, its record adapter.  The match
+layer, the services and the conformance suite read nothing else.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import random
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from contracts.envelope import Rejected
+from contracts.games import GameContract
 from contracts.match import Outcome
 
 S = TypeVar("S")  # state
@@ -17,46 +26,114 @@ R = TypeVar("R")  # ruleset
 
 Seat = str
 
+# A computer player: (state, seat, rng) -> a legal command.  The rng is owned by the caller.
+Bot = Callable[[S, Seat, random.Random], C]
+
 
 @dataclass(frozen=True)
-class GameMeta(Generic[R]):
-    name: str
-    rules_version: str
-    min_seats: int
-    max_seats: int
-    chance: bool
-    hidden_info: bool
-    ruleset_type: type[R]
-    presets: Mapping[str, R]
-    default_preset: str
-    command_type: Any  # union of the game's command structs
-    event_type: Any  # union of the game's event structs
-    view_type: Any
-    rejection_codes: tuple[str, ...]
-    # Optional: default seat names for n seats (e.g. ("white", "black")).
-    seat_names: Callable[[int], tuple[str, ...]]
-    # A bound on decisions in one match, used by random-playout tests.
-    max_decisions: int = 10_000
-    description: Mapping[str, str] | None = None  # preset -> one-line description
+class Preset(Generic[R]):
+    """A named ruleset of the game's rules file, with its one-line description."""
+
+    ruleset: R
+    description: str
+
+
+@dataclass(frozen=True)
+class RecordAdapter(Generic[S, C, E]):
+    """How a game reads and writes portable game records (``rules/records.md``).
+
+    ``parse_action(state, seat, action)``: one record action (``[name, seat index, args...]``) as the
+    game's command, or ``Rejected`` (``bad_action``) when the action cannot be read at all.
+    ``format_action(state, seat, command)``: a command as a record action (the inverse).
+    ``wants_deal(state)``: whether the game now waits for chance (the next ``deals`` entry).
+    ``deal(state, entry)``: the events that put a record's deal entry into play, in place of the
+    rng_v1 draw live play makes, or ``Rejected`` when the entry does not fit.
+    ``deal_entry(event)``: the record's deal entry of a recorded chance event (``None`` otherwise).
+    ``scores(state)``: per seat the running totals after each deal so far (``()`` for games
+    without deals).
+    """
+
+    parse_action: Callable[[S, Seat, Sequence[Any]], C | Rejected]
+    format_action: Callable[[S, Seat, C], list[Any]]
+    wants_deal: Callable[[S], bool] = lambda _state: False
+    deal: Callable[[S, Mapping[str, Any]], tuple[E, ...] | Rejected] | None = None
+    deal_entry: Callable[[E], dict[str, Any] | None] = lambda _event: None
+    scores: Callable[[S], tuple[tuple[int, ...], ...]] = lambda _state: ()
+
+
+def no_hidden(_state: Any, _seat: Seat) -> frozenset[str]:
+    """``hidden`` of a game with no hidden information."""
+    return frozenset()
 
 
 @dataclass(frozen=True)
 class Decider(Generic[S, C, E, V, R]):
-    meta: GameMeta[R]
+    # Identity: the contract names the game and lists its message types.
+    contract: GameContract
+    title: str  # shown to people, e.g. "Kings in the Corner"
+    rules_version: str  # pinned per match; old versions stay registered so old matches audit
+    # Seats: seat_names(n) are the seats of an n-seat match, in turn order.
+    min_seats: int
+    max_seats: int
+    seat_names: Callable[[int], tuple[Seat, ...]]
+    # Rules as data.
+    presets: Mapping[str, Preset[R]]
+    default_preset: str
+    # A problem with a ruleset for n seats (a readable sentence), or None when it can be played.
+    validate: Callable[[R, int], str | None]
+    chance: bool  # the game draws from rng_v1 (then ``verify_chance`` is required)
+    hidden_info: bool  # some seat may not see everything (then ``hidden`` says what)
+    # A bound on decisions in one match: random playouts of every preset end within it.
+    max_decisions: int
+    # The pure functions.
     initial_state: Callable[[R, tuple[Seat, ...], bytes | None], S]
     decide: Callable[[S, Seat, C], tuple[E, ...] | Rejected]
     evolve: Callable[[S, E], S]
-    legal_commands: Callable[[S, Seat], tuple[C, ...]]
+    legal_commands: Callable[[S, Seat], tuple[C, ...]]  # canonical order; () when not to move
     to_move: Callable[[S], frozenset[Seat]]
     outcome: Callable[[S], Outcome | None]
     view: Callable[[S, Seat | None], V]
     redact: Callable[[E, Seat | None], E | None]
+    # Every string value (card id...) that ``seat`` may not see in this state.
+    hidden: Callable[[S, Seat], frozenset[str]]
+    # A command in the game's notation (the label of a legal move in every view).
+    describe: Callable[[C], str]
+    # Computer players by strength name, weakest first; ``default_bot`` is the one seated when
+    # nobody names a strength.
+    bots: Mapping[str, Bot[S, C]]
+    default_bot: str
     # Games with chance: given the state before a recorded chance event (folded with the revealed
     # server seed), re-derive the event and return a precise problem, or None when it matches.
     verify_chance: Callable[[S, E], str | None] | None = None
-    # Computer players by strength name (e.g. "random", "greedy", "search"), each a pure function
-    # (state, seat, rng) -> command.  rng is a random.Random owned by the caller.
-    bots: Mapping[str, Callable[[S, Seat, Any], C]] | None = None
+    # Portable game records (``gamehall rules replay``); None until the game supports them.
+    record: RecordAdapter[S, C, E] | None = None
+
+    @property
+    def name(self) -> str:
+        return self.contract.name
+
+    @property
+    def ruleset_type(self) -> Any:
+        return self.contract.ruleset_type
+
+    @property
+    def command_type(self) -> Any:
+        return self.contract.command_type
+
+    @property
+    def event_type(self) -> Any:
+        return self.contract.event_type
+
+    @property
+    def view_type(self) -> Any:
+        return self.contract.view_type
+
+    @property
+    def rejection_codes(self) -> tuple[str, ...]:
+        return self.contract.rejection_codes
+
+    def preset_ruleset(self, preset: str) -> R:
+        return self.presets[preset].ruleset
 
 
 def fold(game: Decider[S, C, E, V, R], state: S, events: tuple[E, ...] | list[E]) -> S:

@@ -55,60 +55,62 @@ def ruleset_hash(ruleset: dict[str, Any]) -> str:
     return hashlib.sha256(msgspec.json.encode(ruleset, order="sorted")).hexdigest()
 
 
-def resolve_ruleset(game: Decider[Any, Any, Any, Any, Any], preset: str, overrides: dict[str, Any]) -> Any:
-    """Preset + overrides -> a validated ruleset struct, or Rejected."""
-    meta = game.meta
-    base = meta.presets.get(preset)
+def check_ruleset(game: Decider[Any, Any, Any, Any, Any], data: Any, seats: int) -> Any:
+    """Ruleset parameters (builtins) for ``seats`` seats -> the validated ruleset struct, or Rejected.
+
+    The one validation of a ruleset: the gateway calls it (through ``resolve_ruleset``) to answer a
+    bad request at once, and ``decide_create`` calls it again on the command it decides."""
+    if not game.min_seats <= seats <= game.max_seats:
+        return Rejected(
+            code="invalid_seats", detail=f"{game.name} takes {game.min_seats}-{game.max_seats} seats, got {seats}"
+        )
+    try:
+        ruleset = msgspec.convert(data, game.ruleset_type)
+    except (msgspec.ValidationError, ValueError) as exc:
+        return Rejected(code="invalid_ruleset", detail=str(exc))
+    problem = game.validate(ruleset, seats)
+    if problem:
+        # A ruleset that some other seat count can play is refused for its seats.
+        playable = any(
+            game.validate(ruleset, n) is None for n in range(game.min_seats, game.max_seats + 1) if n != seats
+        )
+        return Rejected(code="invalid_seats" if playable else "invalid_ruleset", detail=problem)
+    return ruleset
+
+
+def resolve_ruleset(
+    game: Decider[Any, Any, Any, Any, Any], preset: str, overrides: dict[str, Any], seats: int | None = None
+) -> Any:
+    """Preset + overrides for ``seats`` seats (the game's fewest by default) -> a validated ruleset
+    struct, or Rejected."""
+    base = game.presets.get(preset)
     if base is None:
         return Rejected(
             code="unknown_preset",
-            detail=f"{meta.name} has no preset {preset!r}; known: {', '.join(sorted(meta.presets))}",
+            detail=f"{game.name} has no preset {preset!r}; known: {', '.join(sorted(game.presets))}",
         )
-    data = msgspec.to_builtins(base)
+    data = msgspec.to_builtins(base.ruleset)
     unknown = sorted(set(overrides) - set(data))
     if unknown:
         return Rejected(code="invalid_ruleset", detail=f"unknown ruleset parameter(s): {', '.join(unknown)}")
     data.update(overrides)
-    try:
-        ruleset = msgspec.convert(data, meta.ruleset_type)
-    except (msgspec.ValidationError, ValueError) as exc:
-        return Rejected(code="invalid_ruleset", detail=str(exc))
-    check = getattr(ruleset, "validate", None)
-    if check is not None:
-        problem = check()
-        if problem:
-            return Rejected(code="invalid_ruleset", detail=str(problem))
-    return ruleset
+    return check_ruleset(game, data, game.min_seats if seats is None else seats)
 
 
 def decide_create(game: Decider[Any, Any, Any, Any, Any], cmd: CreateMatch) -> tuple[MatchCreated] | Rejected:
-    meta = game.meta
+    meta = game
     if cmd.preset not in meta.presets:
         return Rejected(code="unknown_preset", detail=f"{meta.name} has no preset {cmd.preset!r}")
-    try:
-        ruleset = msgspec.convert(cmd.ruleset, meta.ruleset_type)
-    except (msgspec.ValidationError, ValueError) as exc:
-        return Rejected(code="invalid_ruleset", detail=str(exc))
-    validate = getattr(ruleset, "validate", None)
-    problem = validate() if validate is not None else None
-    if problem:
-        return Rejected(code="invalid_ruleset", detail=str(problem))
     n = len(cmd.seats)
-    if not meta.min_seats <= n <= meta.max_seats:
-        return Rejected(
-            code="invalid_seats", detail=f"{meta.name} takes {meta.min_seats}-{meta.max_seats} seats, got {n}"
-        )
+    ruleset = check_ruleset(game, cmd.ruleset, n)
+    if isinstance(ruleset, Rejected):
+        return ruleset
     if len(set(cmd.seats)) != n or len(cmd.players) != n or len(cmd.token_hashes) != n:
         return Rejected(
             code="invalid_seats", detail="seats must be distinct, with one player and one token each"
         )
     if tuple(cmd.seats) != meta.seat_names(n):
         return Rejected(code="invalid_seats", detail=f"seats must be {list(meta.seat_names(n))}")
-    check_seats = getattr(ruleset, "check_seats", None)
-    if check_seats is not None:
-        seats_problem = check_seats(n)
-        if seats_problem:
-            return Rejected(code="invalid_seats", detail=str(seats_problem))
     if meta.chance and not cmd.seed_commitment:
         return Rejected(code="invalid_seed", detail="a game with chance needs a seed commitment")
     canonical = msgspec.to_builtins(ruleset)
@@ -241,7 +243,7 @@ def _ending(
     game: Decider[Any, Any, Any, Any, Any], state: MatchState, outcome: Outcome, server_seed: bytes | None
 ) -> tuple[Any, ...]:
     events: tuple[Any, ...] = (MatchEnded(outcome=outcome),)
-    if game.meta.chance and server_seed is not None:
+    if game.chance and server_seed is not None:
         events += (ServerSeedRevealed(server_seed=server_seed.hex()),)
     return events
 
@@ -253,7 +255,7 @@ def evolve(
     server_seed: bytes | None = None,
 ) -> MatchState:
     if isinstance(event, MatchCreated):
-        ruleset = msgspec.convert(event.ruleset, game.meta.ruleset_type)
+        ruleset = msgspec.convert(event.ruleset, game.ruleset_type)
         return MatchState(
             created=event,
             ruleset=ruleset,

@@ -1,9 +1,15 @@
-"""(game, rules_version) -> Decider.  Old rules versions stay importable so old matches audit."""
+"""Every registered game: (game, rules_version) -> Decider.  Adding a game is one line in ``_ALL``.
+
+Old rules versions stay registered (under their own ``rules_version``) so old matches audit.
+Each Decider carries its contract, and the contract registry that the codecs read
+(``contracts.games.registry``) must list exactly the same contracts: checked here on import.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from contracts.games.registry import CONTRACTS
 from domain.core.decider import Decider
 from domain.games.kings_corner import GAME as KINGS_CORNER
 from domain.games.ugolki import GAME as UGOLKI
@@ -12,8 +18,14 @@ Game = Decider[Any, Any, Any, Any, Any]
 
 _ALL: tuple[Game, ...] = (UGOLKI, KINGS_CORNER)
 
-GAMES: dict[str, Game] = {g.meta.name: g for g in _ALL}
-BY_VERSION: dict[tuple[str, str], Game] = {(g.meta.name, g.meta.rules_version): g for g in _ALL}
+GAMES: dict[str, Game] = {g.name: g for g in _ALL}
+BY_VERSION: dict[tuple[str, str], Game] = {(g.name, g.rules_version): g for g in _ALL}
+
+for _game in _ALL:
+    if CONTRACTS.get(_game.name) is not _game.contract:
+        raise RuntimeError(f"{_game.name}: its contract is not the one in contracts.games.registry")
+if set(CONTRACTS) != set(GAMES):
+    raise RuntimeError(f"contracts without a game: {sorted(set(CONTRACTS) - set(GAMES))}")
 
 
 def get(game: str, rules_version: str | None = None) -> Game:

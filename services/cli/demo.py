@@ -126,10 +126,10 @@ def play_match(
         match_id, tokens = queue_match(client, game, preset, players)
     else:
         match_id, tokens = create_match(client, game, preset, players)
-    seat_strength = dict(zip(decider.meta.seat_names(len(strengths)), strengths, strict=True))
+    seat_strength = dict(zip(decider.seat_names(len(strengths)), strengths, strict=True))
     # One fold per seat, from the events redacted for that seat (hidden cards stay hidden).
     folds = {seat: PublicFold(game) for seat in tokens}
-    limit = max_decisions or decider.meta.max_decisions
+    limit = max_decisions or decider.max_decisions
     started = time.perf_counter()
     moves = 0
     while True:

@@ -81,7 +81,7 @@ def demo(
         raise typer.Exit(2)
     decider = registry.get(game)
     bots = sorted(decider.bots or {"random": None})
-    n = seats or decider.meta.min_seats
+    n = seats or decider.min_seats
     chosen = tuple(strength or [])
     for s in chosen:
         if s not in bots:

@@ -45,12 +45,11 @@ def parse_overrides(items: list[str]) -> dict[str, Any]:
 def presets(game: Annotated[str, typer.Argument(help="Game name, e.g. ugolki.")]) -> None:
     """List a game's presets with one-line descriptions (the default is marked *)."""
     g = _game(game)
-    meta = g.meta
-    descriptions = meta.description or {}
+    meta = g
     width = max(len(name) for name in meta.presets)
     for name in meta.presets:
         mark = "*" if name == meta.default_preset else " "
-        typer.echo(f"{mark} {name:<{width}}  {descriptions.get(name, '')}")
+        typer.echo(f"{mark} {name:<{width}}  {meta.presets[name].description}")
 
 
 @rules_app.command()
@@ -73,11 +72,11 @@ def perft(
     if preset == "halma-16x16":
         typer.echo("halma-16x16 is not specified well enough to referee (rules/ugolki.md §10, Q22)", err=True)
         raise typer.Exit(2)
-    ruleset = resolve_ruleset(g, preset or g.meta.default_preset, parse_overrides(set_ or []))
+    ruleset = resolve_ruleset(g, preset or g.default_preset, parse_overrides(set_ or []))
     if isinstance(ruleset, Rejected):
         typer.echo(f"{ruleset.code}: {ruleset.detail}", err=True)
         raise typer.Exit(2)
-    state = g.initial_state(ruleset, g.meta.seat_names(2), None)
+    state = g.initial_state(ruleset, g.seat_names(2), None)
     for d in range(1, depth + 1):
         started = time.perf_counter()
         nodes = count(state, d)

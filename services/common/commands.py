@@ -106,16 +106,12 @@ async def create_match(
         return Rejected(
             code="unknown_game", detail=f"unknown game {game!r}; known: {', '.join(sorted(registry.GAMES))}"
         )
-    meta = decider.meta
+    meta = decider
     preset = preset or meta.default_preset
-    ruleset = match_layer.resolve_ruleset(decider, preset, overrides or {})
+    n = seats or (len(players) if players else meta.min_seats)
+    ruleset = match_layer.resolve_ruleset(decider, preset, overrides or {}, n)
     if isinstance(ruleset, Rejected):
         return ruleset
-    n = seats or (len(players) if players else meta.min_seats)
-    if not meta.min_seats <= n <= meta.max_seats:
-        return Rejected(
-            code="invalid_seats", detail=f"{game} takes {meta.min_seats}-{meta.max_seats} seats, got {n}"
-        )
     seat_names = meta.seat_names(n)
     names = tuple(players) if players else tuple(f"guest-{s}" for s in seat_names)
     if len(names) != n:

@@ -272,7 +272,7 @@ def decision_for(game: Any, env: EventEnvelope[Any], seat: str | None) -> dict[s
 
 def make_bundle(folded: FoldedMatch) -> AuditBundle:
     game = registry.get(folded.game)
-    if game.meta.hidden_info and not folded.finished:
+    if game.hidden_info and not folded.finished:
         raise ApiError(409, "match_running", "a match with hidden cards can be exported once it is over")
     return AuditBundle(
         match_id=folded.match_id,
@@ -306,7 +306,7 @@ def bot_seats_problem(body: CreateMatchBody) -> str | None:
     game = registry.GAMES.get(body.game)
     if game is None:
         return None  # create_match names the unknown game
-    meta = game.meta
+    meta = game
     n = body.seats or (len(body.players) if body.players else meta.min_seats)
     if not meta.min_seats <= n <= meta.max_seats:
         return None  # create_match names the seat count problem
@@ -441,10 +441,11 @@ class CommandFastPath:
 def games_catalogue() -> list[dict[str, Any]]:
     out = []
     for name, game in sorted(registry.GAMES.items()):
-        meta = game.meta
+        meta = game
         out.append(
             {
                 "game": name,
+                "title": meta.title,
                 "rules_version": meta.rules_version,
                 "seats": {"min": meta.min_seats, "max": meta.max_seats},
                 "seat_names": {
@@ -453,14 +454,15 @@ def games_catalogue() -> list[dict[str, Any]]:
                 "default_preset": meta.default_preset,
                 "chance": meta.chance,
                 "hidden_info": meta.hidden_info,
-                "bots": sorted(game.bots or {}),
+                "bots": list(game.bots),
+                "default_bot": game.default_bot,
                 "presets": [
                     {
-                        "name": p,
-                        "description": (meta.description or {}).get(p, ""),
-                        "rules": msgspec.to_builtins(r),
+                        "name": preset_name,
+                        "description": p.description,
+                        "rules": msgspec.to_builtins(p.ruleset),
                     }
-                    for p, r in meta.presets.items()
+                    for preset_name, p in meta.presets.items()
                 ],
             }
         )

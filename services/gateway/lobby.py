@@ -37,8 +37,6 @@ if TYPE_CHECKING:
 
 log = logs.get("gateway")
 
-# The strength of a computer player that matchmaking seats (the queue does not name one).
-TABLE_BOT_STRENGTHS = ("greedy", "heuristic", "random")
 QUEUE_STATUS = {"already_queued": 409, "in_match": 409, "not_queued": 404, "unknown_game": 404}
 
 
@@ -118,8 +116,7 @@ class Lobby:
             )
             return
         gw._games[created.match_id] = created.game
-        strengths = sorted(registry.get(table.game).bots or {})
-        strength = next((s for s in TABLE_BOT_STRENGTHS if s in strengths), strengths[0] if strengths else "")
+        strength = registry.get(table.game).default_bot
         humans = [s for i, s in enumerate(created.seats) if i not in table.bots]
         for i in table.bots:
             await assign_bot(gw, created, created.seats[i], strength, None, gw.internal_url)
@@ -149,7 +146,7 @@ def router(lobby: Lobby) -> APIRouter:
         request = JoinQueue(
             player=body.player,
             game=body.game,
-            preset=body.preset or game.meta.default_preset,
+            preset=body.preset or game.default_preset,
             seats=body.seats,
             ranked=body.ranked,
             bots_ok=body.bots_ok,

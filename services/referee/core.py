@@ -200,7 +200,7 @@ class Referee:
         if isinstance(command, CreateMatch):
             if live.state is not None:
                 return Rejected(code="match_exists", detail=f"match {env.match_id!r} exists")
-            if game.meta.chance:
+            if game.chance:
                 live.server_seed = secrets.token_bytes(32)
                 command = msgspec.structs.replace(command, seed_commitment=commitment(live.server_seed))
         outcome = match_layer.decide_and_evolve(game, live.state, seat, command, live.server_seed)
@@ -212,7 +212,7 @@ class Referee:
         envelope = EventEnvelope(
             match_id=env.match_id,
             game=env.game,
-            rules_version=game.meta.rules_version,
+            rules_version=game.rules_version,
             seq=live.seq + 1,
             command_id=env.command_id,
             correlation_id=env.correlation_id or env.command_id,

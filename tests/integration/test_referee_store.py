@@ -115,7 +115,7 @@ async def test_malformed_bytes_are_rejected_and_nothing_is_stored(nc, referee) -
         assert isinstance(reply, Rejected) and reply.code == "malformed", reply
     bad_path = MovePiece(path=("z9", "a1"))
     reply = await commands.send(nc, "ugolki", created.match_id, bad_path, "white", created.tokens["white"])
-    assert isinstance(reply, Rejected) and reply.code in registry.get("ugolki").meta.rejection_codes
+    assert isinstance(reply, Rejected) and reply.code in registry.get("ugolki").rejection_codes
     assert len(await stored_envelopes(nc, "ugolki", created.match_id)) == 1
 
 

@@ -11,7 +11,7 @@ from domain.core import match as match_layer
 from domain.games import registry
 from tests.support.bundles import played_match
 
-HIDDEN_GAMES = sorted(name for name, game in registry.GAMES.items() if game.meta.hidden_info)
+HIDDEN_GAMES = sorted(name for name, game in registry.GAMES.items() if game.hidden_info)
 
 
 @pytest.mark.parametrize("game_name", HIDDEN_GAMES)

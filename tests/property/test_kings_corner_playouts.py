@@ -31,7 +31,7 @@ from contracts.games.kings_corner import (
 )
 from contracts.match import CreateMatch
 from domain.core import cards, match, rng
-from domain.games.kings_corner import GAME, HIDDEN
+from domain.games.kings_corner import GAME
 from domain.games.kings_corner.rules import PRESETS
 from domain.games.kings_corner.state import KCState
 from tests.support.redaction import strings
@@ -65,7 +65,7 @@ def secret_stock(state: KCState, known: set[str]) -> frozenset[str]:
 
 
 def create(preset: str, n: int, server_seed: bytes) -> CreateMatch:
-    seats = GAME.meta.seat_names(n)
+    seats = GAME.seat_names(n)
     return CreateMatch(
         preset=preset,
         ruleset=msgspec.to_builtins(PRESETS[preset]),
@@ -89,7 +89,7 @@ def playout(
     bots = GAME.bots
     assert bots is not None
     while state.outcome is None:
-        assert len(log) <= GAME.meta.max_decisions
+        assert len(log) <= GAME.max_decisions
         movers = match.to_move(GAME, state)
         assert movers, "a running match must have someone to move"
         seat = r.choice(movers)
@@ -103,7 +103,7 @@ def playout(
                 other = random_command(r)
                 result = GAME.decide(game_state, r.choice(seats), other)
                 if isinstance(result, Rejected):
-                    assert result.code in GAME.meta.rejection_codes, result
+                    assert result.code in GAME.rejection_codes, result
         cmd = bots[bot](game_state, seat, r)
         events = match.decide(GAME, state, seat, cmd, server_seed)
         assert not isinstance(events, Rejected), (cmd, events)
@@ -124,7 +124,7 @@ def _check_hidden(
     stock = secret_stock(gs, known)
     finished = state.outcome is not None
     for viewer in (*seats, None):
-        others = frozenset().union(*(HIDDEN(gs, s) for s in seats if s != viewer))
+        others = frozenset().union(*(GAME.hidden(gs, s) for s in seats if s != viewer))
         seen = strings(GAME.view(gs, viewer))
         for event in events:
             red = match.redact(GAME, event, viewer)

@@ -44,8 +44,8 @@ UGOLKI_PRESETS = [
     "shashki-online-12",
     "club-any-direction-40",
 ]
-CASES = [(name, game.meta.default_preset) for name, game in sorted(GAMES.items())] + [
-    ("ugolki", preset) for preset in UGOLKI_PRESETS if preset != GAMES["ugolki"].meta.default_preset
+CASES = [(name, game.default_preset) for name, game in sorted(GAMES.items())] + [
+    ("ugolki", preset) for preset in UGOLKI_PRESETS if preset != GAMES["ugolki"].default_preset
 ]
 # Decisions one test playout may take; bounds above it are checked only when the match ends.
 BUDGET = 400
@@ -61,11 +61,11 @@ def hidden_function(game_name: str) -> Any:
 
 
 def create_command(game: Any, preset: str, server_seed: bytes | None) -> CreateMatch:
-    meta = game.meta
+    meta = game
     seats = meta.seat_names(meta.min_seats)
     return CreateMatch(
         preset=preset,
-        ruleset=msgspec.to_builtins(meta.presets[preset]),
+        ruleset=msgspec.to_builtins(meta.presets[preset].ruleset),
         seats=seats,
         players=tuple(f"player {s}" for s in seats),
         token_hashes=tuple(hashlib.sha256(s.encode()).hexdigest() for s in seats),
@@ -92,7 +92,7 @@ def other_commands(game: Any, state: Any, legal_elsewhere: list[Any], r: random.
     """A sample of commands that are probably not legal now."""
     out: list[Any] = [NotAStruct(), None]
     out += r.sample(legal_elsewhere, min(3, len(legal_elsewhere)))
-    if game.meta.name == "ugolki":
+    if game.name == "ugolki":
         from contracts.games.ugolki import MovePiece
 
         names = sorted(state.geo.index)
@@ -102,7 +102,7 @@ def other_commands(game: Any, state: Any, legal_elsewhere: list[Any], r: random.
 
 
 def check_other_commands(game: Any, state: Any, seat: str, r: random.Random, history: list[Any]) -> None:
-    codes = set(game.meta.rejection_codes)
+    codes = set(game.rejection_codes)
     legal = game.legal_commands(state, seat)
     for cmd in other_commands(game, state, history, r):
         result = game.decide(state, seat, cmd)
@@ -111,7 +111,7 @@ def check_other_commands(game: Any, state: Any, seat: str, r: random.Random, his
         else:
             # Accepted: it must be (equivalent to) a legal command.
             assert cmd is not None and not isinstance(cmd, NotAStruct), f"garbage accepted: {result}"
-            if game.meta.name == "ugolki":
+            if game.name == "ugolki":
                 pairs = {(c.path[0], c.path[-1]) for c in legal}
                 assert (cmd.path[0], cmd.path[-1]) in pairs or len(cmd.path) == 1
             else:
@@ -119,7 +119,7 @@ def check_other_commands(game: Any, state: Any, seat: str, r: random.Random, his
 
 
 def playout(game: Any, preset: str, server_seed: bytes | None, seed: int) -> None:
-    meta = game.meta
+    meta = game
     r = random.Random(seed)
     codec_ = codec(meta.name)
     hidden = hidden_function(meta.name) if meta.hidden_info else None
@@ -205,7 +205,7 @@ def playout(game: Any, preset: str, server_seed: bytes | None, seed: int) -> Non
 
 def _bounded(game: Any, ruleset: Any) -> bool:
     """Whether a playout of this ruleset must end within the game's bound."""
-    if game.meta.name == "ugolki":
+    if game.name == "ugolki":
         return bool(ruleset.long_game != "none")
     return True
 
@@ -215,16 +215,16 @@ def _bounded(game: Any, ruleset: Any) -> bool:
 @given(seed=st.integers(0, 2**32), server_seed=st.binary(min_size=32, max_size=32))
 def test_laws_hold_on_random_playouts(game_name: str, preset: str, seed: int, server_seed: bytes) -> None:
     game = GAMES[game_name]
-    playout(game, preset, server_seed if game.meta.chance else None, seed)
+    playout(game, preset, server_seed if game.chance else None, seed)
 
 
 @pytest.mark.parametrize("game_name", sorted(GAMES))
 def test_decide_never_raises_on_garbage(game_name: str) -> None:
     game = GAMES[game_name]
-    meta = game.meta
+    meta = game
     seats = meta.seat_names(meta.min_seats)
     state = game.initial_state(
-        meta.presets[meta.default_preset], seats, b"\x00" * 32 if meta.chance else None
+        meta.presets[meta.default_preset].ruleset, seats, b"\x00" * 32 if meta.chance else None
     )
     for seat in (*seats, "nobody"):
         for garbage in (None, 42, "move", NotAStruct(), ()):
@@ -236,12 +236,12 @@ def test_decide_never_raises_on_garbage(game_name: str) -> None:
 @pytest.mark.parametrize("game_name", sorted(GAMES))
 def test_every_preset_round_trips_and_starts(game_name: str) -> None:
     game = GAMES[game_name]
-    meta = game.meta
+    meta = game
     assert meta.default_preset in meta.presets
-    for name, ruleset in meta.presets.items():
+    for name, preset in meta.presets.items():
+        ruleset = preset.ruleset
         assert msgspec.convert(msgspec.to_builtins(ruleset), meta.ruleset_type) == ruleset, name
         seats = meta.seat_names(meta.min_seats)
         state = game.initial_state(ruleset, seats, b"\x01" * 32 if meta.chance else None)
         assert game.outcome(state) is None
-        if meta.description is not None:
-            assert meta.description.get(name), f"{name} has no description"
+        assert preset.description, f"{name} has no description"

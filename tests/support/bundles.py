@@ -17,7 +17,7 @@ from domain.games import registry
 
 
 def chain(match_id: str, game: str, decisions: list[tuple[str | None, Any, tuple[Any, ...]]]) -> AuditBundle:
-    rules_version = registry.get(game).meta.rules_version
+    rules_version = registry.get(game).rules_version
     prev = genesis_hash(match_id)
     stored = []
     for seq, (seat, command, events) in enumerate(decisions, start=1):
@@ -56,12 +56,12 @@ def played_match(
 ) -> tuple[AuditBundle, list[tuple[str | None, Any, tuple[Any, ...]]]]:
     """A complete match played by the random computer player, as decisions and as a bundle."""
     decider = registry.get(game)
-    preset = preset or decider.meta.default_preset
+    preset = preset or decider.default_preset
     ruleset = match_layer.resolve_ruleset(decider, preset, {})
-    seats = decider.meta.seat_names(decider.meta.min_seats)
+    seats = decider.seat_names(decider.min_seats)
     from domain.core.rng import commitment
 
-    seed_bytes = server_seed if server_seed is not None else (b"\x07" * 32 if decider.meta.chance else None)
+    seed_bytes = server_seed if server_seed is not None else (b"\x07" * 32 if decider.chance else None)
     create = CreateMatch(
         preset=preset,
         ruleset=msgspec.to_builtins(ruleset),

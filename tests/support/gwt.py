@@ -51,7 +51,7 @@ class Spec:
     def then_rejected(self, code: str) -> Rejected:
         assert isinstance(self.result, Rejected), f"expected rejection {code!r}, got {self.result}"
         assert self.result.code == code, f"expected {code!r}, got {self.result.code!r}: {self.result.detail}"
-        assert code in self.game.meta.rejection_codes, f"{code!r} is not a declared rejection code"
+        assert code in self.game.rejection_codes, f"{code!r} is not a declared rejection code"
         return self.result
 
 
@@ -62,10 +62,10 @@ def spec(
     seed: bytes | None = None,
     state: Any = None,
 ) -> Spec:
-    meta = game.meta
+    meta = game
     if state is None:
         if ruleset is None:
-            ruleset = meta.presets[meta.default_preset]
+            ruleset = meta.presets[meta.default_preset].ruleset
         if seats is None:
             seats = meta.seat_names(meta.min_seats)
         state = game.initial_state(ruleset, seats, seed)

@@ -71,9 +71,9 @@ async def create_direct(referee: Any, game: str, preset: str | None = None) -> t
     from services.common.commands import token_hash
 
     decider = registry.get(game)
-    preset = preset or decider.meta.default_preset
+    preset = preset or decider.default_preset
     ruleset = match_layer.resolve_ruleset(decider, preset, {})
-    seats = decider.meta.seat_names(decider.meta.min_seats)
+    seats = decider.seat_names(decider.min_seats)
     tokens = {s: commands.new_token(s) for s in seats}
     match_id = uuid.uuid4().hex[:16]
     env = CommandEnvelope(

@@ -54,7 +54,7 @@ def test_created_match_records_the_whole_ruleset_and_its_hash() -> None:
     (created,) = match_layer.decide(UGOLKI, None, None, create(overrides={"long_game_moves": 60}))
     assert created.ruleset["long_game_moves"] == 60
     assert created.ruleset_hash == match_layer.ruleset_hash(created.ruleset)
-    assert created.rules_version == UGOLKI.meta.rules_version
+    assert created.rules_version == UGOLKI.rules_version
 
 
 @pytest.mark.parametrize(
@@ -117,16 +117,16 @@ def test_only_seats_may_act() -> None:
 def test_a_seat_count_the_ruleset_cannot_deal_is_refused_at_creation() -> None:
     """rules/kings-corner.md: one deck cannot deal 7 cards to every seat of a large table."""
     kc = registry.get("kings-corner")
-    for n in range(kc.meta.min_seats, kc.meta.max_seats + 1):
-        ruleset = kc.meta.presets[kc.meta.default_preset]
+    for n in range(kc.min_seats, kc.max_seats + 1):
+        ruleset = kc.presets[kc.default_preset].ruleset
         problem = ruleset.check_seats(n)
-        seats = kc.meta.seat_names(n)
+        seats = kc.seat_names(n)
         result = match_layer.decide(
             kc,
             None,
             None,
             CreateMatch(
-                preset=kc.meta.default_preset,
+                preset=kc.default_preset,
                 ruleset=msgspec.to_builtins(ruleset),
                 seats=seats,
                 players=seats,

@@ -6,13 +6,13 @@ from collections.abc import Callable
 from typing import Any
 
 from contracts.games.kings_corner import (
-    KINGS_CORNER_REJECTION_CODES,
+    CONTRACT,
     KingsCornerCommand,
     KingsCornerEvent,
     KingsCornerRuleset,
     KingsCornerView,
 )
-from domain.core.decider import Decider, GameMeta
+from domain.core.decider import Decider, Preset
 from domain.games.kings_corner import bots
 from domain.games.kings_corner.engine import (
     decide,
@@ -26,33 +26,17 @@ from domain.games.kings_corner.engine import (
 )
 from domain.games.kings_corner.rules import DESCRIPTIONS, PRESETS
 from domain.games.kings_corner.state import KCState
-from domain.games.kings_corner.view import redact, view
+from domain.games.kings_corner.view import notation, redact, view
 
 
 def seat_names(n: int) -> tuple[str, ...]:
     return tuple(f"p{i}" for i in range(1, n + 1))
 
 
-META: GameMeta[KingsCornerRuleset] = GameMeta(
-    name="kings-corner",
-    rules_version="kings-corner-1",
-    min_seats=2,
-    max_seats=10,  # 2-6 on one deck, up to 10 with two decks (cz-two-decks); each ruleset checks its own range
-    chance=True,
-    hidden_info=True,
-    ruleset_type=KingsCornerRuleset,
-    presets=PRESETS,
-    default_preset="cardgames-zone",
-    command_type=KingsCornerCommand,
-    event_type=KingsCornerEvent,
-    view_type=KingsCornerView,
-    rejection_codes=KINGS_CORNER_REJECTION_CODES,
-    seat_names=seat_names,
-    # A round takes at most ~700 decisions (Φ of §5.6 bounds the actions; every turn draws or
-    # acts while stock lasts); target matches end after a few dozen rounds at most in practice.
-    max_decisions=200_000,
-    description=DESCRIPTIONS,
-)
+def validate(ruleset: KingsCornerRuleset, seats: int) -> str | None:
+    """§4.1: the ruleset is consistent and its deck deals ``seats`` hands, the cross and the reserve."""
+    return ruleset.validate() or ruleset.check_seats(seats)
+
 
 BOTS: dict[str, Callable[[KCState, str, Any], KingsCornerCommand]] = {
     "random": bots.random_bot,
@@ -60,7 +44,20 @@ BOTS: dict[str, Callable[[KCState, str, Any], KingsCornerCommand]] = {
 }
 
 GAME: Decider[KCState, KingsCornerCommand, KingsCornerEvent, KingsCornerView, KingsCornerRuleset] = Decider(
-    meta=META,
+    contract=CONTRACT,
+    title="Kings in the Corner",
+    rules_version="kings-corner-1",
+    min_seats=2,
+    max_seats=10,  # 2-6 on one deck, up to 10 with two decks (cz-two-decks); each ruleset checks its own range
+    seat_names=seat_names,
+    presets={name: Preset(ruleset, DESCRIPTIONS[name]) for name, ruleset in PRESETS.items()},
+    default_preset="cardgames-zone",
+    validate=validate,
+    chance=True,
+    hidden_info=True,
+    # A round takes at most ~700 decisions (Φ of §5.6 bounds the actions; every turn draws or
+    # acts while stock lasts); target matches end after a few dozen rounds at most in practice.
+    max_decisions=200_000,
     initial_state=initial_state,
     decide=decide,
     evolve=evolve,
@@ -69,10 +66,11 @@ GAME: Decider[KCState, KingsCornerCommand, KingsCornerEvent, KingsCornerView, Ki
     outcome=outcome,
     view=view,
     redact=redact,
-    verify_chance=verify_chance,
+    hidden=hidden,
+    describe=notation,
     bots=BOTS,
+    default_bot="heuristic",
+    verify_chance=verify_chance,
 )
 
-HIDDEN = hidden
-
-__all__ = ["GAME", "HIDDEN", "META", "KCState"]
+__all__ = ["GAME", "KCState"]

@@ -4,23 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from contracts.games.ugolki import (
-    UGOLKI_REJECTION_CODES,
-    MovePiece,
-    PieceMoved,
-    TurnPassed,
-    UgolkiRuleset,
-    UgolkiView,
-)
-from domain.core.decider import Decider, GameMeta
+from contracts.games.ugolki import CONTRACT, MovePiece, UgolkiRuleset, UgolkiView
+from domain.core.decider import Decider, Preset, no_hidden
 
 from .bots import BOTS
 from .decide import decide
 from .evolve import evolve
-from .game import legal_commands, outcome, to_move
-from .rules import DEFAULT_PRESET, DESCRIPTIONS, PRESETS
-from .state import UgolkiState, initial_state
-from .view import redact, view
+from .legal import legal_commands
+from .rules import DEFAULT_PRESET, DESCRIPTIONS, PRESETS, validate
+from .state import UgolkiState, initial_state, outcome, to_move
+from .view import describe, redact, view
 
 RULES_VERSION = "ugolki-1"
 
@@ -30,33 +23,25 @@ RULES_VERSION = "ugolki-1"
 MAX_DECISIONS = 250
 
 
-def _seat_names(n: int) -> tuple[str, ...]:
+def seat_names(n: int) -> tuple[str, ...]:
     if n != 2:
         raise ValueError("ugolki is a two-player game")
     return ("white", "black")
 
 
-META: GameMeta[UgolkiRuleset] = GameMeta(
-    name="ugolki",
+GAME: Decider[UgolkiState, MovePiece, Any, UgolkiView, UgolkiRuleset] = Decider(
+    contract=CONTRACT,
+    title="Ugolki (corners)",
     rules_version=RULES_VERSION,
     min_seats=2,
     max_seats=2,
+    seat_names=seat_names,
+    presets={name: Preset(ruleset, DESCRIPTIONS[name]) for name, ruleset in PRESETS.items()},
+    default_preset=DEFAULT_PRESET,
+    validate=validate,
     chance=False,
     hidden_info=False,
-    ruleset_type=UgolkiRuleset,
-    presets=PRESETS,
-    default_preset=DEFAULT_PRESET,
-    command_type=MovePiece,
-    event_type=PieceMoved | TurnPassed,
-    view_type=UgolkiView,
-    rejection_codes=UGOLKI_REJECTION_CODES,
-    seat_names=_seat_names,
     max_decisions=MAX_DECISIONS,
-    description=DESCRIPTIONS,
-)
-
-GAME: Decider[UgolkiState, MovePiece, Any, UgolkiView, UgolkiRuleset] = Decider(
-    meta=META,
     initial_state=initial_state,
     decide=decide,
     evolve=evolve,
@@ -65,7 +50,10 @@ GAME: Decider[UgolkiState, MovePiece, Any, UgolkiView, UgolkiRuleset] = Decider(
     outcome=outcome,
     view=view,
     redact=redact,
+    hidden=no_hidden,
+    describe=describe,
     bots=BOTS,
+    default_bot="greedy",
 )
 
-__all__ = ["GAME", "META", "PRESETS", "DEFAULT_PRESET", "UgolkiState", "initial_state"]
+__all__ = ["GAME", "PRESETS", "DEFAULT_PRESET", "UgolkiState", "initial_state"]

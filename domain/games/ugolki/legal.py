@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from contracts.games.ugolki import MovePiece
+
 from .geometry import Geometry
 from .movegen import gen_moves, jump_reach, path_to
 from .state import BLACK, UgolkiState
@@ -187,3 +189,15 @@ def representative_path(state: UgolkiState, side: int, move: Move) -> tuple[int,
     inside = target if lock_mode(state) == 1 and (target >> f) & 1 else None
     parent = jump_reach(geo, own, opp, f, inside)
     return path_to(parent, t)
+
+
+def legal_commands(state: UgolkiState, seat: str) -> tuple[MovePiece, ...]:
+    """One MovePiece per legal (from, to), sorted by (from, to), each with a full path."""
+    if state.result is not None or seat != state.seats[state.side]:
+        return ()
+    geo = state.geo
+    side = state.side
+    return tuple(
+        MovePiece(path=tuple(geo.names[i] for i in representative_path(state, side, move)))
+        for move in legal_moves(state, side)
+    )

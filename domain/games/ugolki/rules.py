@@ -7,7 +7,7 @@ Cells marked * in §10 are recommendations ([rec]) where the source is silent; "
 
 from __future__ import annotations
 
-from contracts.games.ugolki import UgolkiRuleset
+from contracts.games.ugolki import UgolkiRuleset, layout_offsets
 
 DEFAULT_PRESET = "halma-8x8-1234"
 
@@ -372,3 +372,33 @@ DESCRIPTIONS: dict[str, str] = {
     "club-any-direction-40": "Club rules: 12 pieces, all directions, leave home when 40 moves expire",
     "min2win-3x4": "Min2Win 3x4: 12 pieces a1-d3 vs e6-h8, orthogonal, first home wins, no limits",
 }
+
+
+def validate(ruleset: UgolkiRuleset, seats: int) -> str | None:
+    """A message for an inconsistent or unrefereeable ruleset for ``seats`` seats, else None."""
+    if seats != 2:
+        return f"ugolki is a two-player game, got {seats} seats"
+    if ruleset.board == 16:
+        return (
+            "board 16 (halma-16x16) is not specified well enough to referee (rules/ugolki.md §3.1, Q22)"
+        )
+    if ruleset.board not in (8, 10):
+        return f"board must be 8 or 10, got {ruleset.board}"
+    white = set(layout_offsets(ruleset.layout))
+    black = {(ruleset.board - 1 - dx, ruleset.board - 1 - dy) for dx, dy in white}
+    if white & black or any(max(sq) >= ruleset.board for sq in white):
+        return f"layout {ruleset.layout} does not fit twice on a {ruleset.board}x{ruleset.board} board"
+    if ruleset.leave_home != "none":
+        if ruleset.leave_home_moves < 1:
+            return "leave_home_moves must be at least 1"
+        if ruleset.leave_home_threshold < 1:
+            return "leave_home_threshold must be at least 1"
+    if ruleset.long_game != "none" and ruleset.long_game_moves < 1:
+        return "long_game_moves must be at least 1"
+    if ruleset.return_home_loss_after is not None and ruleset.return_home_loss_after < 0:
+        return "return_home_loss_after must be >= 0"
+    if ruleset.mirror_limit is not None and ruleset.mirror_limit < 0:
+        return "mirror_limit must be >= 0"
+    if ruleset.mirror_window is not None and ruleset.mirror_window < 1:
+        return "mirror_window must be at least 1"
+    return None

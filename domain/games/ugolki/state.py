@@ -8,6 +8,7 @@ from contracts.games.ugolki import UgolkiRuleset
 from contracts.match import Outcome
 
 from .geometry import Geometry, geometry_for
+from .rules import validate
 
 WHITE = 0
 BLACK = 1
@@ -46,9 +47,7 @@ def position_key(geo: Geometry, white: int, black: int, side: int) -> int:
 
 
 def initial_state(ruleset: UgolkiRuleset, seats: tuple[str, ...], seed: bytes | None = None) -> UgolkiState:
-    if len(seats) != 2:
-        raise ValueError(f"ugolki takes exactly 2 seats, got {len(seats)}")
-    problem = ruleset.validate()
+    problem = validate(ruleset, len(seats))
     if problem:
         raise ValueError(problem)
     geo = geometry_for(ruleset)
@@ -90,3 +89,13 @@ def position(
         moves_made=moves_made,
         positions=(position_key(geo, w, b, side),),
     )
+
+
+def to_move(state: UgolkiState) -> frozenset[str]:
+    if state.result is not None:
+        return frozenset()
+    return frozenset({state.seats[state.side]})
+
+
+def outcome(state: UgolkiState) -> Outcome | None:
+    return state.result

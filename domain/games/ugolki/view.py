@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from contracts.games.ugolki import UgolkiEvent, UgolkiView
+from contracts.games.ugolki import MovePiece, UgolkiEvent, UgolkiView
 
 from .geometry import Geometry
 from .legal import legal_moves
@@ -53,3 +53,8 @@ def view(state: UgolkiState, viewer: str | None) -> UgolkiView:
 def redact(event: UgolkiEvent, viewer: str | None) -> UgolkiEvent:
     """No hidden information: every seat and spectator sees every event."""
     return event
+
+
+def describe(cmd: MovePiece) -> str:
+    """A command in the notation of §5 (``h3-f3-f5``)."""
+    return "-".join(cmd.path)

@@ -44,7 +44,7 @@ def record(preset: str, white: str, black: str, seed: int) -> dict[str, Any]:
     assert fold(GAME, start, events) == state
     return {
         "game": "ugolki",
-        "rules_version": GAME.meta.rules_version,
+        "rules_version": GAME.rules_version,
         "preset": preset,
         "ruleset": msgspec.to_builtins(PRESETS[preset]),
         "players": [white, black],
@@ -67,8 +67,8 @@ def path_of(preset: str, seed: int) -> Path:
 @pytest.mark.parametrize(("preset", "white", "black", "seed"), MATCHES)
 def test_golden_log_replays_to_the_committed_result(preset: str, white: str, black: str, seed: int) -> None:
     golden = json.loads(path_of(preset, seed).read_text())
-    assert golden["rules_version"] == GAME.meta.rules_version
-    ruleset = msgspec.convert(golden["ruleset"], GAME.meta.ruleset_type)
+    assert golden["rules_version"] == GAME.rules_version
+    ruleset = msgspec.convert(golden["ruleset"], GAME.ruleset_type)
     decoder = codec("ugolki").event_decoder
     events = [decoder.decode(msgspec.json.encode(e)) for e in golden["events"]]
     state = fold(GAME, GAME.initial_state(ruleset, ("white", "black"), None), events)
@@ -80,7 +80,7 @@ def test_golden_log_replays_to_the_committed_result(preset: str, white: str, bla
     replayed: list[Any] = []
     for event in events:
         if type(event).__name__ == "PieceMoved":
-            decided = GAME.decide(state, event.seat, GAME.meta.command_type(path=event.path))
+            decided = GAME.decide(state, event.seat, GAME.command_type(path=event.path))
             assert isinstance(decided, tuple), decided
             replayed.extend(decided)
         state = GAME.evolve(state, event)

@@ -25,7 +25,7 @@ def dealt(
     round_no: int = 1,
 ) -> RoundDealt:
     """A recorded deal with the given hands (one string per seat), piles (base first) and stock (top first)."""
-    seats = GAME.meta.seat_names(n)
+    seats = GAME.seat_names(n)
     hand_t = tuple(cs(h) for h in hands) + ((),) * (n - len(hands))
     piles = tuple(cs((layout or {}).get(slot, "")) for slot in SLOTS)
     stock_t = cs(stock)
@@ -50,7 +50,7 @@ def kc(preset: str = "cardgames-zone", n: int = 2, **overrides: object) -> Spec:
     import msgspec
 
     rules = msgspec.structs.replace(PRESETS[preset], **overrides) if overrides else PRESETS[preset]
-    return spec(GAME, rules, GAME.meta.seat_names(n), SEED)
+    return spec(GAME, rules, GAME.seat_names(n), SEED)
 
 
 def then_from(state: object) -> Spec:

@@ -6,7 +6,7 @@ import msgspec
 
 from contracts.games.kings_corner import CardsDrawn, Ready, RoundDealt, SeatReady
 from domain.core import cards, rng
-from domain.games.kings_corner import GAME, HIDDEN
+from domain.games.kings_corner import GAME
 from domain.games.kings_corner.engine import lay_out_cross
 from domain.games.kings_corner.rules import PRESETS
 
@@ -157,7 +157,7 @@ def test_view_hides_other_hands_and_the_seed() -> None:
     assert spectator.hand == () and spectator.legal == ()
     encoded = msgspec.json.encode(GAME.view(state, "p2"))
     assert b'"8C"' not in encoded and b'"2D"' not in encoded and SEED.hex().encode() not in encoded
-    assert HIDDEN(state, "p1") == frozenset({"8C", "2D"})
+    assert GAME.hidden(state, "p1") == frozenset({"8C", "2D"})
 
 
 def test_hands_are_public_at_the_end_of_the_round() -> None:
@@ -171,12 +171,12 @@ def test_hands_are_public_at_the_end_of_the_round() -> None:
         .then_accepted()
     )
     assert GAME.view(state, None).revealed_hands == {"p1": (), "p2": ("3D", "KS")}
-    assert HIDDEN(state, "p2") == frozenset()
+    assert GAME.hidden(state, "p2") == frozenset()
 
 
 def test_seat_count_outside_the_ruleset_is_refused() -> None:
     """E22: 5 players cannot play cardgames-zone (2-4)."""
-    state = GAME.initial_state(PRESETS["cardgames-zone"], GAME.meta.seat_names(5), SEED)
+    state = GAME.initial_state(PRESETS["cardgames-zone"], GAME.seat_names(5), SEED)
     result = GAME.decide(state, "p1", Ready())
     assert getattr(result, "code", None) == "invalid_seats"
     assert PRESETS["pagat-classic"].check_seats(7) is not None  # 7n + 4 <= 52 caps one deck at 6
@@ -186,5 +186,5 @@ def test_seat_count_outside_the_ruleset_is_refused() -> None:
 def test_every_preset_is_valid() -> None:
     for name, ruleset in PRESETS.items():
         assert ruleset.validate() is None, name
-    assert GAME.meta.default_preset == "cardgames-zone"
-    assert GAME.meta.description is not None and set(GAME.meta.description) == set(PRESETS)
+    assert GAME.default_preset == "cardgames-zone"
+    assert set(GAME.presets) == set(PRESETS) and all(p.description for p in GAME.presets.values())

@@ -108,7 +108,7 @@ def test_fixed_rounds_ends_after_n() -> None:
 
 
 def _prior(totals: tuple[int, ...], eliminated: tuple[bool, ...] = ()) -> RoundEnded:
-    seats = GAME.meta.seat_names(len(totals))
+    seats = GAME.seat_names(len(totals))
     return RoundEnded(
         round_no=1,
         result="blocked",

@@ -16,7 +16,7 @@ PRESETS = ("halma-8x8-1234", "gambiter-classic", "pryamye", "kosye", "shashki-on
 def test_has_legal_move_matches_the_full_list_along_random_games(preset: str) -> None:
     """rules/ugolki.md §6.10: no legal move -> forced pass; §6.7/§6.8 filters count."""
     rng = random.Random(preset)
-    ruleset = GAME.meta.presets[preset]
+    ruleset = GAME.presets[preset].ruleset
     checked = 0
     for _ in range(4):
         state = GAME.initial_state(ruleset, ("white", "black"), None)

@@ -56,7 +56,7 @@ def test_preset_matches_the_table(row: tuple[object, ...]) -> None:
         assert rs.leave_home_moves == n and rs.leave_home_threshold == 1
     if m is not None:
         assert rs.long_game_moves == m
-    assert rs.validate() is None
+    assert GAME.validate(rs, 2) is None
     assert DESCRIPTIONS[str(name)]
 
 
@@ -87,15 +87,16 @@ def test_preset_restrictions_per_table() -> None:
 def test_halma_16x16_is_not_refereeable() -> None:
     """§10, §11, Q22: halma-16x16 is not specified well enough to referee."""
     assert "halma-16x16" not in PRESETS
-    assert "not specified" in (UgolkiRuleset(board=16).validate() or "")
-    assert UgolkiRuleset(board=9).validate()
+    assert "not specified" in (GAME.validate(UgolkiRuleset(board=16), 2) or "")
+    assert GAME.validate(UgolkiRuleset(board=9), 2)
+    assert GAME.validate(UgolkiRuleset(), 3)
     rejected = match.resolve_ruleset(GAME, "halma-8x8-1234", {"board": 16})
     assert getattr(rejected, "code", None) == "invalid_ruleset"
 
 
 def test_decider_record() -> None:
     """ARCHITECTURE §3: the registry serves Ugolki as a Decider with its meta."""
-    meta = GAME.meta
+    meta = GAME
     assert GAMES["ugolki"] is GAME
     assert (meta.name, meta.rules_version, meta.min_seats, meta.max_seats) == ("ugolki", "ugolki-1", 2, 2)
     assert meta.seat_names(2) == ("white", "black")

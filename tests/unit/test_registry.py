@@ -1,0 +1,61 @@
+"""ARCHITECTURE §3: a game is declared once, by its Decider record, and declares every field."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import msgspec
+import pytest
+
+from contracts.codecs import codec
+from contracts.games.registry import CONTRACTS
+from domain.core.decider import Decider
+from domain.games import registry
+
+GAMES = sorted(registry.GAMES)
+
+
+def test_the_domain_and_the_codec_registries_list_the_same_contracts() -> None:
+    assert set(CONTRACTS) == set(registry.GAMES)
+    for name, game in registry.GAMES.items():
+        assert game.contract is CONTRACTS[name]
+        assert registry.get(name, game.rules_version) is game
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_game_declares_every_field(name: str) -> None:
+    game = registry.get(name)
+    for field in dataclasses.fields(Decider):
+        if field.name not in ("verify_chance", "record"):
+            assert getattr(game, field.name) not in (None, "", {}, ()), field.name
+    assert game.title and game.title != game.name
+    assert game.rules_version.startswith(name)
+    assert 1 <= game.min_seats <= game.max_seats
+    for n in range(game.min_seats, game.max_seats + 1):
+        seats = game.seat_names(n)
+        assert len(seats) == n == len(set(seats))
+    assert game.default_preset in game.presets
+    for preset_name, preset in game.presets.items():
+        assert isinstance(preset.ruleset, game.ruleset_type), preset_name
+        assert preset.description.strip(), preset_name
+        assert any(
+            game.validate(preset.ruleset, n) is None for n in range(game.min_seats, game.max_seats + 1)
+        ), f"{preset_name} is playable by no seat count"
+    assert game.default_bot in game.bots
+    assert (game.verify_chance is not None) == game.chance
+    assert "malformed" in game.rejection_codes and len(set(game.rejection_codes)) == len(game.rejection_codes)
+    assert game.max_decisions > 0
+    for part in (game.command_type, game.event_type, game.view_type):
+        assert part is not None
+    assert codec(name).game == name
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_describe_labels_every_legal_command_of_the_first_position(name: str) -> None:
+    game = registry.get(name)
+    preset = game.presets[game.default_preset].ruleset
+    seats = game.seat_names(game.min_seats)
+    state = game.initial_state(preset, seats, b"\x01" * 32 if game.chance else None)
+    labels = [game.describe(c) for s in seats for c in game.legal_commands(state, s)]
+    assert labels and all(isinstance(label, str) and label for label in labels)
+    assert msgspec.json.encode(game.view(state, seats[0]))

@@ -116,6 +116,14 @@ MATCH_REJECTION_CODES: tuple[str, ...] = (
 )
 
 
+class LegalMove(msgspec.Struct, frozen=True, kw_only=True):
+    """One legal move of the viewing seat: its label in the game's notation and the command exactly
+    as ``POST /api/matches/{id}/commands`` takes it (with its ``type`` tag)."""
+
+    label: str
+    command: Any
+
+
 class MatchView(msgspec.Struct, frozen=True, kw_only=True):
     """What a client sees of a match: the match layer plus the game's own view for that viewer."""
 
@@ -133,3 +141,6 @@ class MatchView(msgspec.Struct, frozen=True, kw_only=True):
     outcome: Outcome | None = None
     draw_offer: str | None = None
     game_view: Any = None
+    # The viewer's legal game commands when it is to move, in the game's canonical order; a client
+    # offers these and needs to know no rules.
+    legal_moves: tuple[LegalMove, ...] = ()

@@ -19,6 +19,7 @@ from contracts.match import (
     DrawAccepted,
     DrawDeclined,
     DrawOffered,
+    LegalMove,
     MatchCreated,
     MatchEnded,
     MatchView,
@@ -300,6 +301,12 @@ def view(
     game: Decider[Any, Any, Any, Any, Any], state: MatchState, viewer: str | None, match_id: str, seq: int
 ) -> MatchView:
     created = state.created
+    movers = to_move(game, state)
+    legal: tuple[LegalMove, ...] = ()
+    if viewer is not None and viewer in movers:
+        legal = tuple(
+            LegalMove(label=game.describe(cmd), command=cmd) for cmd in game.legal_commands(state.game_state, viewer)
+        )
     return MatchView(
         match_id=match_id,
         game=created.game,
@@ -310,9 +317,10 @@ def view(
         viewer=viewer,
         seq=seq,
         ruleset=created.ruleset,
-        to_move=to_move(game, state),
+        to_move=movers,
         status="finished" if state.outcome is not None else "running",
         outcome=state.outcome,
         draw_offer=state.draw_offer,
         game_view=game.view(state.game_state, viewer),
+        legal_moves=legal,
     )

@@ -59,3 +59,41 @@ def test_describe_labels_every_legal_command_of_the_first_position(name: str) ->
     labels = [game.describe(c) for s in seats for c in game.legal_commands(state, s)]
     assert labels and all(isinstance(label, str) and label for label in labels)
     assert msgspec.json.encode(game.view(state, seats[0]))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_view_lists_the_viewers_legal_moves_as_label_and_command(name: str) -> None:
+    """Views carry legal moves as {label, command}: the command is exactly what the API takes."""
+    from contracts.match import CreateMatch
+    from domain.core import match as match_layer
+    from domain.core.rng import commitment
+
+    game = registry.get(name)
+    seats = game.seat_names(game.min_seats)
+    seed = b"\x02" * 32 if game.chance else None
+    created = match_layer.decide(
+        game,
+        None,
+        None,
+        CreateMatch(
+            preset=game.default_preset,
+            ruleset=msgspec.to_builtins(game.presets[game.default_preset].ruleset),
+            seats=seats,
+            players=seats,
+            token_hashes=tuple("0" * 64 for _ in seats),
+            seed_commitment=commitment(seed) if seed else "",
+        ),
+    )
+    assert not isinstance(created, tuple) or len(created) == 1
+    state = match_layer.evolve(game, None, created[0], seed)  # type: ignore[index]
+    movers = match_layer.to_move(game, state)
+    for seat in (*seats, None):
+        view = match_layer.view(game, state, seat, "m", 1)
+        plain = msgspec.to_builtins(view)
+        if seat in movers:
+            legal = game.legal_commands(state.game_state, seat)
+            assert [m["label"] for m in plain["legal_moves"]] == [game.describe(c) for c in legal]
+            commands = [codec(name).decode_inner_command(m["command"]) for m in plain["legal_moves"]]
+            assert commands == list(legal)
+        else:
+            assert not plain["legal_moves"]

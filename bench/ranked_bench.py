@@ -200,9 +200,10 @@ async def bench_projections(nats_url: str, db_url: str, data_dir: Path, matches:
 
 
 def rebuild_config():  # type: ignore[no-untyped-def]
+    from services.common.settings import ScoringSettings
     from services.scoring import config
 
-    return config.load()
+    return config.load(ScoringSettings())
 
 
 async def main(args: argparse.Namespace) -> None:

@@ -39,7 +39,6 @@ from services.common.settings import Settings
 from services.common.shell import service_shell
 
 SERVICE = "bots"
-DEFAULT_THINK_MS = int(os.environ.get("GAMEHALL_BOT_THINK_MS", "600"))
 MAX_REJECTIONS = 5
 
 ACTIVE = Gauge("gamehall_bots_active", "Computer players seated in running matches")
@@ -49,7 +48,7 @@ log = logs.get(SERVICE)
 
 
 def gateway_url(settings: Settings, assignment: BotSeatAssigned) -> str:
-    configured = os.environ.get("GAMEHALL_GATEWAY_URL")
+    configured = settings.bots.gateway_url
     if configured:
         return configured.rstrip("/")
     if assignment.gateway_url:
@@ -221,7 +220,7 @@ class BotsService:
         key = SeatBook.key(a)
         if key in self.tasks and not self.tasks[key].done():
             return
-        think = a.think_ms if a.think_ms is not None else DEFAULT_THINK_MS
+        think = a.think_ms if a.think_ms is not None else self.settings.bots.think_ms
         player = BotPlayer(a, gateway_url(self.settings, a), think)
         self.book.add(a)
         ACTIVE.inc()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import random
 import sys
 from pathlib import Path
@@ -148,15 +147,21 @@ def demo(
         services: tuple[str, ...] = ("referee", "gateway")
         if ranked:
             services += ("matchmaking", "scoring", "leaderboard")
-            # The demo's own matchmaking widens the rating gap in seconds, not tens of seconds,
-            # so demo players far apart in rating still meet quickly (an explicit setting wins).
-            os.environ.setdefault("GAMEHALL_MM_STEPS", "0:50,1000:200,2000:400,3000:inf")
-        async with in_process_stack(settings, services) as url:
+        async with in_process_stack(demo_settings(settings, ranked), services) as url:
             if not as_json:
                 typer.echo(f"started an embedded stack (data in {settings.data_dir})", err=True)
             return await asyncio.to_thread(run_all, url)
 
     raise typer.Exit(asyncio.run(embedded()))
+
+
+def demo_settings(settings: settings_mod.Settings, ranked: bool) -> settings_mod.Settings:
+    """The demo's own matchmaking widens the rating gap in seconds, not tens of seconds, so demo
+    players far apart in rating still meet quickly (GAMEHALL_MM_STEPS, when set, wins)."""
+    if not ranked or "steps" in settings.matchmaking.model_fields_set:
+        return settings
+    fast = settings.matchmaking.replace(steps=((0, 50.0), (1000, 200.0), (2000, 400.0), (3000, float("inf"))))
+    return settings.replace(matchmaking=fast)
 
 
 async def _load_bundle(match_id: str) -> Any:

@@ -83,7 +83,7 @@ def rebuild_cmd(
             try:
                 js = nc.jetstream()
                 await natsio.ensure_streams(js)
-                return await rebuild.rebuild(js, engine, scoring_config.load(), check=check, wait_s=wait)
+                return await rebuild.rebuild(js, engine, scoring_config.load(settings.scoring), check=check, wait_s=wait)
             finally:
                 await nc.drain()
         finally:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import importlib
 import os
 import signal
@@ -174,7 +173,7 @@ def serve(name: str, settings: Settings) -> None:
         found = stack.read(settings.data_dir)
         if found is None or not stack.alive(found.pid):
             raise SystemExit("set NATS_URL (or start the stack with 'gamehall up') to run one service alone")
-        settings = dataclasses.replace(settings, nats_url=found.nats_url)
+        settings = settings.replace(nats_url=found.nats_url)
     runner = service_runner(name)
 
     async def main() -> None:
@@ -184,7 +183,7 @@ def serve(name: str, settings: Settings) -> None:
             loop.add_signal_handler(sig, stop.set)
         await runner(settings, stop)
 
-    profile_to = os.environ.get("GAMEHALL_PROFILE")
+    profile_to = settings.profile
     if not profile_to:
         asyncio.run(main())
         return
@@ -212,7 +211,7 @@ async def in_process_stack(
     if nats_url is None:
         nats = await asyncio.to_thread(start_embedded_nats, settings)
         nats_url = nats.url
-    settings = dataclasses.replace(settings, nats_url=nats_url)
+    settings = settings.replace(nats_url=nats_url)
     stop = asyncio.Event()
     port = free_port()
     tasks = []

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import socket
 from collections.abc import Iterable
 
@@ -51,8 +50,7 @@ def free_port(host: str = "127.0.0.1") -> int:
 def serve_metrics(port: int | None = None, host: str = "127.0.0.1") -> int:
     """Expose /metrics on its own port (services without an HTTP server); returns the port.
 
-    GAMEHALL_METRICS_PORT fixes the port (deployments); otherwise any free loopback port."""
-    env_port = os.environ.get("GAMEHALL_METRICS_PORT")
-    chosen = port or (int(env_port) if env_port else free_port(host))
+    ``port`` (``GAMEHALL_METRICS_PORT`` in deployments) fixes it; otherwise any free loopback port."""
+    chosen = port or free_port(host)
     start_http_server(chosen, addr=host)
     return chosen

@@ -1,21 +1,179 @@
-"""Settings from the environment, with embedded defaults for a laptop."""
+"""Every setting of every service: one typed class read from the environment, a section per
+service, with embedded defaults for a laptop.
+
+Each field names its environment variable (``validation_alias``) and says what it means
+(``description``); docs/operations.md lists them all, and a test keeps the two in step.  A value
+that does not parse stops the process at start-up with the variable's name.
+"""
 
 from __future__ import annotations
 
-import os
-from dataclasses import dataclass
 from pathlib import Path
+from typing import Annotated, Any, Literal, Self
+
+from pydantic import Field, ValidationError, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+from contracts.subjects import DEFAULT_PARTITIONS
+from domain.matchmaking.pairing import GapStep, Policy
+from domain.rating.ranked import RatingPolicy
+
+_RATING = RatingPolicy()
+_PAIRING = Policy()
 
 
-@dataclass(frozen=True)
-class Settings:
-    data_dir: Path
-    nats_url: str | None  # None: start (or join) the embedded nats-server
-    db_url: str | None  # None: SQLite under data_dir
-    http_host: str
-    http_port: int
-    partitions: int
-    log_format: str  # "json" | "console" | "auto"
+class _Section(BaseSettings):
+    # ``NATS_URL=`` in a shell or a compose file means "not set", as it always did.
+    model_config = SettingsConfigDict(frozen=True, extra="ignore", populate_by_name=True, env_ignore_empty=True)
+
+    def replace(self, **changes: Any) -> Self:
+        """A copy with some fields changed, validated as if read from the environment."""
+        current = {name: getattr(self, name) for name in type(self).model_fields}
+        return type(self).model_validate({**current, **changes})
+
+
+def _split(raw: Any, sep: str) -> Any:
+    if isinstance(raw, str):
+        return [part.strip() for part in raw.split(sep) if part.strip()]
+    return raw
+
+
+class RefereeSettings(_Section):
+    owned_partitions: Annotated[tuple[int, ...] | None, NoDecode] = Field(
+        None,
+        validation_alias="GAMEHALL_REFEREE_PARTITIONS",
+        description="partitions this referee owns, comma-separated (e.g. `0,1`); all when unset",
+    )
+
+    @field_validator("owned_partitions", mode="before")
+    @classmethod
+    def _parts(cls, raw: Any) -> Any:
+        return _split(raw, ",")
+
+
+class ScoringSettings(_Section):
+    seasons: str | None = Field(
+        None,
+        validation_alias="GAMEHALL_SEASONS",
+        description='explicit seasons per game: JSON `{"ugolki": [{"name", "start_ms", "end_ms"}]}` '
+        "or the path of such a file; calendar quarters (`2026-Q4`) when unset",
+    )
+    rating_period_ms: int = Field(
+        _RATING.period_ms,
+        gt=0,
+        validation_alias="GAMEHALL_RATING_PERIOD_MS",
+        description="length of a Glicko-2 rating period, over which an idle player's RD grows",
+    )
+    glicko_tau: float = Field(
+        _RATING.tau, gt=0, validation_alias="GAMEHALL_GLICKO_TAU", description="Glicko-2 system constant tau"
+    )
+
+
+class MatchmakingSettings(_Section):
+    steps: Annotated[tuple[tuple[int, float], ...], NoDecode] = Field(
+        tuple((step.after_ms, step.gap) for step in _PAIRING.steps),
+        min_length=1,
+        validation_alias="GAMEHALL_MM_STEPS",
+        description="how the allowed rating gap widens with waiting time: `wait_ms:gap,...` "
+        "(`inf`: any gap)",
+    )
+    bot_fill_ms: int = Field(
+        _PAIRING.bot_fill_after_ms,
+        ge=0,
+        validation_alias="GAMEHALL_MM_BOT_FILL_MS",
+        description="wait before computer players fill a table whose players allow it",
+    )
+
+    def policy(self) -> Policy:
+        return Policy(steps=tuple(GapStep(a, gap) for a, gap in self.steps), bot_fill_after_ms=self.bot_fill_ms)
+
+    @field_validator("steps", mode="before")
+    @classmethod
+    def _steps(cls, raw: Any) -> Any:
+        parts = _split(raw, ",")
+        if isinstance(raw, str):
+            try:
+                return [tuple(part.split(":")) for part in parts]
+            except ValueError:
+                raise ValueError("write the steps as wait_ms:gap,wait_ms:gap,...") from None
+        return parts
+
+
+class BotsSettings(_Section):
+    think_ms: int = Field(
+        600,
+        ge=0,
+        validation_alias="GAMEHALL_BOT_THINK_MS",
+        description="a computer player's pause before each move, unless its table sets `bot_think_ms`",
+    )
+    gateway_url: str | None = Field(
+        None,
+        validation_alias="GAMEHALL_GATEWAY_URL",
+        description="where computer players reach the gateway; the URL in the seat assignment, "
+        "else `GAMEHALL_HTTP_HOST`/`GAMEHALL_HTTP_PORT`, when unset",
+    )
+
+
+class Settings(_Section):
+    data_dir: Path = Field(
+        Path(".gamehall"),
+        validation_alias="GAMEHALL_DATA_DIR",
+        description="data folder: embedded NATS store, SQLite, logs, stack.json, bot seats",
+    )
+    nats_url: str | None = Field(
+        None,
+        validation_alias="NATS_URL",
+        description="an existing NATS with JetStream; `gamehall up` starts an embedded nats-server "
+        "when unset",
+    )
+    db_url: str | None = Field(
+        None,
+        validation_alias="GAMEHALL_DB_URL",
+        description="SQLAlchemy URL of the read models, e.g. `postgresql+psycopg://…`; SQLite in the "
+        "data folder when unset",
+    )
+    http_host: str = Field(
+        "127.0.0.1", validation_alias="GAMEHALL_HTTP_HOST", description="address the gateway listens on"
+    )
+    http_port: int = Field(
+        8000,
+        ge=0,
+        le=65535,
+        validation_alias="GAMEHALL_HTTP_PORT",
+        description="the gateway's HTTP port (`gamehall up` takes a free one when it is in use)",
+    )
+    partitions: int = Field(
+        DEFAULT_PARTITIONS,
+        ge=1,
+        validation_alias="GAMEHALL_PARTITIONS",
+        description="number of referee partitions; must be the same for every process",
+    )
+    log_format: Literal["json", "console", "auto"] = Field(
+        "auto",
+        validation_alias="GAMEHALL_LOG_FORMAT",
+        description="`json`, `console`, or `auto` (JSON unless stderr is a terminal)",
+    )
+    metrics_port: int | None = Field(
+        None,
+        ge=0,
+        le=65535,
+        validation_alias="GAMEHALL_METRICS_PORT",
+        description="fixed `/metrics` port of a service without HTTP; a free loopback port when unset",
+    )
+    profile: str | None = Field(
+        None,
+        validation_alias="GAMEHALL_PROFILE",
+        description="write a cProfile of `gamehall serve <name>` to `<value>.<name>` when it stops",
+    )
+    referee: RefereeSettings = Field(default_factory=RefereeSettings)
+    scoring: ScoringSettings = Field(default_factory=ScoringSettings)
+    matchmaking: MatchmakingSettings = Field(default_factory=MatchmakingSettings)
+    bots: BotsSettings = Field(default_factory=BotsSettings)
+
+    @field_validator("data_dir", mode="after")
+    @classmethod
+    def _absolute(cls, value: Path) -> Path:
+        return value.resolve()
 
     @property
     def sqlite_url(self) -> str:
@@ -26,16 +184,45 @@ class Settings:
         return self.db_url or self.sqlite_url
 
 
-def load() -> Settings:
-    from contracts.subjects import DEFAULT_PARTITIONS
 
-    data_dir = Path(os.environ.get("GAMEHALL_DATA_DIR", ".gamehall")).resolve()
-    return Settings(
-        data_dir=data_dir,
-        nats_url=os.environ.get("NATS_URL") or None,
-        db_url=os.environ.get("GAMEHALL_DB_URL") or None,
-        http_host=os.environ.get("GAMEHALL_HTTP_HOST", "127.0.0.1"),
-        http_port=int(os.environ.get("GAMEHALL_HTTP_PORT", "8000")),
-        partitions=int(os.environ.get("GAMEHALL_PARTITIONS", str(DEFAULT_PARTITIONS))),
-        log_format=os.environ.get("GAMEHALL_LOG_FORMAT", "auto"),
-    )
+SECTIONS: dict[str, type[_Section]] = {
+    "": Settings,
+    "referee": RefereeSettings,
+    "scoring": ScoringSettings,
+    "matchmaking": MatchmakingSettings,
+    "bots": BotsSettings,
+}
+
+
+def load() -> Settings:
+    """The settings of this process, from its environment (a bad value stops it, naming the variable)."""
+    try:
+        return Settings()
+    except ValidationError as exc:
+        raise SystemExit(f"gamehall: a setting in the environment is not valid: {exc}") from None
+
+
+def _shown(value: Any) -> str:
+    if value is None:
+        return "unset"
+    if isinstance(value, tuple):
+        return ",".join(":".join(_number(v) for v in item) if isinstance(item, tuple) else str(item) for item in value)
+    return str(value)
+
+
+def _number(value: Any) -> str:
+    if isinstance(value, float):
+        return "inf" if value == float("inf") else f"{value:g}"
+    return str(value)
+
+
+def reference_rows() -> list[str]:
+    """The settings as markdown table rows (variable, section, default, meaning): docs/operations.md."""
+    rows = []
+    for section, cls in SECTIONS.items():
+        for field in cls.model_fields.values():
+            if field.validation_alias is None:
+                continue  # a section
+            default = _shown(field.get_default(call_default_factory=True))
+            rows.append(f"| `{field.validation_alias}` | {section or 'all'} | `{default}` | {field.description} |")
+    return rows

@@ -27,8 +27,9 @@ class Shell:
 async def service_shell(
     name: str, settings: Settings, metrics_port: int | None = 0, database: bool = False
 ) -> AsyncIterator[Shell]:
-    """Configure logs, serve /metrics (``0``: a free port, ``None``: none), open the database when
-    asked, connect to NATS and make sure the streams exist; undo it all on the way out."""
+    """Configure logs, serve /metrics (``0``: the configured port, else a free one; ``None``: none),
+    open the database when asked, connect to NATS and make sure the streams exist; undo it all on
+    the way out."""
     logs.configure(name, settings.log_format)
     log = logs.get(name)
     # Long-lived services allocate many small objects per message: keep what start-up created
@@ -39,7 +40,7 @@ async def service_shell(
     if not settings.nats_url:
         raise SystemExit(f"{name} needs NATS_URL (or a stack started with 'gamehall up')")
     if metrics_port is not None:
-        port = metrics.serve_metrics(metrics_port or None)
+        port = metrics.serve_metrics(metrics_port or settings.metrics_port)
         log.info("metrics", port=port, path="/metrics")
     engine = await asyncio.to_thread(db.open_database, settings.database_url) if database else None
     try:

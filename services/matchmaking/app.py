@@ -9,7 +9,6 @@ integration stream, which it follows).  Requests: ``contracts.matchmaking`` on
 from __future__ import annotations
 
 import asyncio
-import os
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -38,7 +37,7 @@ from contracts.matchmaking import (
     Seated,
     request_decoder,
 )
-from domain.matchmaking.pairing import GapStep, Policy, Table, Ticket, allowed_gap, form_tables, queue_key
+from domain.matchmaking.pairing import Policy, Table, Ticket, allowed_gap, form_tables, queue_key
 from domain.rating.ranked import GLICKO2, model_for
 from domain.rating.seasons import preset_family
 from services.common import db, logs
@@ -58,17 +57,6 @@ REQUESTS = Counter("gamehall_matchmaking_requests_total", "Matchmaking requests"
 
 DEFAULT_RATING = 1500.0
 OPENSKILL_TO_GLICKO = 40.0  # one OpenSkill mu point ~ 40 Glicko points, so one gap policy fits both
-
-
-def policy_from_env() -> Policy:
-    """``GAMEHALL_MM_STEPS="0:50,5000:100,10000:200,20000:400,30000:inf"``, ``GAMEHALL_MM_BOT_FILL_MS``."""
-    default = Policy()
-    raw = os.environ.get("GAMEHALL_MM_STEPS", "").strip()
-    steps = default.steps
-    if raw:
-        steps = tuple(GapStep(int(a), float(b)) for a, b in (part.split(":") for part in raw.split(",")))
-    bot_fill = int(os.environ.get("GAMEHALL_MM_BOT_FILL_MS", str(default.bot_fill_after_ms)))
-    return Policy(steps=steps, bot_fill_after_ms=bot_fill)
 
 
 def now_ms() -> int:
@@ -371,7 +359,7 @@ async def run(
     async with service_shell(SERVICE, settings, metrics_port, database=True) as shell:
         assert shell.engine is not None
         service = MatchmakingService(
-            shell.nc, shell.engine, Matchmaker(policy=policy or policy_from_env()), tick_s=tick_s
+            shell.nc, shell.engine, Matchmaker(policy=policy or settings.matchmaking.policy()), tick_s=tick_s
         )
         assert settings.nats_url is not None
         await service.run(stop, settings.nats_url)

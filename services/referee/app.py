@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 
 from nats.js import JetStreamContext
 
@@ -16,12 +15,12 @@ from services.common.shell import service_shell
 from services.referee.core import Referee
 
 
-def owned_partitions(partitions: int) -> tuple[int, ...] | None:
+def owned_partitions(settings: Settings) -> tuple[int, ...] | None:
     """GAMEHALL_REFEREE_PARTITIONS="0,1" limits a referee to some partitions (scale-out)."""
-    raw = os.environ.get("GAMEHALL_REFEREE_PARTITIONS", "").strip()
-    if not raw:
+    owned = settings.referee.owned_partitions
+    if not owned:
         return None
-    owned = tuple(int(p) for p in raw.split(","))
+    partitions = settings.partitions
     bad = [p for p in owned if not 0 <= p < partitions]
     if bad:
         raise SystemExit(f"GAMEHALL_REFEREE_PARTITIONS: {bad} outside 0..{partitions - 1}")
@@ -46,7 +45,7 @@ async def sample_consumers(js: JetStreamContext, stop: asyncio.Event) -> None:
 
 
 async def run(settings: Settings, stop: asyncio.Event, metrics_port: int | None = 0) -> None:
-    owned = owned_partitions(settings.partitions)
+    owned = owned_partitions(settings)
     async with service_shell("referee", settings, metrics_port) as shell:
         referee = Referee(shell.nc, shell.nc.jetstream(), partitions=settings.partitions, owned=owned)
         metrics.init_game_series(GAMES)

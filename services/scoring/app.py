@@ -26,7 +26,7 @@ async def run(
     async with service_shell(SERVICE, settings, metrics_port, database=True) as shell:
         js, engine = shell.nc.jetstream(), shell.engine
         assert engine is not None
-        cfg = scoring_config.load()
+        cfg = scoring_config.load(settings.scoring)
         projection = Projection(
             js,
             engine,

@@ -42,7 +42,7 @@ class Bots:
 
 @contextlib.asynccontextmanager
 async def stack(nats_url: str, data_dir: Path) -> AsyncIterator[tuple[httpx.AsyncClient, Bots]]:
-    settings = dataclasses.replace(settings_module.load(), nats_url=nats_url, data_dir=data_dir)
+    settings = settings_module.load().replace(nats_url=nats_url, data_dir=data_dir)
     bots = Bots(settings)
     await bots.start()
     try:
@@ -171,7 +171,7 @@ async def test_quick_match_fills_the_table_with_a_bot(
     """Lobby quick match: queue through the gateway, matchmaking fills the seat with a computer
     player, the gateway creates the match and hands the person's seat token to their ticket."""
     monkeypatch.setenv("GAMEHALL_MM_BOT_FILL_MS", "300")
-    settings = dataclasses.replace(settings_module.load(), nats_url=nats_url, data_dir=tmp_path)
+    settings = settings_module.load().replace(nats_url=nats_url, data_dir=tmp_path)
     bots = Bots(settings)
     await bots.start()
     try:

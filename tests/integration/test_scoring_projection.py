@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 from contracts import subjects
 from contracts.codecs import encode
 from services.common import db, natsio
+from services.common.settings import ScoringSettings
 from services.leaderboard import logic as leaderboard_logic
 from services.leaderboard import queries
 from services.scoring import config as scoring_config
@@ -70,7 +71,7 @@ async def test_redelivery_and_a_crash_mid_batch_leave_the_same_tables(ranked_nat
     js = nc.jetstream()
     await natsio.ensure_streams(js)
     engine = db.open_database(db_url)
-    cfg = scoring_config.load()
+    cfg = scoring_config.load(ScoringSettings())
     matches = _matches(60)
     for m in matches:
         await js.publish(

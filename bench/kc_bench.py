@@ -43,7 +43,7 @@ def one_round(preset: str, seats: int, seed: bytes, r: random.Random) -> int:
         for e in events:
             state = GAME.evolve(state, e)
         decisions += 1
-    while state.status == "playing":
+    while state.in_round:
         seat = names[state.current]
         cmd = r.choice(GAME.legal_commands(state, seat))
         events = GAME.decide(state, seat, cmd)

@@ -1,9 +1,12 @@
-"""Kings in the Corner (rules/kings-corner.md): every preset of §4 as data, the referee of §5."""
+"""Kings in the Corner (rules/kings-corner.md): every preset of §4 as data, the referee of §5.
+
+The package follows the card-game shape of docs/architecture.md: ``state`` (state, phases),
+``rules`` (presets, point tables), ``deal`` (set-up, ``verify_chance``), ``legal``, ``decide``
+(one step per phase), ``phases`` (the phase table; ``decide``, ``legal_commands``, ``to_move``),
+``evolve``, ``scoring``, ``view`` and ``bots``.
+"""
 
 from __future__ import annotations
-
-from collections.abc import Callable
-from typing import Any
 
 from contracts.games.kings_corner import (
     CONTRACT,
@@ -13,20 +16,14 @@ from contracts.games.kings_corner import (
     KingsCornerView,
 )
 from domain.core.decider import Decider, Preset
-from domain.games.kings_corner import bots
-from domain.games.kings_corner.engine import (
-    decide,
-    evolve,
-    hidden,
-    initial_state,
-    legal_commands,
-    outcome,
-    to_move,
-    verify_chance,
-)
+from domain.games.kings_corner.bots import BOTS
+from domain.games.kings_corner.deal import verify_chance
+from domain.games.kings_corner.evolve import evolve
+from domain.games.kings_corner.phases import decide, legal_commands, to_move
 from domain.games.kings_corner.rules import DESCRIPTIONS, PRESETS
-from domain.games.kings_corner.state import KCState
-from domain.games.kings_corner.view import notation, redact, view
+from domain.games.kings_corner.scoring import outcome
+from domain.games.kings_corner.state import KCState, initial_state
+from domain.games.kings_corner.view import hidden, notation, redact, view
 
 
 def seat_names(n: int) -> tuple[str, ...]:
@@ -37,11 +34,6 @@ def validate(ruleset: KingsCornerRuleset, seats: int) -> str | None:
     """§4.1: the ruleset is consistent and its deck deals ``seats`` hands, the cross and the reserve."""
     return ruleset.validate() or ruleset.check_seats(seats)
 
-
-BOTS: dict[str, Callable[[KCState, str, Any], KingsCornerCommand]] = {
-    "random": bots.random_bot,
-    "heuristic": bots.heuristic_bot,
-}
 
 GAME: Decider[KCState, KingsCornerCommand, KingsCornerEvent, KingsCornerView, KingsCornerRuleset] = Decider(
     contract=CONTRACT,

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 from contracts.games.kings_corner import (
     DrawCard,
@@ -14,8 +16,8 @@ from contracts.games.kings_corner import (
     PlayRun,
     Ready,
 )
-from domain.games.kings_corner.engine import SLOT_INDEX, legal_commands
-from domain.games.kings_corner.state import FACTS, N_CROSS, KCState
+from domain.games.kings_corner.phases import legal_commands
+from domain.games.kings_corner.state import FACTS, N_CROSS, SLOT_INDEX, KCState
 
 
 def random_bot(state: KCState, seat: str, rng: random.Random) -> KingsCornerCommand:
@@ -53,3 +55,9 @@ def heuristic_bot(state: KCState, seat: str, rng: random.Random) -> KingsCornerC
     options = legal_commands(state, seat)
     best = max(_score(state, c) for c in options)
     return rng.choice([c for c in options if _score(state, c) == best])
+
+
+BOTS: dict[str, Callable[[KCState, str, Any], KingsCornerCommand]] = {
+    "random": random_bot,
+    "heuristic": heuristic_bot,
+}

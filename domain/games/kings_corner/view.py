@@ -1,4 +1,5 @@
-"""What one seat may see: the view of a state and the redaction of events (§5.8 E23)."""
+"""What one seat may see (§5.8 E23): the view of a state, the redaction of events (placeholders,
+``domain.core.cardgame.redact``), ``hidden`` and the short notation of commands."""
 
 from __future__ import annotations
 
@@ -21,8 +22,9 @@ from contracts.games.kings_corner import (
     RoundSummary,
 )
 from domain.core import cards
-from domain.games.kings_corner.engine import legal_commands, to_move
-from domain.games.kings_corner.state import KCState
+from domain.core.cardgame.redact import blank, blank_hands, hidden_hand
+from domain.games.kings_corner.phases import legal_commands, to_move
+from domain.games.kings_corner.state import STATUS, KCState
 
 
 def notation(cmd: KingsCornerCommand) -> str:
@@ -46,12 +48,13 @@ def notation(cmd: KingsCornerCommand) -> str:
 def view(state: KCState, viewer: str | None) -> KingsCornerView:
     seats = state.seats
     me = seats.index(viewer) if viewer in seats else None
-    playing = state.status == "playing"
+    status = STATUS[state.phase]
+    playing = state.in_round
     hand: tuple[str, ...] = ()
     if me is not None and playing:
         hand = cards.sorted_cards(state.hands[me])
     revealed: dict[str, tuple[str, ...]] = {}
-    if state.status in ("round_over", "finished") and state.results:
+    if state.phase in ("scored", "over") and state.results:
         revealed = {r.seat: r.hand for r in state.results[-1].seats}
     rounds = tuple(
         RoundSummary(
@@ -59,7 +62,7 @@ def view(state: KCState, viewer: str | None) -> KingsCornerView:
             result=r.result,
             winner=r.winner,
             points={
-                x.seat: (x.points if state.rules.settlement == "penalty" else x.balance_change)
+                x.seat: (x.points if state.ruleset.settlement == "penalty" else x.balance_change)
                 for x in r.seats
             },
         )
@@ -68,7 +71,7 @@ def view(state: KCState, viewer: str | None) -> KingsCornerView:
     legal = tuple(notation(c) for c in legal_commands(state, viewer)) if viewer is not None else ()
     pending = state.pending if (playing and me is not None and me == state.current) else None
     return KingsCornerView(
-        status=state.status,
+        status=status,
         round_no=state.round_no,
         dealer=seats[state.dealer] if state.dealer >= 0 else None,
         to_move=tuple(s for s in seats if s in to_move(state)),
@@ -80,7 +83,7 @@ def view(state: KCState, viewer: str | None) -> KingsCornerView:
         hand_sizes={s: len(h) for s, h in zip(seats, state.hands, strict=True)} if state.hands else {},
         stock_size=len(state.stock),
         totals=dict(zip(seats, state.totals, strict=True)),
-        score_sign=state.rules.score_sign,
+        score_sign=state.ruleset.score_sign,
         pot=state.pot,
         eliminated=tuple(s for s, r in zip(seats, state.out_round, strict=True) if r),
         turn={"drawn": state.drawn, "played": state.played, "merges": state.merges, "idle_turns": state.idle}
@@ -90,7 +93,7 @@ def view(state: KCState, viewer: str | None) -> KingsCornerView:
         revealed_hands=revealed,
         rounds=rounds,
         legal=legal,
-        result=state.end_reason or None if state.status == "finished" else None,
+        result=state.end_reason or None if state.phase == "over" else None,
     )
 
 
@@ -102,11 +105,14 @@ def redact(event: KingsCornerEvent, viewer: str | None) -> KingsCornerEvent | No
         return msgspec.structs.replace(
             event,
             order=(),
-            stock=(cards.UNKNOWN,) * len(event.stock),
-            hands=tuple(
-                h if s == viewer else (cards.UNKNOWN,) * len(h) for s, h in zip(event.seats, event.hands, strict=True)
-            ),
+            stock=blank(event.stock),
+            hands=blank_hands(event.seats, event.hands, viewer),
         )
     if isinstance(event, CardsDrawn) and event.seat != viewer:
-        return msgspec.structs.replace(event, cards=(cards.UNKNOWN,) * len(event.cards))
+        return msgspec.structs.replace(event, cards=blank(event.cards))
     return event
+
+
+def hidden(state: KCState, seat: str) -> frozenset[str]:
+    """Card ids hidden from everybody but ``seat``: its hand while a round is being played."""
+    return hidden_hand(state.seats, state.hands, seat, state.in_round)

@@ -7,7 +7,7 @@ import msgspec
 from contracts.games.kings_corner import CardsDrawn, Ready, RoundDealt, SeatReady
 from domain.core import cards, rng
 from domain.games.kings_corner import GAME
-from domain.games.kings_corner.engine import lay_out_cross
+from domain.games.kings_corner.deal import lay_out_cross
 from domain.games.kings_corner.rules import PRESETS
 
 from .conftest import SEED, cs, dealt, kc, then_from
@@ -29,7 +29,7 @@ def test_first_deal_waits_for_every_seat() -> None:
     """ARCHITECTURE §4: each seat may add a client seed before the first chance event."""
     spec = kc().when("p1", Ready(client_seed="alice"))
     state = spec.then(SeatReady(seat="p1", client_seed="alice"))
-    assert state.status == "waiting" and GAME.to_move(state) == frozenset({"p2"})
+    assert state.phase == "waiting" and GAME.to_move(state) == frozenset({"p2"})
     assert GAME.legal_commands(state, "p2") == (Ready(),) and GAME.legal_commands(state, "p1") == ()
     kc().when("p1", Ready(client_seed="x" * 257)).then_rejected("client_seed_too_long")
 

@@ -102,7 +102,7 @@ def test_fixed_rounds_ends_after_n() -> None:
         .when("p1", PlayCard(card="8C", slot="N"))
     )
     state = result.then_accepted()
-    assert state.status == "finished"
+    assert state.phase == "over"
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome.ranks == (1, 2) and outcome.scores == (0.0, 2.0)
 
@@ -136,7 +136,7 @@ def test_negative_25_ends_only_above_25() -> None:
         .when("p1", PlayCard(card="8C", slot="N"))
         .then_accepted()
     )
-    assert state.totals == (0, 25) and state.status == "round_over"
+    assert state.totals == (0, 25) and state.phase == "scored"
     deal2 = dealt(hands=("8C", "2D 3D 4D 5D 6D 7D"), layout={"N": "9H"}, stock="5S", round_no=2)
     state = (
         kc("negative-25")
@@ -144,7 +144,7 @@ def test_negative_25_ends_only_above_25() -> None:
         .when("p1", PlayCard(card="8C", slot="N"))
         .then_accepted()
     )
-    assert state.status == "finished" and GAME.outcome(state).ranks == (1, 2)  # type: ignore[union-attr]
+    assert state.phase == "over" and GAME.outcome(state).ranks == (1, 2)  # type: ignore[union-attr]
 
 
 def test_target_reach_or_exceed() -> None:
@@ -156,7 +156,7 @@ def test_target_reach_or_exceed() -> None:
         .when("p1", PlayCard(card="8C", slot="N"))
         .then_accepted()
     )
-    assert state.status == "finished"
+    assert state.phase == "over"
 
 
 def test_elimination_last_seat_standing_wins() -> None:
@@ -168,7 +168,7 @@ def test_elimination_last_seat_standing_wins() -> None:
         .when("p1", PlayCard(card="8C", slot="N"))
     )
     state = result.then_accepted()
-    assert state.totals == (0, 24, 30) and state.status == "round_over"  # 24 < 25: p2 stays
+    assert state.totals == (0, 24, 30) and state.phase == "scored"  # 24 < 25: p2 stays
     deal2 = dealt(n=3, hands=("8C", "KD 2D 3D 4D 5D 6D", ""), layout={"N": "9H"}, stock="5S", round_no=2)
     state = (
         kc("cz-elimination-25", n=3)
@@ -176,19 +176,19 @@ def test_elimination_last_seat_standing_wins() -> None:
         .when("p1", PlayCard(card="8C", slot="N"))
         .then_accepted()
     )
-    assert state.status == "finished" and state.ranks == (1, 2, 3)
+    assert state.phase == "over" and state.ranks == (1, 2, 3)
 
 
 def test_single_round_and_shared_or_extra_round_ties() -> None:
     """single_round: a BLOCKED round goes to the lowest penalty; ties are shared, or replayed [REC Q10]."""
     blocked = dealt(hands=("5D", "6C"), layout={"N": "AS", "E": "AH", "S": "AC", "W": "AD"})
     state = kc("family-draw-first").given(blocked).when("p1", EndTurn()).then_accepted()
-    assert state.status == "finished" and state.ranks == (1, 1)
+    assert state.phase == "over" and state.ranks == (1, 1)
     assert GAME.outcome(state).draw  # type: ignore[union-attr]
     state = (
         kc("family-draw-first", tie_policy="extra_round").given(blocked).when("p1", EndTurn()).then_accepted()
     )
-    assert state.status == "round_over"
+    assert state.phase == "scored"
 
 
 def test_klepek_first_turn_out_bonus() -> None:

@@ -94,13 +94,13 @@ def test_vector14_idle_counting() -> None:
     state = kc("pagat-classic").given(given).when("p1", DrawCard()).then_accepted()
     assert state.idle == 0 and not state.stock
     state = then_from(state).when("p2", EndTurn()).then(TurnEnded(seat="p2", next_seat="p1"))
-    assert state.idle == 1 and state.status == "playing"
+    assert state.idle == 1 and state.phase == "play"
     result = then_from(state).when("p1", EndTurn())
     state = result.then_accepted()
     assert isinstance(result.result, tuple)
     ended = result.result[-1]
     assert isinstance(ended, RoundEnded) and ended.result == "blocked" and ended.winner is None
-    assert state.status == "round_over"
+    assert state.phase == "scored"
 
 
 def test_vector15_blocked_when_nobody_can_act() -> None:
@@ -215,7 +215,7 @@ def test_e15_going_out_ends_the_round_at_once() -> None:
     ended = result.result[-1]
     assert isinstance(ended, RoundEnded) and ended.winner == "p1"
     assert {r.seat: r.points for r in ended.seats} == {"p1": 0, "p2": 11}
-    assert state.status == "round_over" and state.totals == (0, 11)
+    assert state.phase == "scored" and state.totals == (0, 11)
 
 
 def test_becker_going_out_with_stock_draws_and_must_place() -> None:
@@ -275,4 +275,4 @@ def test_after_a_round_every_seat_readies_for_the_next_deal() -> None:
     assert isinstance(result.result, tuple) and isinstance(result.result[1], RoundDealt)
     dealt2 = result.result[1]
     assert dealt2.round_no == 2 and dealt2.dealer == "p1"  # the deal passes left from p2
-    assert after.status == "playing" and after.round_no == 2
+    assert after.phase == "play" and after.round_no == 2

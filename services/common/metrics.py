@@ -17,6 +17,11 @@ COMMAND_LATENCY = Histogram(
 APPEND_CONFLICTS = Counter(
     "gamehall_append_conflicts_total", "Appends refused by expected sequence", ["game"]
 )
+STALE_REJECTIONS_AVOIDED = Counter(
+    "gamehall_stale_rejections_avoided_total",
+    "Rejections a referee withdrew because the log had newer decisions than its memory",
+    ["game"],
+)
 MATCH_RELOADS = Counter("gamehall_match_reloads_total", "Match states rebuilt from the log", ["game"])
 ACTIVE_MATCHES = Gauge("gamehall_active_matches", "Matches held in a referee's memory", ["game"])
 MATCHES_FINISHED = Counter("gamehall_matches_finished_total", "Matches finished", ["game"])
@@ -36,6 +41,7 @@ def init_game_series(games: Iterable[str]) -> None:
         COMMAND_LATENCY.labels(game)
         COMMANDS.labels(game, "accepted", "")
         APPEND_CONFLICTS.labels(game)
+        STALE_REJECTIONS_AVOIDED.labels(game)
         MATCH_RELOADS.labels(game)
         ACTIVE_MATCHES.labels(game)
         MATCHES_FINISHED.labels(game)

@@ -38,6 +38,8 @@ from services.common.natsio import AppendConflict, EventStore
 log = structlog.get_logger("referee")
 
 MAX_CONFLICT_RETRIES = 5
+# Rejections that no newer decision in the log could turn into an acceptance: no need to look.
+STATELESS_REJECTIONS = frozenset({"bad_token", "not_a_seat", "malformed", "match_exists"})
 
 
 @dataclass
@@ -157,28 +159,46 @@ class Referee:
         return reply
 
     async def handle(self, env: CommandEnvelope[Any]) -> Accepted | Rejected:
+        from_log = env.match_id not in self.matches  # True once this call has read the log
         live = await self._live(env.game, env.match_id)
         async with live.lock:
             for _attempt in range(MAX_CONFLICT_RETRIES):
                 if live.state is None and not isinstance(env.command, CreateMatch):
                     live = await self._reload(env.game, env.match_id)
+                    from_log = True
                     if live.state is None:
                         return Rejected(code="match_not_found", detail=f"no match {env.match_id!r}")
                 try:
-                    return await self._decide_and_append(live, env)
+                    reply = await self._decide_and_append(live, env)
                 except AppendConflict:
                     metrics.APPEND_CONFLICTS.labels(env.game).inc()
                     log.info("append_conflict", match_id=env.match_id, command_id=env.command_id)
-                    fresh = await self._reload(env.game, env.match_id)
-                    # carry on under the old lock object: it is the one this task holds
-                    live.state, live.seq, live.last_stream_seq = fresh.state, fresh.seq, fresh.last_stream_seq
-                    live.last_hash, live.server_seed, live.decided = (
-                        fresh.last_hash,
-                        fresh.server_seed,
-                        fresh.decided,
-                    )
-                    self.matches[env.match_id] = live
+                    await self._refresh(live, env)
+                    from_log = True
+                    continue
+                if isinstance(reply, Rejected) and not from_log and await self._behind(live, env, reply):
+                    # Another referee stored decisions this one has not seen; a rejection never
+                    # appends, so no conflict would have said so: decide again on the log.
+                    metrics.STALE_REJECTIONS_AVOIDED.labels(env.game).inc()
+                    await self._refresh(live, env)
+                    from_log = True
+                    continue
+                return reply
             return Rejected(code="busy", detail="too many concurrent decisions on this match; retry")
+
+    async def _behind(self, live: Live, env: CommandEnvelope[Any], reply: Rejected) -> bool:
+        """Whether the log holds decisions newer than this referee's memory of the match."""
+        if reply.code in STATELESS_REJECTIONS:
+            return False
+        last = await self.store.last_seq(subjects.MATCH_STREAM, subjects.match_subject(env.game, env.match_id))
+        return last != live.last_stream_seq
+
+    async def _refresh(self, live: Live, env: CommandEnvelope[Any]) -> None:
+        fresh = await self._reload(env.game, env.match_id)
+        # carry on under the old lock object: it is the one this task holds
+        live.state, live.seq, live.last_stream_seq = fresh.state, fresh.seq, fresh.last_stream_seq
+        live.last_hash, live.server_seed, live.decided = fresh.last_hash, fresh.server_seed, fresh.decided
+        self.matches[env.match_id] = live
 
     async def _decide_and_append(self, live: Live, env: CommandEnvelope[Any]) -> Accepted | Rejected:
         game = registry.get(env.game)

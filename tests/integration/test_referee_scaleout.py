@@ -14,7 +14,7 @@ import uuid
 
 import pytest
 
-from contracts.envelope import Accepted, Rejected
+from contracts.envelope import Rejected
 from domain.core import match as match_layer
 from domain.games import registry
 from services.common import commands

@@ -28,12 +28,12 @@ from contracts.codecs import encode, integration_decoder  # noqa: E402
 from contracts.integration import MatchFinished, TableFormed  # noqa: E402
 from contracts.match import Outcome  # noqa: E402
 from contracts.matchmaking import JoinQueue  # noqa: E402
+from services.cli import rebuild  # noqa: E402
 from services.common import db, natsio  # noqa: E402
+from services.common import matchmaking_client as client  # noqa: E402
 from services.common.embedded import EmbeddedNats  # noqa: E402
 from services.common.settings import Settings  # noqa: E402
 from services.matchmaking import app as mm_app  # noqa: E402
-from services.matchmaking import client  # noqa: E402
-from services.scoring import rebuild  # noqa: E402
 
 
 def _settings(nats_url: str, db_url: str, data_dir: Path) -> Settings:

@@ -33,8 +33,8 @@ from contracts.bots import BotSeatAssigned, BotSeatTaken, assign_decoder
 from contracts.codecs import encode
 from contracts.envelope import Rejected
 from domain.games import registry
-from services.cli.demo import PublicFold, choose_command
 from services.common import logs
+from services.common.players import PublicFold, choose_command
 from services.common.settings import Settings
 from services.common.shell import service_shell
 

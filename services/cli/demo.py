@@ -8,52 +8,9 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
-import msgspec
 
-from contracts.codecs import codec
-from domain.core import match as match_layer
 from domain.games import registry
-
-
-class PublicFold:
-    """A client's own fold of the events the API shows it (for computer players)."""
-
-    def __init__(self, game: str) -> None:
-        self.game = game
-        self.decider = registry.get(game)
-        self.state: match_layer.MatchState | None = None
-        self.seq = 0
-        self.events = 0
-        self._decoder = codec(game).event_decoder
-
-    def apply(self, decisions: list[dict[str, Any]]) -> None:
-        for decision in decisions:
-            if decision["seq"] <= self.seq:
-                continue
-            for raw in decision["events"]:
-                event = self._decoder.decode(msgspec.json.encode(raw))
-                self.state = match_layer.evolve(self.decider, self.state, event, None)
-                self.events += 1
-            self.seq = decision["seq"]
-
-
-def choose_command(
-    game: str, fold: PublicFold, seat: str, strength: str, rng: random.Random
-) -> dict[str, Any]:
-    """A computer player's command from what this client was shown.
-
-    ``fold`` holds the events as the API showed them to this seat (redacted for it in games
-    with hidden cards), so a computer player never sees another seat's hand."""
-    decider = registry.get(game)
-    bots = decider.bots or {}
-    bot = bots.get(strength) or bots.get("random")
-    assert fold.state is not None
-    if bot is not None:
-        command = bot(fold.state.game_state, seat, rng)
-    else:
-        legal = decider.legal_commands(fold.state.game_state, seat)
-        command = legal[rng.randrange(len(legal))]
-    return msgspec.to_builtins(command)  # type: ignore[no-any-return]
+from services.common.players import PublicFold, choose_command
 
 
 def create_match(

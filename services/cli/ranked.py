@@ -46,7 +46,7 @@ def leaderboard_cmd(
     limit: int = typer.Option(1000, "--limit"),
 ) -> None:
     """Print the standings of a game for a season."""
-    from services.leaderboard import queries
+    from services.common import queries
 
     settings = settings_mod.load()
     engine = db.open_database(settings.database_url)
@@ -68,8 +68,8 @@ def rebuild_cmd(
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON"),
 ) -> None:
     """Recompute ratings, standings and match history from the integration stream."""
+    from services.cli import rebuild
     from services.scoring import config as scoring_config
-    from services.scoring import rebuild
 
     settings = settings_mod.load()
 

@@ -6,7 +6,7 @@ match (its id derived from the table id, so a second gateway gets ``match_exists
 computer seats to the bots service and keeps each person's seat token under their queue ticket
 until ``GET /api/queue/{ticket_id}`` collects it.
 
-Leaderboards and player pages read the SQL read models through ``services.leaderboard.queries``.
+Leaderboards and player pages read the SQL read models through ``services.common.queries``.
 """
 
 from __future__ import annotations
@@ -28,9 +28,8 @@ from contracts.envelope import Rejected
 from contracts.integration import TableFormed
 from contracts.matchmaking import JoinQueue, Queued, Seated
 from domain.games import registry
-from services.common import commands, db, logs
-from services.leaderboard import queries
-from services.matchmaking import client as mm_client
+from services.common import commands, db, logs, queries
+from services.common import matchmaking_client as mm_client
 
 if TYPE_CHECKING:
     from services.gateway.app import Gateway

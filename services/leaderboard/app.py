@@ -1,7 +1,7 @@
 """Leaderboard service: RatingApplied -> standings and players.
 
 Run alone with ``run(settings, stop)``; ``/metrics`` on its own port.  Reads for the gateway and
-the CLI are in ``services.leaderboard.queries``.
+the CLI are in ``services.common.queries``.
 """
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from __future__ import annotations
 import asyncio
 
 from contracts import subjects
+from services.common.projection import Projection, ProjectionOptions
 from services.common.settings import Settings
 from services.common.shell import service_shell
 from services.leaderboard import logic
-from services.scoring.projection import Projection, ProjectionOptions
 
 SERVICE = "leaderboard"
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 import asyncio
 
 from contracts import subjects
+from services.common.projection import Projection, ProjectionOptions
 from services.common.settings import Settings
 from services.common.shell import service_shell
 from services.scoring import config as scoring_config
 from services.scoring import logic, outbox
-from services.scoring.projection import Projection, ProjectionOptions
 
 SERVICE = "scoring"
 

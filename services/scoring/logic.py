@@ -14,8 +14,8 @@ from domain.rating.ranked import RatingState, model_for, rate_match, rateable
 from domain.rating.seasons import preset_family, season_for
 from services.common import logs
 from services.common.db import MatchPlayer, MatchRecord, Outbox, Rating
+from services.common.projection import queue_insert
 from services.scoring.config import ScoringConfig
-from services.scoring.projection import queue_insert
 
 _log = logs.get("scoring")
 

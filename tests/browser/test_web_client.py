@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from services.cli.demo import PublicFold, choose_command
+from services.common.players import PublicFold, choose_command
 
 pytestmark = pytest.mark.browser
 

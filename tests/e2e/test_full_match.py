@@ -18,8 +18,8 @@ import msgspec
 import pytest
 from websockets.sync.client import connect as ws_connect
 
-from services.cli.demo import PublicFold, choose_command
 from services.common.embedded import free_port
+from services.common.players import PublicFold, choose_command
 
 pytestmark = pytest.mark.e2e
 ROOT = Path(__file__).resolve().parents[2]

@@ -16,9 +16,9 @@ import httpx
 import pytest
 
 from services.bots import app as bots_app
-from services.cli.demo import PublicFold, choose_command
 from services.cli.stackrun import in_process_stack
 from services.common import settings as settings_module
+from services.common.players import PublicFold, choose_command
 
 pytestmark = pytest.mark.integration
 

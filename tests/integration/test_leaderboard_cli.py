@@ -14,12 +14,12 @@ from typer.testing import CliRunner
 
 from contracts import subjects
 from contracts.codecs import encode
+from services.cli import rebuild
 from services.cli.ranked import leaderboard_cmd, ratings_app
 from services.common import db, natsio
 from services.common import settings as settings_mod
 from services.leaderboard import app as leaderboard_app
 from services.scoring import app as scoring_app
-from services.scoring import rebuild
 from tests.integration import ranked_support
 from tests.integration.ranked_support import finished
 

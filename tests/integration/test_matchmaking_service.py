@@ -14,10 +14,11 @@ from contracts.envelope import Rejected
 from contracts.integration import MatchStarted, TableFormed
 from contracts.matchmaking import Idle, JoinQueue, Left, Queued, Seated
 from domain.matchmaking.pairing import GapStep, Policy
+from services.cli.rebuild import read_subject
+from services.common import matchmaking_client as client
 from services.common import natsio
 from services.common.settings import Settings
-from services.matchmaking import app, client
-from services.scoring.rebuild import read_subject
+from services.matchmaking import app
 from tests.integration import ranked_support
 from tests.integration.ranked_support import finished
 

@@ -15,14 +15,14 @@ from sqlalchemy.orm import Session
 
 from contracts import subjects
 from contracts.codecs import encode
-from services.common import db, natsio
+from services.cli import rebuild
+from services.common import db, natsio, queries
+from services.common.projection import Projection, ProjectionOptions
 from services.common.settings import ScoringSettings
 from services.leaderboard import logic as leaderboard_logic
-from services.leaderboard import queries
 from services.scoring import config as scoring_config
 from services.scoring import logic as scoring_logic
-from services.scoring import outbox, rebuild
-from services.scoring.projection import Projection, ProjectionOptions
+from services.scoring import outbox
 from tests.integration import ranked_support
 from tests.integration.ranked_support import finished, throwaway_database
 

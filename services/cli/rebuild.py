@@ -19,10 +19,10 @@ from contracts import subjects
 from contracts.codecs import encode
 from contracts.integration import RatingApplied
 from services.common import db
+from services.common.projection import apply_batch
 from services.leaderboard import logic as leaderboard_logic
 from services.scoring import logic as scoring_logic
 from services.scoring.config import ScoringConfig
-from services.scoring.projection import apply_batch
 
 COMPARED = (db.Rating, db.Standing, db.MatchRecord, db.MatchPlayer, db.Player)
 

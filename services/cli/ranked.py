@@ -82,7 +82,7 @@ def rebuild_cmd(
             nc = await natsio.connect(url, "gamehall-ratings")
             try:
                 js = nc.jetstream()
-                await natsio.ensure_streams(js)
+                await natsio.ensure_streams(js, replicas=settings.stream_replicas)
                 return await rebuild.rebuild(js, engine, scoring_config.load(settings.scoring), check=check, wait_s=wait)
             finally:
                 await nc.drain()

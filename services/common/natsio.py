@@ -26,8 +26,11 @@ DUPLICATE_WINDOW_S = 600.0
 
 
 async def connect(url: str, name: str) -> Client:
+    """Connect with endless reconnects.  ``url`` may list several servers of a cluster,
+    comma-separated (``nats://a:4222,nats://b:4222``): the client starts from any that answers."""
+    servers = [part.strip() for part in url.split(",") if part.strip()]
     return await nats.connect(
-        url,
+        servers,
         name=name,
         max_reconnect_attempts=-1,
         reconnect_time_wait=0.25,
@@ -35,7 +38,7 @@ async def connect(url: str, name: str) -> Client:
     )
 
 
-def _stream(name: str, subject: str) -> StreamConfig:
+def _stream(name: str, subject: str, replicas: int = 1) -> StreamConfig:
     return StreamConfig(
         name=name,
         subjects=[subject],
@@ -46,28 +49,35 @@ def _stream(name: str, subject: str) -> StreamConfig:
         deny_purge=True,
         duplicate_window=DUPLICATE_WINDOW_S,
         allow_direct=True,
+        num_replicas=replicas,
     )
 
 
-STREAMS = (
-    _stream(subjects.MATCH_STREAM, subjects.MATCH_SUBJECTS),
-    _stream(subjects.SECRET_STREAM, subjects.SECRET_SUBJECTS),
-    _stream(subjects.INTEGRATION_STREAM, subjects.INTEGRATION_SUBJECTS),
+STREAM_SUBJECTS = (
+    (subjects.MATCH_STREAM, subjects.MATCH_SUBJECTS),
+    (subjects.SECRET_STREAM, subjects.SECRET_SUBJECTS),
+    (subjects.INTEGRATION_STREAM, subjects.INTEGRATION_SUBJECTS),
 )
 
 
-async def ensure_streams(js: JetStreamContext, timeout: float = 30.0) -> None:
-    """Create the streams if missing.  Idempotent, safe when several services start at once, and
-    patient with a nats-server that is still recovering its streams after a restart."""
+async def ensure_streams(js: JetStreamContext, timeout: float = 30.0, replicas: int = 1) -> None:
+    """Create the streams if missing, with ``replicas`` copies (3 on a JetStream cluster), and
+    raise the replica count of existing streams to it.  Idempotent, safe when several services
+    start at once, and patient with a nats-server that is still recovering its streams after a
+    restart or a cluster that is still electing its leaders."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
-    for config in STREAMS:
+    for name, subject in STREAM_SUBJECTS:
+        config = _stream(name, subject, replicas)
         while True:
             try:
                 try:
-                    await js.stream_info(config.name)
+                    info = await js.stream_info(name)
                 except NotFoundError:
                     await js.add_stream(config)
+                else:
+                    if (info.config.num_replicas or 1) < replicas:
+                        await js.update_stream(config)
                 break
             except (BadRequestError, APIError, nats.errors.TimeoutError, nats.errors.NoRespondersError):
                 if loop.time() > deadline:

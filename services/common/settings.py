@@ -165,6 +165,14 @@ class Settings(_Section):
         validation_alias="GAMEHALL_PROFILE",
         description="write a cProfile of `gamehall serve <name>` to `<value>.<name>` when it stops",
     )
+    stream_replicas: int = Field(
+        1,
+        ge=1,
+        le=5,
+        validation_alias="GAMEHALL_STREAM_REPLICAS",
+        description="copies of each JetStream stream: 1 on one nats-server, 3 on a three-node "
+        "cluster (existing streams are raised to it at start-up)",
+    )
     referee: RefereeSettings = Field(default_factory=RefereeSettings)
     scoring: ScoringSettings = Field(default_factory=ScoringSettings)
     matchmaking: MatchmakingSettings = Field(default_factory=MatchmakingSettings)

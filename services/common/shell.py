@@ -46,7 +46,7 @@ async def service_shell(
     try:
         nc = await natsio.connect(settings.nats_url, f"gamehall-{name}")
         try:
-            await natsio.ensure_streams(nc.jetstream())
+            await natsio.ensure_streams(nc.jetstream(), replicas=settings.stream_replicas)
             yield Shell(log=log, nc=nc, engine=engine)
         finally:
             await nc.drain()

@@ -132,7 +132,7 @@ class Gateway:
     async def start(self) -> None:
         self.nc = await connect(self.nats_url, "gamehall-gateway")
         js = self.nc.jetstream()
-        await ensure_streams(js)
+        await ensure_streams(js, replicas=self.settings.stream_replicas)
         self.store = EventStore(js)
 
     async def stop(self) -> None:

@@ -1,0 +1,29 @@
+"""The nats-server configurations in deploy/ are valid for the nats-server gamehall installs."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from services.common.embedded import nats_server_binary
+
+ROOT = Path(__file__).resolve().parents[2]
+CONFIGS = sorted((ROOT / "deploy/nats").rglob("*.conf"))
+
+
+@pytest.mark.parametrize("conf", CONFIGS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_nats_config_parses(conf: Path) -> None:
+    done = subprocess.run([nats_server_binary(), "-c", str(conf), "-t"], capture_output=True, text=True, cwd=conf.parent)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_cluster_nodes_route_to_each_other() -> None:
+    nodes = sorted((ROOT / "deploy/nats/cluster").glob("n*.conf"))
+    assert len(nodes) == 3
+    for i, conf in enumerate(nodes, start=1):
+        text = conf.read_text()
+        assert f"server_name: n{i}" in text
+        routes = {f"nats-route://nats-{j}:6222" for j in (1, 2, 3) if j != i}
+        assert all(r in text for r in routes) and f"nats-{i}:6222" not in text

@@ -4,12 +4,13 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint unit integration e2e browser bench install clean help
+.PHONY: run test lint unit integration e2e browser bench mutants install clean help
 
 help:
 	@echo "make run    - create .venv, install, start the whole stack (embedded nats-server + SQLite)"
 	@echo "make test   - create .venv if needed, install, run lint + type checks + the test suite"
 	@echo "make bench  - benchmarks, reported as ratios to the reference pipeline in ../shared/bench"
+	@echo "make mutants - mutation testing of domain/ packages (slow; PKG=domain/games/ugolki for one)"
 	@echo "make lint   - ruff, mypy (strict on contracts/ and domain/), import-linter"
 
 $(BIN)/python:
@@ -35,6 +36,10 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
+
+# Mutation testing (mutmut) of the domain packages with their own tests; see docs/testing.md.
+mutants: $(STAMP)
+	bash scripts/mutants.sh $(PKG)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -18,6 +18,7 @@ from contracts.match import MatchCreated, ServerSeedRevealed
 from domain.core import match as match_layer
 from domain.core.audit import envelope_hash, genesis_hash
 from domain.core.decider import Decider
+from domain.core.matchlog import Folded, fold_decision
 from domain.core.rng import commitment
 from domain.games import registry
 
@@ -146,16 +147,27 @@ def audit(bundle: AuditBundle) -> AuditReport:
             redecided += 1
         elif env.command is None:
             problems.append(f"{_where(i, env)}: no recorded command to re-decide")
-        for event in env.events:
-            if game.verify_chance is not None and state is not None and seed is not None:
-                mismatch = game.verify_chance(state.game_state, event)
+        current: list[Any] = [None]
+
+        def check_chance(
+            before: match_layer.MatchState | None,
+            event: Any,
+            i: int = i,
+            env: Any = env,
+            current: list[Any] = current,
+        ) -> None:
+            current[0] = event
+            if game.verify_chance is not None and before is not None and seed is not None:
+                mismatch = game.verify_chance(before.game_state, event)
                 if mismatch:
                     problems.append(f"{_where(i, env)}: {mismatch}")
-            try:
-                state = match_layer.evolve(game, state, event, seed)
-            except Exception as exc:  # noqa: BLE001 - a corrupt log must be reported, not crash the audit
-                problems.append(f"{_where(i, env)}: event {describe(event)} cannot be applied: {exc}")
-                return report(redecided)
+
+        try:
+            folded = fold_decision(game, Folded(state=state, seq=i), i + 1, env.events, seed, check_chance)
+        except Exception as exc:  # noqa: BLE001 - a corrupt log must be reported, not crash the audit
+            problems.append(f"{_where(i, env)}: event {describe(current[0])} cannot be applied: {exc}")
+            return report(redecided)
+        state = folded.state
     assert state is not None
     # 4. The recorded outcome against the rules' outcome.
     if state.outcome is not None:

@@ -10,6 +10,7 @@ import msgspec
 
 from contracts.codecs import codec
 from domain.core import match as match_layer
+from domain.core.matchlog import Folded, fold_decision
 from domain.games import registry
 
 
@@ -28,11 +29,10 @@ class PublicFold:
         for decision in decisions:
             if decision["seq"] <= self.seq:
                 continue
-            for raw in decision["events"]:
-                event = self._decoder.decode(msgspec.json.encode(raw))
-                self.state = match_layer.evolve(self.decider, self.state, event, None)
-                self.events += 1
-            self.seq = decision["seq"]
+            events = [self._decoder.decode(msgspec.json.encode(raw)) for raw in decision["events"]]
+            folded = fold_decision(self.decider, Folded(state=self.state, seq=self.seq), decision["seq"], events)
+            self.state, self.seq = folded.state, folded.seq
+            self.events += len(events)
 
 
 def choose_command(

@@ -9,6 +9,7 @@ from contracts import subjects
 from contracts.codecs import codec
 from contracts.envelope import EventEnvelope
 from domain.core import match as match_layer
+from domain.core.matchlog import Folded, fold_envelope
 from domain.games import registry
 from services.common.natsio import EventStore, Stored
 
@@ -26,10 +27,9 @@ class FoldedMatch:
     def apply(self, item: Stored) -> EventEnvelope[Any]:
         game = registry.get(self.game)
         envelope = codec(self.game).decode_envelope(item.data)
-        for event in envelope.events:
-            # Views never need the server seed: chance outcomes are recorded in events.
-            self.state = match_layer.evolve(game, self.state, event, None)
-        self.seq = envelope.seq
+        # Views never need the server seed: chance outcomes are recorded in events.
+        folded = fold_envelope(game, Folded(state=self.state, seq=self.seq), envelope)
+        self.state, self.seq = folded.state, folded.seq
         self.last_stream_seq = item.stream_seq
         self.stored.append(item)
         self.envelopes.append(envelope)

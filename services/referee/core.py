@@ -29,6 +29,7 @@ from contracts.integration import MatchFinished, MatchStarted
 from contracts.match import CreateMatch, MatchCreated
 from domain.core import match as match_layer
 from domain.core.audit import envelope_hash, genesis_hash
+from domain.core.matchlog import Folded, fold_envelope
 from domain.core.rng import commitment
 from domain.games import registry
 from services.common import metrics
@@ -336,14 +337,14 @@ class Referee:
             created = first.events[0]
             if isinstance(created, MatchCreated) and created.seed_commitment:
                 fresh.server_seed = await self._load_seed(game_name, match_id)
+            folded = Folded()
             for item in stored:
                 envelope = cdc.decode_envelope(item.data)
-                for event in envelope.events:
-                    fresh.state = match_layer.evolve(game, fresh.state, event, fresh.server_seed)
+                folded = fold_envelope(game, folded, envelope, fresh.server_seed)
                 fresh.decided[(envelope.seat, envelope.command_id)] = (envelope.seq, envelope.events)
-                fresh.seq = envelope.seq
                 fresh.last_stream_seq = item.stream_seq
                 fresh.last_hash = envelope_hash(item.data)
+            fresh.state, fresh.seq = folded.state, folded.seq
             if fresh.state is not None and fresh.state.outcome is not None:
                 # The finish notice may have been lost in a crash after the append: republish (deduped).
                 await self._publish_finished(match_id, fresh)

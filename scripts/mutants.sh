@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Mutation testing of one or more domain packages with mutmut (not part of `make test`: slow).
+#   scripts/mutants.sh [PACKAGE ...]      e.g. domain/games/ugolki domain/core
+# Each package is mutated in its own working copy under .mutants/<name>/ (kept between runs, so a
+# second run re-tests only the mutants of functions that changed) against the unit, golden and
+# property tests of that package.  Prints the kill rate per package; the survivors are listed by
+# `cd .mutants/<name> && ../../.venv/bin/mutmut results`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+MUTMUT=$ROOT/.venv/bin/mutmut
+[ $# -gt 0 ] || set -- domain/games/ugolki domain/games/kings_corner domain/core
+tests_for() {
+  case "$1" in
+    domain/core) echo "tests/unit/test_match_layer.py tests/unit/test_rng.py tests/unit/test_cards.py tests/unit/test_audit.py tests/unit/test_registry.py tests/unit/cardgame" ;;
+    domain/core/*) echo "tests/unit/$(basename "$1")" ;;
+    domain/games/*) local g; g=$(basename "$1"); echo "tests/unit/$g tests/golden/$g tests/property/test_conformance.py" ;;
+    domain/*) echo "tests/unit/$(basename "$1")" ;;
+  esac
+}
+for pkg in "$@"; do
+  name=$(echo "$pkg" | tr / _)
+  work=$ROOT/.mutants/$name
+  mkdir -p "$work"
+  # A fresh copy of the sources and tests (mutmut writes its mutants to $work/mutants/).
+  rm -rf "$work/contracts" "$work/domain" "$work/tests"
+  cp -r contracts domain tests pyproject.toml "$work/"
+  # Drop the pytest section's test paths: the selection below names the tests.
+  selection=""
+  for t in $(tests_for "$pkg"); do [ -e "$t" ] && selection="$selection    $t"$'\n'; done
+  {
+    echo "[mutmut]"
+    echo "source_paths=$pkg/"
+    echo "also_copy="
+    echo "    contracts/"
+    # Everything of domain/ outside the mutated package (copying the package itself would
+    # overwrite its mutants).
+    "$ROOT/.venv/bin/python" - "$pkg" <<'PY'
+import sys
+from pathlib import Path
+pkg = Path(sys.argv[1])
+ancestors = [pkg, *pkg.parents][:-1]  # pkg, ..., domain
+for anc in ancestors[1:]:
+    for child in sorted(anc.iterdir()):
+        if child.name == "__pycache__" or child in ancestors:
+            continue
+        print(f"    {child}{'/' if child.is_dir() else ''}")
+PY
+    echo "pytest_add_cli_args="
+    echo "    -p"
+    echo "    no:cacheprovider"
+    echo "    -x"
+    echo "    -q"
+    echo "pytest_add_cli_args_test_selection="
+    printf '%s' "$selection"
+  } >"$work/setup.cfg"
+  echo "== $pkg: tests $(tests_for "$pkg")"
+  (cd "$work" && nice -n 19 "$MUTMUT" run --max-children 1 >run.log 2>&1) || {
+    echo "mutmut failed for $pkg; see $work/run.log"; tail -20 "$work/run.log"; exit 1; }
+  (cd "$work" && "$ROOT/.venv/bin/python" "$ROOT/scripts/mutants_summary.py" "$pkg")
+done

@@ -55,6 +55,20 @@ async def play(nc, match_id: str, tokens: dict[str, str], moves: int, rng: rando
         acked.append((match_id, reply.seq, seat, command_id))
 
 
+async def stream_leader(js, timeout: float = 30.0) -> str:
+    """The match stream's leader, once the cluster has one (it may be electing right now)."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        try:
+            info = await js.stream_info(subjects.MATCH_STREAM)
+            if info.cluster is not None and info.cluster.leader:
+                return str(info.cluster.leader)
+        except Exception:  # noqa: BLE001 - the API times out while leaders are elected
+            if asyncio.get_running_loop().time() > deadline:
+                raise
+        await asyncio.sleep(0.2)
+
+
 async def test_play_continues_when_cluster_leaders_are_killed(tmp_path: Path) -> None:
     cluster = Cluster(tmp_path / "cluster").start()
     client = ref_nc = None
@@ -88,16 +102,16 @@ async def test_play_continues_when_cluster_leaders_are_killed(tmp_path: Path) ->
         # 1. the meta leader dies under load
         running = asyncio.create_task(load(6))
         await asyncio.sleep(0.3)
-        leader = cluster.wait_for_meta_leader()
-        cluster.kill(leader)
+        leader = await asyncio.to_thread(cluster.wait_for_meta_leader)
+        await asyncio.to_thread(cluster.kill, leader)
         await running
-        cluster.start_node(leader)
-        cluster.wait_for_meta_leader()
+        await asyncio.to_thread(cluster.start_node, leader)
+        await asyncio.to_thread(cluster.wait_for_meta_leader)
         # 2. the match stream's leader dies under load
-        stream_leader = (await js.stream_info(subjects.MATCH_STREAM)).cluster.leader
+        doomed = cluster.node(await stream_leader(js))
         running = asyncio.create_task(load(6))
         await asyncio.sleep(0.3)
-        cluster.kill(cluster.node(stream_leader))
+        await asyncio.to_thread(cluster.kill, doomed)
         await running
         await load(2)
 

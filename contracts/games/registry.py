@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from contracts.games import GameContract
 from contracts.games.kings_corner import CONTRACT as KINGS_CORNER
+from contracts.games.thousand import CONTRACT as THOUSAND
 from contracts.games.ugolki import CONTRACT as UGOLKI
 
-CONTRACTS: dict[str, GameContract] = {c.name: c for c in (UGOLKI, KINGS_CORNER)}
+CONTRACTS: dict[str, GameContract] = {c.name: c for c in (UGOLKI, KINGS_CORNER, THOUSAND)}

@@ -524,4 +524,5 @@ CONTRACT = GameContract(
     event_type=ThousandEvent,
     view_type=ThousandView,
     ruleset_type=ThousandRuleset,
+    rejection_codes=THOUSAND_REJECTION_CODES,
 )

@@ -38,7 +38,7 @@ def _decide(state: Any, seat: str, cmd: Any) -> tuple[Any, ...]:
 
 def run(preset: str, seed: int, server_seed: bytes) -> None:  # noqa: C901 - one check per invariant
     rules = PRESETS[preset]
-    seats = GAME.meta.seat_names(rules.players())
+    seats = GAME.seat_names(rules.players())
     state = GAME.initial_state(rules, seats, server_seed)
     folds: dict[str, Any] = {s: GAME.initial_state(rules, seats, None) for s in seats}
     r = random.Random(seed)

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from contracts.games.thousand import (
-    THOUSAND_REJECTION_CODES,
+    CONTRACT,
     ThousandCommand,
     ThousandEvent,
     ThousandRuleset,
     ThousandView,
 )
-from domain.core.decider import Decider, GameMeta
+from domain.core.decider import Bot, Decider, Preset
 from domain.games.thousand import bots
 from domain.games.thousand.engine import (
     decide,
@@ -34,34 +31,31 @@ def seat_names(n: int) -> tuple[str, ...]:
     return tuple(f"p{i}" for i in range(1, n + 1))
 
 
-META: GameMeta[ThousandRuleset] = GameMeta(
-    name="thousand",
-    rules_version="thousand-1",
-    min_seats=3,
-    max_seats=4,  # 4 only with sitout_4p (each ruleset checks its own count)
-    chance=True,
-    hidden_info=True,
-    ruleset_type=ThousandRuleset,
-    presets=PRESETS,
-    default_preset="classic",
-    command_type=ThousandCommand,
-    event_type=ThousandEvent,
-    view_type=ThousandView,
-    rejection_codes=THOUSAND_REJECTION_CODES,
-    seat_names=seat_names,
-    # A deal is at most ~45 decisions; random play reaches a barrel or the target within a few
-    # hundred deals.
-    max_decisions=100_000,
-    description=DESCRIPTIONS,
-)
+def validate(ruleset: ThousandRuleset, seats: int) -> str | None:
+    """§2.20: the ruleset is consistent and plays with ``seats`` players (3, or 4 with sitout_4p)."""
+    return ruleset.validate() or ruleset.check_seats(seats)
 
-BOTS: dict[str, Callable[[TState, str, Any], ThousandCommand]] = {
+
+BOTS: dict[str, Bot[TState, ThousandCommand]] = {
     "random": bots.random_bot,
     "heuristic": bots.heuristic_bot,
 }
 
 GAME: Decider[TState, ThousandCommand, ThousandEvent, ThousandView, ThousandRuleset] = Decider(
-    meta=META,
+    contract=CONTRACT,
+    title="1000 (Thousand)",
+    rules_version="thousand-1",
+    min_seats=3,
+    max_seats=4,  # 4 only with sitout_4p (each ruleset checks its own count)
+    seat_names=seat_names,
+    presets={name: Preset(ruleset, DESCRIPTIONS[name]) for name, ruleset in PRESETS.items()},
+    default_preset="classic",
+    validate=validate,
+    chance=True,
+    hidden_info=True,
+    # A deal takes at most ~45 decisions; random legal play drifts negative and may never reach
+    # the target, so random playouts are capped by the tests rather than bounded by the rules.
+    max_decisions=100_000,
     initial_state=initial_state,
     decide=decide,
     evolve=evolve,
@@ -70,12 +64,13 @@ GAME: Decider[TState, ThousandCommand, ThousandEvent, ThousandView, ThousandRule
     outcome=outcome,
     view=view,
     redact=redact,
-    verify_chance=verify_chance,
+    hidden=private_cards,
+    describe=describe,
     bots=BOTS,
+    default_bot="heuristic",
+    verify_chance=verify_chance,
 )
 
-HIDDEN = private_cards
 UNSEEN = unseen
-DESCRIBE = describe
 
-__all__ = ["DESCRIBE", "GAME", "HIDDEN", "META", "UNSEEN", "TState"]
+__all__ = ["GAME", "UNSEEN", "TState"]

@@ -9,7 +9,7 @@ events redacted for one seat fold into that seat's information state.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
@@ -742,6 +742,7 @@ def _open_auction(b: _Builder) -> None:
             )
         )
         return
+    kind: Literal["forced", "blind", "barrel_auto"]
     if s.blind:
         standing, high, kind = 120, s.blind_seat, "blind"
     elif sitters and r.barrel_bidding == "auto_bid":
@@ -757,7 +758,7 @@ def _open_auction(b: _Builder) -> None:
         AuctionOpened(
             standing_bid=standing, high_seat=s.seats[high], kind=kind, to_act=s.seats[to_act], barred=barred
         )
-    )  # type: ignore[arg-type]
+    )
 
 
 # ---------------------------------------------------------------- validity checks

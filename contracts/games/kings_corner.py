@@ -69,35 +69,53 @@ class KingsCornerRuleset(msgspec.Struct, frozen=True, kw_only=True):
     score_sign: Literal["positive", "negative"] = "positive"  # display only (S3 writes -25)
 
     def validate(self) -> str | None:
-        if self.decks not in (1, 2):
-            return "decks must be 1 or 2"
-        if self.jokers not in (0, 2):
-            return "jokers must be 0 or 2"
-        if self.hand_size < 1 or self.draw_count not in (1, 2):
-            return "hand_size must be >= 1 and draw_count 1 or 2"
-        if not 2 <= self.min_players <= self.max_players:
-            return "players must be a range min..max with min >= 2"
-        if self.match_end_value < 1 and self.match_end != "single_round":
-            return "match_end_value must be >= 1"
+        """The parameters against rules/kings-corner.md §4.1 (Decision D6): the first problem as
+        a sentence naming the parameter and its allowed values, or None."""
+        for name, allowed in _ALLOWED.items():
+            value = getattr(self, name)
+            if value not in allowed:
+                return f"{name} must be one of {', '.join(str(a) for a in allowed)} (got {value})"
+        for name in ("ante", "idle_fee", "per_card", "per_king", "corner_ace_bonus", "joker_penalty"):
+            if getattr(self, name) < 0:
+                return f"{name} must be >= 0 (got {getattr(self, name)})"
+        if self.min_players < 2:
+            return f"min_players must be >= 2 (got {self.min_players})"
+        cap = MAX_PLAYERS[self.decks]
+        if not self.min_players <= self.max_players <= cap:
+            return f"max_players must be within {self.min_players}-{cap} with {self.decks} deck(s) (got {self.max_players})"
+        if self.match_end != "single_round" and self.match_end_value < 1:
+            return f"match_end_value must be >= 1 for {self.match_end} (got {self.match_end_value})"
         if self.settlement != "penalty" and self.match_end in ("target", "elimination"):
-            return "chips and pool ledgers end after a fixed number of rounds"
+            return "match_end must be fixed_rounds or single_round with a chips or pool ledger"
         if self.settlement != "penalty" and self.winner != "highest_balance":
-            return "chips and pool ledgers need winner = highest_balance"
+            return "winner must be highest_balance with a chips or pool ledger"
         if self.settlement == "penalty" and self.winner != "lowest_total":
-            return "penalty points need winner = lowest_total"
+            return "winner must be lowest_total with penalty points"
         if not self.optional_play and self.draw_timing != "until_playable":
-            return "optional_play = false is used only with draw_timing = until_playable"
+            return "optional_play may be false only with draw_timing = until_playable"
         return self.check_seats(self.max_players)
 
     def check_seats(self, n: int) -> str | None:
-        """The deck must hold every hand, the cross and the auto-refill reserve (§5.3 step 1)."""
+        """The seat count within the ruleset's players range, and a deck that holds every hand,
+        the cross and the auto-refill reserve (§5.3 step 1)."""
         if not self.min_players <= n <= self.max_players:
-            return f"this ruleset takes {self.min_players}-{self.max_players} players, got {n}"
+            return f"players must be {self.min_players}-{self.max_players} for this ruleset (got {n})"
         reserve = 4 * self.decks if self.setup_cross_kings == "auto_corner_refill_from_stock" else 0
         cards = 52 * self.decks + self.jokers
         if cards < self.hand_size * n + 4 + reserve:
-            return f"{cards} cards cannot deal {self.hand_size} to {n} players plus the cross"
+            return f"{cards} cards cannot deal {self.hand_size} to {n} players plus the cross (§5.3)"
         return None
+
+
+# §4.1 values of the numeric parameters with a closed list; players: the deck cap (§2.3) and Q22.
+_ALLOWED: dict[str, tuple[int, ...]] = {
+    "decks": (1, 2),
+    "jokers": (0, 2),
+    "hand_size": (4, 7),
+    "draw_count": (1, 2),
+    "first_turn_out_adjust": (0, -5),
+}
+MAX_PLAYERS: dict[int, int] = {1: 6, 2: 10}
 
 
 # ---------------------------------------------------------------- commands
@@ -209,8 +227,29 @@ class PileMoved(msgspec.Struct, frozen=True, kw_only=True, tag="kc_pile_moved.v1
 class TurnEnded(msgspec.Struct, frozen=True, kw_only=True, tag="kc_turn_ended.v1"):
     seat: str
     next_seat: str
-    king_penalty: int = 0  # penalty3: points (penalty) or chips to the pot
+    # penalty3 charged at once (stored before Decision D1 only; since D1 the charge is the seat's
+    # private KingPenaltyCharged and this stays 0)
+    king_penalty: int = 0
     idle_fee: int = 0  # chips / pool paid for a turn without playing a card
+
+
+class KingPenaltyCharged(msgspec.Struct, frozen=True, kw_only=True, tag="kc_king_penalty_charged.v1"):
+    """penalty3 (A6, Decision D1): ``points`` for kings ``seat`` held back this turn while a corner
+    was empty.  Private to ``seat`` (redacted away for everyone else); the charges are added to the
+    seat's total, and revealed, only when the round is scored (``SeatResult.king_penalty``)."""
+
+    seat: str
+    points: int
+
+
+class SeatResigned(msgspec.Struct, frozen=True, kw_only=True, tag="kc_seat_resigned.v1"):
+    """Decision D3: ``seat`` resigned.  It takes no more turns; a seat resigning during a round
+    keeps its hand and scores it when the round is scored; it is ranked last.  ``match_over`` when
+    fewer than two seats are left playing (``ranks`` per seat, 1 best)."""
+
+    seat: str
+    match_over: bool = False
+    ranks: tuple[int, ...] = ()
 
 
 class SeatResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -220,6 +259,8 @@ class SeatResult(msgspec.Struct, frozen=True, kw_only=True):
     balance_change: int  # chips / pool ledger change of this round (0 under penalty)
     total: int  # running total after the round (penalty points or balance)
     eliminated: bool = False
+    king_penalty: int = 0  # penalty3 charges of this round, included in points (Decision D1)
+    resigned: bool = False  # the seat resigned during this round (Decision D3)
 
 
 class RoundEnded(msgspec.Struct, frozen=True, kw_only=True, tag="kc_round_ended.v1"):
@@ -234,7 +275,16 @@ class RoundEnded(msgspec.Struct, frozen=True, kw_only=True, tag="kc_round_ended.
 
 
 KingsCornerEvent = (
-    SeatReady | RoundDealt | CardsDrawn | CardPlayed | RunPlayed | PileMoved | TurnEnded | RoundEnded
+    SeatReady
+    | RoundDealt
+    | CardsDrawn
+    | CardPlayed
+    | RunPlayed
+    | PileMoved
+    | TurnEnded
+    | KingPenaltyCharged
+    | SeatResigned
+    | RoundEnded
 )
 
 
@@ -262,6 +312,7 @@ class KingsCornerView(msgspec.Struct, frozen=True, kw_only=True):
     score_sign: str
     pot: int
     eliminated: tuple[str, ...]
+    resigned: tuple[str, ...] = ()  # seats that resigned (Decision D3): no more turns, ranked last
     turn: dict[str, int]  # per-turn counters: drawn, played, merges, idle_turns
     pending_card: str | None = None  # V16: the viewer's drawn card that must go to an empty slot
     revealed_hands: dict[str, tuple[str, ...]] = {}  # at the end of a round
@@ -304,6 +355,7 @@ KINGS_CORNER_REJECTION_CODES: tuple[str, ...] = (
     "bad_declaration",
     "card_barred",
     "pending_placement",
+    "seat_out",
 )
 
 CONTRACT = GameContract(

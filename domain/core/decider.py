@@ -105,6 +105,11 @@ class Decider(Generic[S, C, E, V, R]):
     # Games with chance: given the state before a recorded chance event (folded with the revealed
     # server seed), re-derive the event and return a precise problem, or None when it matches.
     verify_chance: Callable[[S, E], str | None] | None = None
+    # RESIGN inside the game, for games where a resignation does not end the match for everyone
+    # (Kings in the Corner, Decision D3): the game's events for ``seat`` resigning, or Rejected.
+    # The match ends when the game's ``outcome`` is then set.  None: a resignation ends the match,
+    # the resigning seat last and the others sharing first place.
+    resign: Callable[[S, Seat], tuple[E, ...] | Rejected] | None = None
     # Portable game records (``gamehall rules replay``); None until the game supports them.
     record: RecordAdapter[S, C, E] | None = None
 

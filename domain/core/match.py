@@ -151,6 +151,8 @@ def decide(
     if seat is None or seat not in seats:
         return Rejected(code="not_a_seat", detail=f"seat must be one of {list(seats)}")
     if isinstance(command, Resign):
+        if game.resign is not None:
+            return _resign_in_game(game, state, seat, server_seed)
         # The resigning seat is last; the others share first place.
         ranks = tuple(len(seats) if s == seat else 1 for s in seats)
         return (
@@ -180,6 +182,25 @@ def decide(
         return (DrawDeclined(seat=seat),)
     decided = _decide_game(game, state, seat, command, server_seed)
     return decided if isinstance(decided, Rejected) else decided[0]
+
+
+def _resign_in_game(
+    game: Decider[Any, Any, Any, Any, Any], state: MatchState, seat: str, server_seed: bytes | None
+) -> tuple[Any, ...] | Rejected:
+    """RESIGN decided by the game (``Decider.resign``): ``Resigned``, the game's events, and the
+    match's end if the game is then over."""
+    assert game.resign is not None
+    result = game.resign(state.game_state, seat)
+    if isinstance(result, Rejected):
+        return result
+    after = state.game_state
+    for event in result:
+        after = game.evolve(after, event)
+    events: tuple[Any, ...] = (Resigned(seat=seat), *result)
+    outcome = game.outcome(after)
+    if outcome is not None:
+        events += _ending(game, state, outcome, server_seed)
+    return events
 
 
 def _decide_game(

@@ -13,6 +13,7 @@ import random
 from typing import Any
 
 import msgspec
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -29,7 +30,7 @@ from contracts.games.kings_corner import (
     Ready,
     RoundDealt,
 )
-from contracts.match import CreateMatch
+from contracts.match import CreateMatch, Resign, Resigned
 from domain.core import cards, match, rng
 from domain.games.kings_corner import GAME
 from domain.games.kings_corner.rules import PRESETS
@@ -77,8 +78,15 @@ def create(preset: str, n: int, server_seed: bytes) -> CreateMatch:
 
 
 def playout(
-    preset: str, n: int, server_seed: bytes, rng_seed: int, bot: str = "random", check: bool = True
+    preset: str,
+    n: int,
+    server_seed: bytes,
+    rng_seed: int,
+    bot: str = "random",
+    check: bool = True,
+    resign_at: int | None = None,
 ) -> tuple[list[tuple[Any, ...]], match.MatchState]:
+    """A whole match by ``bot``; with ``resign_at``, the last seat resigns at that decision (D3)."""
     r = random.Random(rng_seed)
     created = match.decide(GAME, None, None, create(preset, n, server_seed))
     assert not isinstance(created, Rejected), created
@@ -105,6 +113,8 @@ def playout(
                 if isinstance(result, Rejected):
                     assert result.code in GAME.rejection_codes, result
         cmd = bots[bot](game_state, seat, r)
+        if len(log) == resign_at:
+            seat, cmd = seats[-1], Resign()
         events = match.decide(GAME, state, seat, cmd, server_seed)
         assert not isinstance(events, Rejected), (cmd, events)
         for event in events:
@@ -203,3 +213,32 @@ def test_two_decks_and_jokers_keep_hands_hidden() -> None:
         log, final = playout(preset, n, hashlib.sha256(preset.encode()).digest(), 3, "heuristic")
         assert final.outcome is not None
         audit(log, hashlib.sha256(preset.encode()).digest())
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_every_presets_redacted_events_fold_into_each_seats_information_state(preset: str) -> None:
+    """Every preset (penalty3 and becker folds raised on '??'): the events redacted for a seat
+    fold, and give that seat the view and legal commands of the full state (E23, D1); one seat
+    resigns during the match (D3)."""
+    n = min(PRESETS[preset].max_players, 3)
+    seed = hashlib.sha256(b"info:" + preset.encode()).digest()
+    log, final = playout(preset, n, seed, 5, "heuristic", check=False, resign_at=40)
+    assert final.outcome is not None
+    seats = final.created.seats
+    if any(isinstance(e, Resigned) for events in log for e in events):
+        assert final.outcome.ranks[-1] == n  # D3: the seat that resigned is ranked last
+    full = None
+    folds: dict[str | None, Any] = {}
+    for events in log:
+        for event in events:
+            full = match.evolve(GAME, full, event, seed)
+            for viewer in (*seats, None):
+                shown = match.redact(GAME, event, viewer)
+                if shown is not None:
+                    folds[viewer] = match.evolve(GAME, folds.get(viewer), shown, None)
+        assert full is not None
+        for viewer in (*seats, None):
+            mine = folds[viewer]
+            assert match.view(GAME, mine, viewer, "m", 0) == match.view(GAME, full, viewer, "m", 0), viewer
+            if viewer is not None and full.outcome is None:
+                assert GAME.legal_commands(mine.game_state, viewer) == GAME.legal_commands(full.game_state, viewer)

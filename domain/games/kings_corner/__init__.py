@@ -18,9 +18,10 @@ from contracts.games.kings_corner import (
 from domain.core.decider import Decider, Preset
 from domain.games.kings_corner.bots import BOTS
 from domain.games.kings_corner.deal import verify_chance
+from domain.games.kings_corner.decide import resign
 from domain.games.kings_corner.evolve import evolve
 from domain.games.kings_corner.phases import decide, legal_commands, to_move
-from domain.games.kings_corner.rules import DESCRIPTIONS, PRESETS
+from domain.games.kings_corner.rules import DESCRIPTIONS, PRESETS, preset_problem
 from domain.games.kings_corner.scoring import outcome
 from domain.games.kings_corner.state import KCState, initial_state
 from domain.games.kings_corner.view import hidden, notation, redact, view
@@ -31,14 +32,16 @@ def seat_names(n: int) -> tuple[str, ...]:
 
 
 def validate(ruleset: KingsCornerRuleset, seats: int) -> str | None:
-    """§4.1: the ruleset is consistent and its deck deals ``seats`` hands, the cross and the reserve."""
-    return ruleset.validate() or ruleset.check_seats(seats)
+    """D6: the parameters of §4.1, the preset tables (cardgames-zone rounds), the seat count in the
+    ruleset's players range and a deck that deals ``seats`` hands, the cross and the reserve."""
+    return ruleset.validate() or preset_problem(ruleset) or ruleset.check_seats(seats)
 
 
 GAME: Decider[KCState, KingsCornerCommand, KingsCornerEvent, KingsCornerView, KingsCornerRuleset] = Decider(
     contract=CONTRACT,
     title="Kings in the Corner",
-    rules_version="kings-corner-1",
+    # kings-corner-2: the Decisions of 2026-12-01 (rules/kings-corner.md D1-D7)
+    rules_version="kings-corner-2",
     min_seats=2,
     max_seats=10,  # 2-6 on one deck, up to 10 with two decks (cz-two-decks); each ruleset checks its own range
     seat_names=seat_names,
@@ -63,6 +66,7 @@ GAME: Decider[KCState, KingsCornerCommand, KingsCornerEvent, KingsCornerView, Ki
     bots=BOTS,
     default_bot="heuristic",
     verify_chance=verify_chance,
+    resign=resign,
 )
 
 __all__ = ["GAME", "KCState"]

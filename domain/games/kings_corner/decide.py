@@ -15,6 +15,7 @@ from contracts.games.kings_corner import (
     CardPlayed,
     CardsDrawn,
     DrawCard,
+    KingPenaltyCharged,
     KingsCornerCommand,
     KingsCornerEvent,
     MoveKingPile,
@@ -25,12 +26,14 @@ from contracts.games.kings_corner import (
     Ready,
     RunPlayed,
     SeatReady,
+    SeatResigned,
     TurnEnded,
 )
 from domain.core.cardgame import lifecycle
 from domain.core.cardgame.builder import Builder
-from domain.core.cardgame.scoring import next_seat
+from domain.core.cardgame.scoring import next_seat, standings
 from domain.games.kings_corner.deal import deal
+from domain.games.kings_corner.evolve import evolve
 from domain.games.kings_corner.legal import (
     build_of,
     draw_problem,
@@ -247,14 +250,16 @@ def _after_play(b: B, i: int) -> None:
 def _end_turn(b: B, i: int, draw: bool) -> None:
     s = b.state
     ruleset = s.ruleset
-    king_penalty = 0
     if ruleset.mandatory_kings == "penalty3":
+        # D1: the charge is private to the seat until the round is scored
         king_penalty = 3 * sum(1 for c in s.hands[i] if c in s.kings_seen)
+        if king_penalty:
+            b.emit(KingPenaltyCharged(seat=s.seats[i], points=king_penalty))
     fee = ruleset.idle_fee if ruleset.settlement != "penalty" and s.played == 0 else 0
     if draw:
         _draw(b, ruleset.draw_count, "turn_end")
-    nxt = next_seat(s.out_round, i)
-    b.emit(TurnEnded(seat=s.seats[i], next_seat=s.seats[nxt], king_penalty=king_penalty, idle_fee=fee))
+    nxt = next_seat(s.out_of_turns(), i)
+    b.emit(TurnEnded(seat=s.seats[i], next_seat=s.seats[nxt], idle_fee=fee))
     if _check_blocked(b):
         return
     _turn_start(b)
@@ -265,8 +270,8 @@ def _check_blocked(b: B) -> bool:
     s = b.state
     if s.stock or not s.in_round:
         return False
-    active = s.active()
-    if s.idle >= len(active) or not any(has_legal_action(s, j) for j in active):
+    playing = s.turn_seats()
+    if s.idle >= len(playing) or not any(has_legal_action(s, j) for j in playing):
         _end_round(b, winner=None)
         return True
     return False
@@ -274,3 +279,40 @@ def _check_blocked(b: B) -> bool:
 
 def _end_round(b: B, winner: int | None) -> None:
     b.emit(score_round(b.state, winner))
+
+
+def resign(state: KCState, seat: str) -> tuple[KingsCornerEvent, ...] | Rejected:
+    """RESIGN (§5.4 meta action, Decision D3).
+
+    The seat takes no more turns, keeps its hand and scores it when the round is scored, and is
+    ranked last.  When fewer than two seats would be left playing, the match ends (in a two-seat
+    match, RESIGN ends the match).  A current seat's turn passes at once to the next seat, whose
+    turn starts as usual (with the automatic draw of its timing); a seat leaving between rounds is
+    dealt no more cards (and the next deal starts if every seat left is ready).
+    """
+    if seat not in state.seats:
+        return reject("not_your_turn", f"{seat!r} is not a seat of this match")
+    if state.phase == lifecycle.OVER:
+        return reject("round_not_active", "the match is over")
+    i = state.seats.index(seat)
+    if state.out_of_turns()[i]:
+        return reject("seat_out", f"{seat} is out of the match already")
+    left = tuple(j for j in lifecycle.active(state.out_of_turns()) if j != i)
+    b: B = Builder(state, evolve)
+    if len(left) < 2:
+        resigned = tuple(1 + max(state.resigned) if j == i else r for j, r in enumerate(state.resigned))
+        lower = state.ruleset.winner == "lowest_total"
+        ranks = standings(state.totals, state.out_round, lower_is_better=lower, resigned=resigned)
+        b.emit(SeatResigned(seat=seat, match_over=True, ranks=ranks))
+        return b.result()
+    b.emit(SeatResigned(seat=seat))
+    if state.in_round:
+        if not _check_blocked(b) and state.current == i:
+            _turn_start(b)
+    elif lifecycle.all_ready(b.state.ready, b.state.out_round):
+        dealt = deal(b.state)
+        if isinstance(dealt, str):
+            return reject("seed_unavailable", dealt)
+        b.emit(dealt)
+        _turn_start(b)
+    return b.result()

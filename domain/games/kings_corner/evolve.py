@@ -10,16 +10,19 @@ import msgspec
 from contracts.games.kings_corner import (
     CardPlayed,
     CardsDrawn,
+    KingPenaltyCharged,
     KingsCornerEvent,
     PileMoved,
     RoundDealt,
     RoundEnded,
     RunPlayed,
     SeatReady,
+    SeatResigned,
     TurnEnded,
 )
 from domain.core.cardgame import lifecycle
-from domain.core.cardgame.redact import remove_cards
+from domain.core.cardgame.redact import UNKNOWN, is_known, remove_cards
+from domain.core.cardgame.scoring import next_seat
 from domain.games.kings_corner.legal import any_empty_slot_takes, eff
 from domain.games.kings_corner.state import CORNERS, FACTS, N_CROSS, SLOT_INDEX, KCState
 
@@ -32,7 +35,9 @@ def _observe_kings(state: KCState) -> KCState:
         return state
     if not any(not state.layout[c] for c in CORNERS):
         return state
-    kings = frozenset(c for c in state.hands[state.current] if FACTS[c].rank == 13)
+    # In another seat's information state this hand is placeholders: nothing to observe there
+    # (the charge is decided on the full state and only its owner receives it, D1).
+    kings = frozenset(c for c in state.hands[state.current] if is_known(c) and FACTS[c].rank == 13)
     if kings <= state.kings_seen:
         return state
     return _replace(state, kings_seen=state.kings_seen | kings)
@@ -96,6 +101,7 @@ def evolve(state: KCState, event: KingsCornerEvent) -> KCState:
             first_turn=tuple(i in active for i in range(n)),
             idle=0,
             ace_completions=(0,) * n,
+            king_charges=(0,) * n,
         )
         return _new_turn(s, seats.index(event.first_seat))
     if isinstance(event, CardsDrawn):
@@ -106,7 +112,16 @@ def evolve(state: KCState, event: KingsCornerEvent) -> KCState:
             stock=state.stock[event.count :],
             drawn=state.drawn + event.count,
         )
-        if event.reason == "going_out" and event.count == 1 and any_empty_slot_takes(s, event.cards[0]):
+        # V16: a drawn card that fits an empty slot must be placed (phase "place").  For another
+        # seat the card is "??": its fold stays in "play" (its view and legal commands are the same;
+        # the placement that follows is public).
+        drawn = event.cards[0] if event.cards else UNKNOWN
+        if (
+            event.reason == "going_out"
+            and event.count == 1
+            and is_known(drawn)
+            and any_empty_slot_takes(s, drawn)
+        ):
             s = _replace(s, pending=event.cards[0], phase="place")
         if event.reason != "turn_end":
             s = _observe_kings(s)
@@ -165,13 +180,29 @@ def evolve(state: KCState, event: KingsCornerEvent) -> KCState:
         idle = state.idle + 1 if state.stock_empty_at_start and state.actions == 0 else 0
         s = _replace(state, totals=totals, pot=pot, idle=idle, first_turn=_set(state.first_turn, i, False))
         return _new_turn(s, seats.index(event.next_seat))
+    if isinstance(event, KingPenaltyCharged):
+        i = seats.index(event.seat)
+        return _replace(state, king_charges=_set(state.king_charges, i, state.king_charges[i] + event.points))
+    if isinstance(event, SeatResigned):
+        i = seats.index(event.seat)
+        s = _replace(state, resigned=_set(state.resigned, i, 1 + max(state.resigned)))
+        if event.match_over:
+            return _replace(
+                s, phase=lifecycle.OVER, ranks=event.ranks, end_reason="resignation", current=-1, pending=None
+            )
+        if not state.in_round:
+            # between rounds the seat leaves at once: no more deals, no Ready expected
+            return _replace(s, out_round=_set(s.out_round, i, max(state.round_no, 1)))
+        if state.current == i:
+            return _new_turn(s, next_seat(s.out_of_turns(), i))
+        return s
     if isinstance(event, RoundEnded):
         new_totals = list(state.totals)
         out = list(state.out_round)
         for r in event.seats:
             j = seats.index(r.seat)
             new_totals[j] = r.total
-            if r.eliminated:
+            if r.eliminated or r.resigned:
                 out[j] = event.round_no
         return _replace(
             state,

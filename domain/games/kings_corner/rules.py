@@ -1,4 +1,9 @@
-"""Presets of Kings in the Corner (rules/kings-corner.md §4.2 main, §4.3 derived) and point tables."""
+"""Presets of Kings in the Corner (rules/kings-corner.md §4.2 main, §4.3 derived), point tables and
+the preset-specific validation of Decision D6.
+
+``robinson`` is not offered (Decision D5, Q17): its source text is garbled; the ``ROBINSON`` point
+table and ``up_in_suit`` stay available as parameters.
+"""
 
 from __future__ import annotations
 
@@ -98,9 +103,6 @@ PRESETS: dict[str, KingsCornerRuleset] = {
     "freeman-jokers": _r(PAGAT_CLASSIC, jokers=2, joker_penalty=1),
     "suit-corners": _r(PAGAT_CLASSIC, corner_build="down_in_suit"),
     "crestanello": _r(PAGAT_CLASSIC, cross_build="down_in_suit", corner_build="down_in_suit"),
-    "robinson": _r(
-        PAGAT_CLASSIC, cross_build="up_in_suit", corner_build="down_in_suit", scoring_table="ROBINSON"
-    ),
 }
 
 DESCRIPTIONS: dict[str, str] = {
@@ -129,15 +131,14 @@ DESCRIPTIONS: dict[str, str] = {
     "pagat-high-count-100": "Classic with high-count points (A 25, faces 10, pips face value) to 100",
     "pagat-fixed-hands": "Classic over a fixed number of hands (5)",
     "stofka": "Stofka points: A 50, 10-K 10, 2-9 5; to 250",
-    "klepek": "Klepek points: J-K 10, 6-10 5, A-5 1; going out on the first turn takes off 5; to 50",
+    "klepek": "Klepek points: J-K 10, 6-10 5, A-5 1; to 50; going out on your first turn takes off 5 "
+    "(our reading of an unclear sentence of the source, 000:L579)",
     "s4-points": "S4 points: A 25, 10-K 10, 2-9 5; to 250",
     "corner-ace-bonus": "Classic, completing a corner pile down to the ace takes off 5 points",
     "becker-four-card": "Becker: 4-card hands; going out while stock remains draws a card",
     "freeman-jokers": "Freeman: two jokers play as any declared card",
     "suit-corners": "Classic with corner piles built down in suit",
     "crestanello": "Crestanello: every pile built down in suit",
-    "robinson": "Robinson (provisional): cross piles built up in suit, corners down in suit, "
-    "A-10 face value, J 11, Q 12, K 13",
 }
 
 # rank -> penalty per table (rules/kings-corner.md §4.1 point tables)
@@ -180,3 +181,21 @@ _TABLES = {
 }
 _RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 POINTS: dict[str, dict[str, int]] = {name: {r: f(r) for r in _RANKS} for name, f in _TABLES.items()}
+
+
+# D6: cardgames-zone plays 1, 3 or 5 rounds (003:L49); so do its derived fixed-round presets.
+CZ_ROUNDS: tuple[int, ...] = (1, 3, 5)
+_CZ_FAMILY = tuple(PRESETS[name] for name in ("cardgames-zone", "cz-draw-when-needed", "cz-two-decks"))
+
+
+def preset_problem(ruleset: KingsCornerRuleset) -> str | None:
+    """Rules of the preset tables beyond §4.1 (D6): a cardgames-zone ruleset plays N in {1, 3, 5}."""
+    if (
+        msgspec.structs.replace(ruleset, match_end_value=3) in _CZ_FAMILY
+        and ruleset.match_end_value not in CZ_ROUNDS
+    ):
+        return (
+            f"match_end_value must be one of {', '.join(map(str, CZ_ROUNDS))} for cardgames-zone "
+            f"(got {ruleset.match_end_value})"
+        )
+    return None

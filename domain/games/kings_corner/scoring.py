@@ -20,24 +20,29 @@ def score_round(s: KCState, winner: int | None) -> RoundEnded:
     ruleset = s.ruleset
     active = s.active()
     table = POINTS[ruleset.scoring_table]
+
+    def value(card: str) -> int:
+        return ruleset.joker_penalty if FACTS[card].joker else table[cards.parse(card).rank]
+
     totals = list(s.totals)
     pot = s.pot
     points: dict[int, int] = {}
     change: dict[int, int] = {j: 0 for j in active}
     for j in active:
-        hand = s.hands[j]
-        p = sum(ruleset.joker_penalty if FACTS[c].joker else table[cards.parse(c).rank] for c in hand)
+        p = kernel.hand_value(s.hands[j], value)
         if j == winner and s.first_turn[j]:
             p += ruleset.first_turn_out_adjust
-        if s.ace_completions[j]:
-            # [decision] the bonus never takes a round below 0, so totals never fall and a
-            # target match always ends (with -5 per corner, random play drifted below zero forever)
-            p = max(0, p - ruleset.corner_ace_bonus * s.ace_completions[j]) if p > 0 else p
+        # D2: no floor, the round penalty may go below zero
+        p -= ruleset.corner_ace_bonus * s.ace_completions[j]
+        if ruleset.settlement == "penalty":
+            p += s.king_charges[j]  # D1: revealed now, with the hand
         points[j] = p
     if ruleset.settlement == "penalty":
-        for j in active:
-            totals[j] += points[j]
+        totals = list(kernel.add_points(totals, points))
     else:
+        for j in active:  # penalty3 under a ledger: the charges are chips paid into the pot
+            change[j] -= s.king_charges[j]
+            pot += s.king_charges[j]
         dues = {
             j: sum(ruleset.per_king if FACTS[c].rank == 13 else ruleset.per_card for c in s.hands[j])
             for j in active
@@ -46,27 +51,29 @@ def score_round(s: KCState, winner: int | None) -> RoundEnded:
             if winner is not None:
                 take = pot + sum(dues[j] for j in active if j != winner)
                 for j in active:
-                    change[j] = take if j == winner else -dues[j]
+                    change[j] += take if j == winner else -dues[j]
                 pot = 0
         else:  # pool: everyone pays in; the winner takes the pool
             for j in active:
-                change[j] = -dues[j]
+                change[j] -= dues[j]
                 pot += dues[j]
             if winner is not None:
                 change[winner] += pot
                 pot = 0
         for j in active:
             totals[j] += change[j]
-    # match end (§5.7)
+    # match end (§5.7); seats that resigned this round (D3) are scored but no longer play
     round_no = s.round_no
+    playing = tuple(j for j in active if not s.resigned[j])
     over, eliminated = kernel.match_over(
         ruleset.match_end,
         ruleset.match_end_value,
         round_no,
         totals,
-        active,
+        playing,
         strict=ruleset.target_compare == "strictly_exceed",
     )
+    over = over or len(playing) - len(eliminated) < 2
     reason = {
         "single_round": "single round",
         "fixed_rounds": f"{ruleset.match_end_value} rounds played",
@@ -76,7 +83,9 @@ def score_round(s: KCState, winner: int | None) -> RoundEnded:
     ranks: tuple[int, ...] = ()
     if over:
         out_round = tuple(r or (round_no if j in eliminated else 0) for j, r in enumerate(s.out_round))
-        ranks = kernel.standings(totals, out_round, lower_is_better=ruleset.winner == "lowest_total")
+        ranks = kernel.standings(
+            totals, out_round, lower_is_better=ruleset.winner == "lowest_total", resigned=s.resigned
+        )
         if ruleset.tie_policy == "extra_round" and ruleset.match_end != "elimination" and ranks.count(1) > 1:
             over, ranks = False, ()
     if not over:
@@ -89,6 +98,8 @@ def score_round(s: KCState, winner: int | None) -> RoundEnded:
             balance_change=change[j],
             total=totals[j],
             eliminated=j in eliminated,
+            king_penalty=s.king_charges[j],
+            resigned=bool(s.resigned[j]),
         )
         for j in active
     )

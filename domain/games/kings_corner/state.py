@@ -74,9 +74,22 @@ class KCState(msgspec.Struct, frozen=True, kw_only=True):
     kings_seen: frozenset[str] = frozenset()  # penalty3: kings held in PLAY while a corner was empty
     pending: str | None = None  # V16: drawn card that must go to an empty slot (phase "place")
     ace_completions: tuple[int, ...] = ()  # V12: K..A corner piles completed per seat
+    king_charges: tuple[int, ...] = ()  # penalty3 charges of this round per seat (D1: private)
+    resigned: tuple[int, ...] = ()  # D3: 1, 2, ... in the order seats resigned; 0 = still in
 
     def active(self) -> tuple[int, ...]:
+        """Seats of the round: dealt in, scored at its end (a seat resigning mid-round included)."""
         return lifecycle.active(self.out_round)
+
+    def out_of_turns(self) -> tuple[int, ...]:
+        """Per seat: non-zero when it takes no turns (eliminated, or resigned: D3)."""
+        if not self.resigned:
+            return self.out_round
+        return tuple(o or r for o, r in zip(self.out_round, self.resigned, strict=True))
+
+    def turn_seats(self) -> tuple[int, ...]:
+        """Seats still taking turns this round (§5.4 A6 "seats still taking turns")."""
+        return lifecycle.active(self.out_of_turns())
 
     @property
     def in_round(self) -> bool:
@@ -115,4 +128,6 @@ def initial_state(ruleset: KingsCornerRuleset, seats: tuple[str, ...], seed: byt
         out_round=(0,) * n,
         first_turn=(False,) * n,
         ace_completions=(0,) * n,
+        king_charges=(0,) * n,
+        resigned=(0,) * n,
     )

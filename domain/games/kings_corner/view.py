@@ -10,6 +10,7 @@ from contracts.games.kings_corner import (
     CardsDrawn,
     DrawCard,
     EndTurn,
+    KingPenaltyCharged,
     KingsCornerCommand,
     KingsCornerEvent,
     KingsCornerView,
@@ -85,7 +86,10 @@ def view(state: KCState, viewer: str | None) -> KingsCornerView:
         totals=dict(zip(seats, state.totals, strict=True)),
         score_sign=state.ruleset.score_sign,
         pot=state.pot,
-        eliminated=tuple(s for s, r in zip(seats, state.out_round, strict=True) if r),
+        eliminated=tuple(
+            s for s, r, q in zip(seats, state.out_round, state.resigned, strict=True) if r and not q
+        ),
+        resigned=tuple(s for s, q in zip(seats, state.resigned, strict=True) if q),
         turn={"drawn": state.drawn, "played": state.played, "merges": state.merges, "idle_turns": state.idle}
         if playing
         else {},
@@ -108,6 +112,8 @@ def redact(event: KingsCornerEvent, viewer: str | None) -> KingsCornerEvent | No
             stock=blank(event.stock),
             hands=blank_hands(event.seats, event.hands, viewer),
         )
+    if isinstance(event, KingPenaltyCharged) and event.seat != viewer:
+        return None  # D1: private to the seat until the round is scored
     if isinstance(event, CardsDrawn) and event.seat != viewer:
         return msgspec.structs.replace(event, cards=blank(event.cards))
     return event

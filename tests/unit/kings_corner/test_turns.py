@@ -7,6 +7,7 @@ from contracts.games.kings_corner import (
     CardsDrawn,
     DrawCard,
     EndTurn,
+    KingPenaltyCharged,
     MovePile,
     PileMoved,
     PlayCard,
@@ -135,8 +136,8 @@ def test_vector16_penalty3() -> None:
     result = kc("pagat-kings-penalty").given(given).when("p1", EndTurn())
     state = result.then_accepted()
     assert isinstance(result.result, tuple)
-    assert any(isinstance(e, TurnEnded) and e.king_penalty == 3 for e in result.result)
-    assert state.totals == (3, 0)
+    assert KingPenaltyCharged(seat="p1", points=3) in result.result  # private to p1 (D1)
+    assert state.king_charges == (3, 0) and state.totals == (0, 0)  # added when the round is scored
     # drawn by the turn-ending DRAW: nothing that turn
     drawn = dealt(hands=("2D", "3D"), stock="KC 9C")
     kc("pagat-kings-penalty").given(drawn).when("p1", DrawCard()).then(

@@ -1,8 +1,8 @@
-"""Shared round structure (domain/core/rounds.py): rotation, targets, elimination, places."""
+"""Shared round structure (domain/core/cardgame/scoring.py): rotation, targets, elimination, places."""
 
 from __future__ import annotations
 
-from domain.core import rounds
+from domain.core.cardgame import scoring as rounds
 
 
 def test_rotation_skips_eliminated_seats() -> None:

@@ -170,9 +170,9 @@ async def _load_bundle(match_id: str) -> Any:
     from services.common.reader import load_match
     from services.gateway.app import make_bundle
 
-    url, nats = await asyncio.to_thread(data_dir_nats_url, _settings())
+    url, nats, credential = await asyncio.to_thread(data_dir_nats_url, _settings())
     try:
-        nc = await connect(url, "gamehall-cli")
+        nc = await connect(url, "gamehall-cli", credential)
         try:
             folded = await load_match(EventStore(nc.jetstream()), match_id)
         finally:

@@ -76,14 +76,16 @@ def rebuild_cmd(
     async def main() -> dict[str, Any]:
         from services.cli.stackrun import data_dir_nats_url
 
-        url, embedded = await asyncio.to_thread(data_dir_nats_url, settings)
+        url, embedded, credential = await asyncio.to_thread(data_dir_nats_url, settings)
         engine = db.open_database(settings.database_url)
         try:
-            nc = await natsio.connect(url, "gamehall-ratings")
+            nc = await natsio.connect(url, "gamehall-ratings", credential)
             try:
                 js = nc.jetstream()
-                await natsio.ensure_streams(js, replicas=settings.stream_replicas)
-                return await rebuild.rebuild(js, engine, scoring_config.load(settings.scoring), check=check, wait_s=wait)
+                await natsio.ensure_streams(js, replicas=settings.stream_replicas, streams=natsio.APP_STREAMS)
+                return await rebuild.rebuild(
+                    js, engine, scoring_config.load(settings.scoring), check=check, wait_s=wait
+                )
             finally:
                 await nc.drain()
         finally:

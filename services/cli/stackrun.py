@@ -16,8 +16,9 @@ from typing import Any
 
 import httpx
 
-from services.common import stack
+from services.common import natsauth, stack
 from services.common.embedded import EmbeddedNats, free_port, port_open
+from services.common.natsauth import Credential
 from services.common.settings import Settings
 
 # Service name -> module with ``async def run(settings, stop)``.  Only those that import are started.
@@ -57,9 +58,20 @@ def http_port(settings: Settings) -> int:
     return free_port()
 
 
+def embedded_settings(settings: Settings, nats: EmbeddedNats) -> Settings:
+    """The settings of services on the embedded nats-server: its URL and credentials folder."""
+    return settings.replace(nats_url=nats.url, nats_credentials=nats.credentials)
+
+
 def start_embedded_nats(settings: Settings) -> EmbeddedNats:
+    """The embedded nats-server, with accounts and a user per service; the credentials are
+    generated under the data folder (``credentials/nats``, mode 0600)."""
     settings.data_dir.mkdir(parents=True, exist_ok=True)
-    return EmbeddedNats(settings.data_dir / "nats", log_file=settings.data_dir / "nats-server.log").start()
+    return EmbeddedNats(
+        settings.data_dir / "nats",
+        log_file=settings.data_dir / "nats-server.log",
+        credentials=natsauth.credentials_dir(settings.data_dir),
+    ).start()
 
 
 def wait_http(url: str, timeout: float = 30.0) -> bool:
@@ -93,6 +105,8 @@ def up(settings: Settings, services: list[str] | None = None, echo: Callable[[st
     env = dict(
         os.environ, NATS_URL=nats_url, GAMEHALL_DATA_DIR=str(settings.data_dir), GAMEHALL_HTTP_PORT=str(port)
     )
+    if nats is not None:
+        env["GAMEHALL_NATS_CREDENTIALS"] = str(nats.credentials)
     log_dir = settings.data_dir / "logs"
     log_dir.mkdir(parents=True, exist_ok=True)
     stopping = False
@@ -174,6 +188,8 @@ def serve(name: str, settings: Settings) -> None:
         if found is None or not stack.alive(found.pid):
             raise SystemExit("set NATS_URL (or start the stack with 'gamehall up') to run one service alone")
         settings = settings.replace(nats_url=found.nats_url)
+        if found.embedded_nats and settings.nats_credentials is None:
+            settings = settings.replace(nats_credentials=natsauth.credentials_dir(settings.data_dir))
     runner = service_runner(name)
 
     async def main() -> None:
@@ -211,7 +227,7 @@ async def in_process_stack(
     if nats_url is None:
         nats = await asyncio.to_thread(start_embedded_nats, settings)
         nats_url = nats.url
-    settings = settings.replace(nats_url=nats_url)
+        settings = embedded_settings(settings, nats)
     stop = asyncio.Event()
     port = free_port()
     tasks = []
@@ -235,14 +251,16 @@ async def in_process_stack(
             await asyncio.to_thread(nats.stop)
 
 
-def data_dir_nats_url(settings: Settings) -> tuple[str, EmbeddedNats | None]:
-    """A NATS URL for reading stored matches: NATS_URL, the running stack's, or a temporary embedded one."""
+def data_dir_nats_url(settings: Settings) -> tuple[str, EmbeddedNats | None, Credential | None]:
+    """A NATS URL for reading stored matches (NATS_URL, the running stack's, or a temporary
+    embedded one) and the operator commands' credential (user ``cli``) for it."""
     if settings.nats_url:
-        return settings.nats_url, None
+        return settings.nats_url, None, settings.nats_credential("cli")
+    own = settings.nats_credentials or natsauth.credentials_dir(settings.data_dir)
     found = stack.running(settings.data_dir)
     if found is not None:
-        return found.nats_url, None
+        return found.nats_url, None, natsauth.credential_for(own, "cli") if found.embedded_nats else None
     if not (Path(settings.data_dir) / "nats").exists():
         raise SystemExit(f"no stored matches in {settings.data_dir} (and no running stack, NATS_URL unset)")
     nats = start_embedded_nats(settings)
-    return nats.url, nats
+    return nats.url, nats, natsauth.credential_for(nats.credentials, "cli")

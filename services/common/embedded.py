@@ -37,12 +37,24 @@ def port_open(host: str, port: int) -> bool:
 
 
 class EmbeddedNats:
-    """A nats-server with JetStream on a loopback port, storing under ``store_dir``."""
+    """A nats-server with JetStream on a loopback port, storing under ``store_dir``.
 
-    def __init__(self, store_dir: Path, port: int | None = None, log_file: Path | None = None) -> None:
+    With ``credentials`` (a folder) it runs with accounts and a user per service
+    (``services.common.natsauth``): credentials are generated there (0600) on first start, and
+    streams an open server stored before are moved into their accounts.  Without, it is open
+    to any local process (the tests' shared server)."""
+
+    def __init__(
+        self,
+        store_dir: Path,
+        port: int | None = None,
+        log_file: Path | None = None,
+        credentials: Path | None = None,
+    ) -> None:
         self.store_dir = Path(store_dir)
         self.port = port or free_port()
         self.log_file = log_file
+        self.credentials = Path(credentials) if credentials is not None else None
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -51,16 +63,27 @@ class EmbeddedNats:
 
     def start(self, timeout: float = 15.0) -> EmbeddedNats:
         self.store_dir.mkdir(parents=True, exist_ok=True)
-        args = [
-            nats_server_binary(),
-            "-a",
-            "127.0.0.1",
-            "-p",
-            str(self.port),
-            "-js",
-            "-sd",
-            str(self.store_dir),
-        ]
+        if self.credentials is not None:
+            from services.common import natsauth
+
+            creds = natsauth.ensure_credentials(self.credentials)
+            natsauth.migrate_open_store(self.store_dir)
+            conf = self.credentials / "nats-server.conf"
+            natsauth.write_private(
+                conf, natsauth.server_config("127.0.0.1", self.port, self.store_dir, creds)
+            )
+            args = [nats_server_binary(), "-c", str(conf)]
+        else:
+            args = [
+                nats_server_binary(),
+                "-a",
+                "127.0.0.1",
+                "-p",
+                str(self.port),
+                "-js",
+                "-sd",
+                str(self.store_dir),
+            ]
         out = open(self.log_file, "ab") if self.log_file else subprocess.DEVNULL  # noqa: SIM115
         self.proc = subprocess.Popen(args, stdout=out, stderr=out, start_new_session=True)
         deadline = time.monotonic() + timeout

@@ -20,21 +20,25 @@ from nats.js.api import (
 from nats.js.errors import APIError, BadRequestError, NotFoundError
 
 from contracts import subjects
+from services.common.natsauth import Credential
 
 WRONG_LAST_SEQUENCE = 10071  # JetStream err_code for Nats-Expected-Last-Subject-Sequence mismatch
 DUPLICATE_WINDOW_S = 600.0
 
 
-async def connect(url: str, name: str) -> Client:
+async def connect(url: str, name: str, credential: Credential | None = None) -> Client:
     """Connect with endless reconnects.  ``url`` may list several servers of a cluster,
-    comma-separated (``nats://a:4222,nats://b:4222``): the client starts from any that answers."""
+    comma-separated (``nats://a:4222,nats://b:4222``): the client starts from any that answers.
+    ``credential``: the service's user on a server with accounts (``services.common.natsauth``)."""
     servers = [part.strip() for part in url.split(",") if part.strip()]
+    auth = {"user": credential.user, "password": credential.password} if credential else {}
     return await nats.connect(
         servers,
         name=name,
         max_reconnect_attempts=-1,
         reconnect_time_wait=0.25,
         connect_timeout=5,
+        **auth,
     )
 
 
@@ -58,9 +62,17 @@ STREAM_SUBJECTS = (
     (subjects.SECRET_STREAM, subjects.SECRET_SUBJECTS),
     (subjects.INTEGRATION_STREAM, subjects.INTEGRATION_SUBJECTS),
 )
+# Streams every service may see (account APP) and the referee's own (account SECRETS).
+APP_STREAMS = (subjects.MATCH_STREAM, subjects.INTEGRATION_STREAM)
+SECRET_STREAMS = (subjects.SECRET_STREAM,)
 
 
-async def ensure_streams(js: JetStreamContext, timeout: float = 30.0, replicas: int = 1) -> None:
+async def ensure_streams(
+    js: JetStreamContext,
+    timeout: float = 30.0,
+    replicas: int = 1,
+    streams: tuple[str, ...] = APP_STREAMS + SECRET_STREAMS,
+) -> None:
     """Create the streams if missing, with ``replicas`` copies (3 on a JetStream cluster), and
     raise the replica count of existing streams to it.  Idempotent, safe when several services
     start at once, and patient with a nats-server that is still recovering its streams after a
@@ -68,6 +80,8 @@ async def ensure_streams(js: JetStreamContext, timeout: float = 30.0, replicas: 
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     for name, subject in STREAM_SUBJECTS:
+        if name not in streams:
+            continue
         config = _stream(name, subject, replicas)
         while True:
             try:

@@ -17,6 +17,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 from contracts.subjects import DEFAULT_PARTITIONS
 from domain.matchmaking.pairing import GapStep, Policy
 from domain.rating.ranked import RatingPolicy
+from services.common.natsauth import Credential, credential_for
 
 _RATING = RatingPolicy()
 _PAIRING = Policy()
@@ -24,7 +25,9 @@ _PAIRING = Policy()
 
 class _Section(BaseSettings):
     # ``NATS_URL=`` in a shell or a compose file means "not set", as it always did.
-    model_config = SettingsConfigDict(frozen=True, extra="ignore", populate_by_name=True, env_ignore_empty=True)
+    model_config = SettingsConfigDict(
+        frozen=True, extra="ignore", populate_by_name=True, env_ignore_empty=True
+    )
 
     def replace(self, **changes: Any) -> Self:
         """A copy with some fields changed, validated as if read from the environment."""
@@ -74,8 +77,7 @@ class MatchmakingSettings(_Section):
         tuple((step.after_ms, step.gap) for step in _PAIRING.steps),
         min_length=1,
         validation_alias="GAMEHALL_MM_STEPS",
-        description="how the allowed rating gap widens with waiting time: `wait_ms:gap,...` "
-        "(`inf`: any gap)",
+        description="how the allowed rating gap widens with waiting time: `wait_ms:gap,...` (`inf`: any gap)",
     )
     bot_fill_ms: int = Field(
         _PAIRING.bot_fill_after_ms,
@@ -85,7 +87,9 @@ class MatchmakingSettings(_Section):
     )
 
     def policy(self) -> Policy:
-        return Policy(steps=tuple(GapStep(a, gap) for a, gap in self.steps), bot_fill_after_ms=self.bot_fill_ms)
+        return Policy(
+            steps=tuple(GapStep(a, gap) for a, gap in self.steps), bot_fill_after_ms=self.bot_fill_ms
+        )
 
     @field_validator("steps", mode="before")
     @classmethod
@@ -173,10 +177,20 @@ class Settings(_Section):
         description="copies of each JetStream stream: 1 on one nats-server, 3 on a three-node "
         "cluster (existing streams are raised to it at start-up)",
     )
+    nats_credentials: Path | None = Field(
+        None,
+        validation_alias="GAMEHALL_NATS_CREDENTIALS",
+        description="folder of NATS credentials, one `<user>.json` per service (see NATS accounts below); "
+        "`gamehall up` sets it for its embedded nats-server; an open server when unset",
+    )
     referee: RefereeSettings = Field(default_factory=RefereeSettings)
     scoring: ScoringSettings = Field(default_factory=ScoringSettings)
     matchmaking: MatchmakingSettings = Field(default_factory=MatchmakingSettings)
     bots: BotsSettings = Field(default_factory=BotsSettings)
+
+    def nats_credential(self, user: str) -> Credential | None:
+        """The NATS credential of ``user``; None for an open server (no credentials folder)."""
+        return credential_for(self.nats_credentials, user)
 
     @field_validator("data_dir", mode="after")
     @classmethod
@@ -190,7 +204,6 @@ class Settings(_Section):
     @property
     def database_url(self) -> str:
         return self.db_url or self.sqlite_url
-
 
 
 SECTIONS: dict[str, type[_Section]] = {
@@ -214,7 +227,9 @@ def _shown(value: Any) -> str:
     if value is None:
         return "unset"
     if isinstance(value, tuple):
-        return ",".join(":".join(_number(v) for v in item) if isinstance(item, tuple) else str(item) for item in value)
+        return ",".join(
+            ":".join(_number(v) for v in item) if isinstance(item, tuple) else str(item) for item in value
+        )
     return str(value)
 
 
@@ -232,5 +247,7 @@ def reference_rows() -> list[str]:
             if field.validation_alias is None:
                 continue  # a section
             default = _shown(field.get_default(call_default_factory=True))
-            rows.append(f"| `{field.validation_alias}` | {section or 'all'} | `{default}` | {field.description} |")
+            rows.append(
+                f"| `{field.validation_alias}` | {section or 'all'} | `{default}` | {field.description} |"
+            )
     return rows

@@ -44,9 +44,12 @@ async def service_shell(
         log.info("metrics", port=port, path="/metrics")
     engine = await asyncio.to_thread(db.open_database, settings.database_url) if database else None
     try:
-        nc = await natsio.connect(settings.nats_url, f"gamehall-{name}")
+        nc = await natsio.connect(settings.nats_url, f"gamehall-{name}", settings.nats_credential(name))
         try:
-            await natsio.ensure_streams(nc.jetstream(), replicas=settings.stream_replicas)
+            # GH_SECRETS is the referee's alone (services.referee.app ensures it).
+            await natsio.ensure_streams(
+                nc.jetstream(), replicas=settings.stream_replicas, streams=natsio.APP_STREAMS
+            )
             yield Shell(log=log, nc=nc, engine=engine)
         finally:
             await nc.drain()

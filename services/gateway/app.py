@@ -37,7 +37,7 @@ from domain.core import match as match_layer
 from domain.core.audit import envelope_hash
 from domain.games import registry
 from services.common import commands, logs, metrics
-from services.common.natsio import EventStore, Stored, connect, ensure_streams
+from services.common.natsio import APP_STREAMS, EventStore, Stored, connect, ensure_streams
 from services.common.reader import FoldedMatch, find_game, load_match
 from services.common.settings import Settings
 from services.gateway.lobby import Lobby
@@ -130,9 +130,9 @@ class Gateway:
         self.internal_url = ""  # set by run(): where the bots service reaches this gateway
 
     async def start(self) -> None:
-        self.nc = await connect(self.nats_url, "gamehall-gateway")
+        self.nc = await connect(self.nats_url, "gamehall-gateway", self.settings.nats_credential("gateway"))
         js = self.nc.jetstream()
-        await ensure_streams(js, replicas=self.settings.stream_replicas)
+        await ensure_streams(js, replicas=self.settings.stream_replicas, streams=APP_STREAMS)
         self.store = EventStore(js)
 
     async def stop(self) -> None:

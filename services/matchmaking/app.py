@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from faststream.nats import NatsBroker
+from faststream.security import SASLPlaintext
 from nats.aio.client import Client
 from nats.aio.msg import Msg
 from nats.js.api import DeliverPolicy
@@ -41,6 +42,7 @@ from domain.matchmaking.pairing import Policy, Table, Ticket, allowed_gap, form_
 from domain.rating.ranked import GLICKO2, model_for
 from domain.rating.seasons import preset_family
 from services.common import db, logs
+from services.common.natsauth import Credential
 from services.common.settings import Settings
 from services.common.shell import service_shell
 
@@ -251,12 +253,15 @@ class MatchmakingService:
             task.add_done_callback(self._forming.discard)
         return encode(reply)
 
-    def broker(self, url: str) -> NatsBroker:
+    def broker(self, url: str, credential: Credential | None = None) -> NatsBroker:
         """The request handlers as a FastStream app: thin handlers on the queue group.
 
         The pass-through decoder hands them the raw bytes (msgspec decodes them), so a malformed
         body still gets a typed ``malformed`` reply."""
-        broker = NatsBroker(url, logger=None)
+        security = (
+            SASLPlaintext(username=credential.user, password=credential.password) if credential else None
+        )
+        broker = NatsBroker(url, logger=None, security=security)
 
         async def raw_body(msg: Any) -> bytes:
             return bytes(msg.body)
@@ -321,7 +326,7 @@ class MatchmakingService:
         if match_id:
             self.log.debug("integration_event", match_id=match_id, kind=type(event).__name__)
 
-    async def run(self, stop: asyncio.Event, url: str) -> None:
+    async def run(self, stop: asyncio.Event, url: str, credential: Credential | None = None) -> None:
         follower = await self.js.subscribe(
             subjects.INTEGRATION_SUBJECTS,
             stream=subjects.INTEGRATION_STREAM,
@@ -329,7 +334,7 @@ class MatchmakingService:
             deliver_policy=DeliverPolicy.ALL,
             cb=self.on_integration,
         )
-        broker = self.broker(url)
+        broker = self.broker(url, credential)
         await broker.start()
         self.log.info("matchmaking_started")
         try:
@@ -362,4 +367,4 @@ async def run(
             shell.nc, shell.engine, Matchmaker(policy=policy or settings.matchmaking.policy()), tick_s=tick_s
         )
         assert settings.nats_url is not None
-        await service.run(stop, settings.nats_url)
+        await service.run(stop, settings.nats_url, settings.nats_credential(SERVICE))

@@ -9,7 +9,7 @@ from nats.js import JetStreamContext
 
 from contracts.subjects import INTEGRATION_STREAM, MATCH_STREAM, SECRET_STREAM
 from domain.games.registry import GAMES
-from services.common import metrics
+from services.common import metrics, natsauth, natsio
 from services.common.settings import Settings
 from services.common.shell import service_shell
 from services.referee.core import Referee
@@ -30,13 +30,13 @@ def owned_partitions(settings: Settings) -> tuple[int, ...] | None:
 CONSUMER_SAMPLE_S = 15.0
 
 
-async def sample_consumers(js: JetStreamContext, stop: asyncio.Event) -> None:
+async def sample_consumers(js: JetStreamContext, secrets_js: JetStreamContext, stop: asyncio.Event) -> None:
     """Publish how many consumers each stream holds (alert: consumers piling up towards the
     server's limit, e.g. WebSocket followers that are never cleaned up)."""
     while not stop.is_set():
-        for stream in (MATCH_STREAM, SECRET_STREAM, INTEGRATION_STREAM):
+        for stream, where in ((MATCH_STREAM, js), (SECRET_STREAM, secrets_js), (INTEGRATION_STREAM, js)):
             try:
-                info = await js.stream_info(stream)
+                info = await where.stream_info(stream)
             except Exception:  # noqa: BLE001 - a sample missed is retried next time; NATS may be away
                 continue
             metrics.JETSTREAM_CONSUMERS.labels(stream).set(info.state.consumer_count)
@@ -47,11 +47,32 @@ async def sample_consumers(js: JetStreamContext, stop: asyncio.Event) -> None:
 async def run(settings: Settings, stop: asyncio.Event, metrics_port: int | None = 0) -> None:
     owned = owned_partitions(settings)
     async with service_shell("referee", settings, metrics_port) as shell:
-        referee = Referee(shell.nc, shell.nc.jetstream(), partitions=settings.partitions, owned=owned)
-        metrics.init_game_series(GAMES)
-        await referee.start()
-        sampler = asyncio.create_task(sample_consumers(shell.nc.jetstream(), stop))
-        shell.log.info("referee_started", nats=settings.nats_url, partitions=owned or "all")
-        await stop.wait()
-        await sampler
-        await referee.stop()
+        # GH_SECRETS lives in its own account on a server with users (services.common.natsauth):
+        # the referee reaches it on a second connection; on an open server, on the same one.
+        secrets_nc = None
+        credential = settings.nats_credential(natsauth.REFEREE_SECRETS)
+        if credential is not None:
+            assert settings.nats_url is not None
+            secrets_nc = await natsio.connect(settings.nats_url, "gamehall-referee-secrets", credential)
+        secrets_js = (secrets_nc or shell.nc).jetstream()
+        try:
+            await natsio.ensure_streams(
+                secrets_js, replicas=settings.stream_replicas, streams=natsio.SECRET_STREAMS
+            )
+            referee = Referee(
+                shell.nc,
+                shell.nc.jetstream(),
+                partitions=settings.partitions,
+                owned=owned,
+                secrets_js=secrets_js,
+            )
+            metrics.init_game_series(GAMES)
+            await referee.start()
+            sampler = asyncio.create_task(sample_consumers(shell.nc.jetstream(), secrets_js, stop))
+            shell.log.info("referee_started", nats=settings.nats_url, partitions=owned or "all")
+            await stop.wait()
+            await sampler
+            await referee.stop()
+        finally:
+            if secrets_nc is not None:
+                await secrets_nc.drain()

@@ -77,9 +77,13 @@ class Referee:
         owned: tuple[int, ...] | None = None,
         games: tuple[str, ...] | None = None,
         name: str = "referee",
+        secrets_js: JetStreamContext | None = None,
     ) -> None:
         self.nc = nc
         self.js = js
+        # GH_SECRETS (server seeds) lives in its own NATS account when the server has users
+        # (services.common.natsauth): the referee reaches it on a second connection.
+        self.secrets_js = secrets_js or js
         self.store = EventStore(js)
         self.partitions = partitions
         self.owned = owned  # None: every partition
@@ -353,11 +357,15 @@ class Referee:
 
     async def _store_seed(self, game: str, match_id: str, seed: bytes) -> None:
         subject = subjects.secret_subject(game, match_id)
-        await self.js.publish(subject, seed.hex().encode(), headers={subjects.MSG_ID: f"seed:{match_id}"})
+        await self.secrets_js.publish(
+            subject, seed.hex().encode(), headers={subjects.MSG_ID: f"seed:{match_id}"}
+        )
 
     async def _load_seed(self, game: str, match_id: str) -> bytes | None:
         try:
-            msg = await self.js.get_last_msg(subjects.SECRET_STREAM, subjects.secret_subject(game, match_id))
+            msg = await self.secrets_js.get_last_msg(
+                subjects.SECRET_STREAM, subjects.secret_subject(game, match_id)
+            )
         except Exception:  # noqa: BLE001 - a missing seed only limits future chance events
             log.error("server_seed_missing", match_id=match_id)
             return None

@@ -68,15 +68,21 @@ async def test_another_seats_command_id_is_a_new_command_for_this_seat(nc, refer
     created = await commands.create_match(nc, "ugolki")
     assert not isinstance(created, Rejected)
     white_move = (await legal(nc, created, "white"))[0]
-    first = await commands.send(nc, "ugolki", created.match_id, white_move, "white", created.tokens["white"], "1")
+    first = await commands.send(
+        nc, "ugolki", created.match_id, white_move, "white", created.tokens["white"], "1"
+    )
     assert isinstance(first, Accepted)
     black_move = (await legal(nc, created, "black"))[0]
-    reply = await commands.send(nc, "ugolki", created.match_id, black_move, "black", created.tokens["black"], "1")
+    reply = await commands.send(
+        nc, "ugolki", created.match_id, black_move, "black", created.tokens["black"], "1"
+    )
     assert isinstance(reply, Accepted) and not reply.duplicate and reply.seq == first.seq + 1
     envs = await stored_envelopes(nc, "ugolki", created.match_id)
     assert [(e.seat, e.command_id) for e in envs[1:]] == [("white", "1"), ("black", "1")]
     # A retry of each is answered to its own seat with its own decision.
-    again = await commands.send(nc, "ugolki", created.match_id, white_move, "white", created.tokens["white"], "1")
+    again = await commands.send(
+        nc, "ugolki", created.match_id, white_move, "white", created.tokens["white"], "1"
+    )
     assert isinstance(again, Accepted) and again.duplicate and again.seq == first.seq
 
 
@@ -114,9 +120,7 @@ async def test_duplicate_reply_shows_only_what_the_asking_seat_may_see(nc, refer
     other = next(s for s in created.seats if s != seat)
 
     # Another seat presenting the drawer's command id with a forged token: refused, no cards.
-    forged = await commands.send(
-        nc, "kings-corner", created.match_id, command, seat, f"{seat}.garbage", cid
-    )
+    forged = await commands.send(nc, "kings-corner", created.match_id, command, seat, f"{seat}.garbage", cid)
     assert isinstance(forged, Rejected) and forged.code == "bad_token"
     # The other seat with its own token and the same id: its own new command, never the drawer's reply.
     theirs = await commands.send(

@@ -114,7 +114,7 @@ def decide_create(game: Decider[Any, Any, Any, Any, Any], cmd: CreateMatch) -> t
         return Rejected(code="invalid_seats", detail=f"seats must be {list(meta.seat_names(n))}")
     if meta.chance and not cmd.seed_commitment:
         return Rejected(code="invalid_seed", detail="a game with chance needs a seed commitment")
-    canonical = msgspec.to_builtins(ruleset)
+    canonical = msgspec.json.decode(msgspec.json.encode(ruleset))  # JSON-shaped: lists, not tuples
     return (
         MatchCreated(
             game=meta.name,

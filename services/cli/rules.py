@@ -6,6 +6,7 @@ import json
 import time
 from typing import Annotated, Any
 
+import msgspec
 import typer
 
 from contracts.envelope import Rejected
@@ -24,16 +25,34 @@ def _game(name: str) -> Any:
 
 
 def _parse_value(text: str) -> Any:
-    """JSON when it parses (numbers, true/false, null), otherwise the plain string."""
+    """``@path``: the JSON in that file; JSON when it parses (numbers, true/false, null, lists,
+    objects); otherwise the plain string."""
+    if text.startswith("@"):
+        return _read_json(text[1:])
     try:
         return json.loads(text)
     except json.JSONDecodeError:
         return text
 
 
+def _read_json(path: str) -> Any:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return json.load(fh)
+    except (OSError, json.JSONDecodeError) as exc:
+        raise typer.BadParameter(f"cannot read JSON from {path}: {exc}") from exc
+
+
 def parse_overrides(items: list[str]) -> dict[str, Any]:
+    """``key=value`` items; a bare ``@path`` merges every key of the JSON object in that file."""
     out: dict[str, Any] = {}
     for item in items:
+        if item.startswith("@"):
+            data = _read_json(item[1:])
+            if not isinstance(data, dict):
+                raise typer.BadParameter(f"{item[1:]} must hold a JSON object of ruleset parameters")
+            out.update(data)
+            continue
         key, sep, value = item.partition("=")
         if not sep or not key:
             raise typer.BadParameter(f"expected key=value, got {item!r}")
@@ -50,6 +69,30 @@ def presets(game: Annotated[str, typer.Argument(help="Game name, e.g. ugolki.")]
     for name in meta.presets:
         mark = "*" if name == meta.default_preset else " "
         typer.echo(f"{mark} {name:<{width}}  {meta.presets[name].description}")
+
+
+@rules_app.command()
+def show(
+    game: Annotated[str, typer.Argument(help="Game name, e.g. farkle-flip.")],
+    preset: Annotated[str | None, typer.Option("--preset", "-p", help="Preset name.")] = None,
+    set_: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--set",
+            help="Override a ruleset parameter: key=value, key=@file.json, or @file.json for a whole "
+            "object of parameters (repeatable).",
+        ),
+    ] = None,
+) -> None:
+    """Print the ruleset a match would be created with (preset + overrides), checked as the
+    referee checks it; exit 2 with the reason when it is refused.  The JSON printed is what
+    ``POST /api/matches`` takes as ``rules``."""
+    g = _game(game)
+    ruleset = resolve_ruleset(g, preset or g.meta.default_preset, parse_overrides(set_ or []))
+    if isinstance(ruleset, Rejected):
+        typer.echo(f"{ruleset.code}: {ruleset.detail}", err=True)
+        raise typer.Exit(2)
+    typer.echo(json.dumps(msgspec.to_builtins(ruleset), indent=2, sort_keys=True))
 
 
 @rules_app.command()

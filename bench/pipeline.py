@@ -15,7 +15,6 @@ import asyncio
 import json
 import os
 import random
-import signal
 import subprocess
 import sys
 import tempfile
@@ -31,7 +30,8 @@ from contracts.envelope import Accepted, CommandEnvelope  # noqa: E402
 from domain.core import match as match_layer  # noqa: E402
 from domain.games import registry  # noqa: E402
 from services.common import commands  # noqa: E402
-from services.common.embedded import EmbeddedNats, free_port  # noqa: E402
+from services.common.embedded import EmbeddedNats  # noqa: E402
+from services.common.processes import free_port, gamehall_args, port_open, spawn, stop_all, wait_until  # noqa: E402
 
 
 def cpu_seconds(pid: int) -> float:
@@ -191,18 +191,11 @@ async def http_client(url: str, games: list, slots: int, phase: Phase) -> None:
 
 
 def spawn_service(name: str, env: dict) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, "-m", "services.cli.main", "serve", name],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    return spawn(gamehall_args("serve", name), env)
 
 
 async def run(mode: str, secs: float, warm: float, slots: int, referees: int = 1) -> dict:
     from services.cli.stackrun import available_services
-    from services.common.embedded import port_open
 
     games = precompute_games(64, registry.get("ugolki").default_preset)
     store = Path(tempfile.mkdtemp(prefix="gh-bench-"))
@@ -227,10 +220,9 @@ async def run(mode: str, secs: float, warm: float, slots: int, referees: int = 1
             procs[name] = spawn_service(name, env)
         await asyncio.sleep(2.0)
         if mode == "gateway":
-            for _ in range(100):
-                if port_open("127.0.0.1", port):
-                    break
-                await asyncio.sleep(0.1)
+            await asyncio.to_thread(
+                wait_until, lambda: port_open("127.0.0.1", port), "the gateway", procs["gateway"], 10.0
+            )
         phase = Phase()
         pids = {name: p.pid for name, p in procs.items()}
         pids["nats-server"] = server.proc.pid
@@ -252,13 +244,7 @@ async def run(mode: str, secs: float, warm: float, slots: int, referees: int = 1
         phase.stop = True
         await task
     finally:
-        for p in procs.values():
-            p.send_signal(signal.SIGTERM)
-        for p in procs.values():
-            try:
-                p.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                p.kill()
+        stop_all(procs.values())
         server.stop()
     lat = sorted(phase.lat)
     moves = phase.ok

@@ -14,8 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
-import signal
 import subprocess
 import sys
 import tempfile
@@ -23,6 +21,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from services.common.processes import NotReady, UpProcess  # noqa: E402
+
 SHARED_BENCH = Path(os.environ.get("GAMEHALL_SHARED_BENCH", ROOT.parent / "shared" / "bench"))
 
 
@@ -79,22 +81,14 @@ def time_to_url() -> float:
     env = dict(os.environ, GAMEHALL_DATA_DIR=data)
     env.pop("NATS_URL", None)
     t0 = time.perf_counter()
-    proc = subprocess.Popen(
-        [str(ROOT / ".venv" / "bin" / "gamehall"), "up"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    elapsed = float("nan")
-    assert proc.stdout is not None
-    for line in proc.stdout:
-        if re.search(r"open http://\S+/", line):
-            elapsed = time.perf_counter() - t0
-            break
-    proc.send_signal(signal.SIGINT)
-    proc.wait(timeout=60)
+    up = UpProcess(env, command=[str(ROOT / ".venv" / "bin" / "gamehall"), "up"])
+    try:
+        up.wait_url()
+        elapsed = time.perf_counter() - t0
+    except NotReady:
+        elapsed = float("nan")
+    finally:
+        up.stop()
     return round(elapsed, 2)
 
 

@@ -8,17 +8,24 @@ import importlib
 import os
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-import httpx
-
 from services.common import natsauth, stack
-from services.common.embedded import EmbeddedNats, free_port, port_open
+from services.common.embedded import EmbeddedNats
 from services.common.natsauth import Credential
+from services.common.processes import (
+    NotReady,
+    free_port,
+    gamehall_args,
+    http_ok,
+    port_open,
+    spawn,
+    stop_all,
+    wait_until,
+)
 from services.common.settings import Settings
 
 # Service name -> module with ``async def run(settings, stop)``.  Only those that import are started.
@@ -74,18 +81,6 @@ def start_embedded_nats(settings: Settings) -> EmbeddedNats:
     ).start()
 
 
-def wait_http(url: str, timeout: float = 30.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(url, timeout=1.0).status_code == 200:
-                return True
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.1)
-    return False
-
-
 def up(settings: Settings, services: list[str] | None = None, echo: Callable[[str], None] = print) -> int:
     """Run the whole stack until Ctrl-C: embedded nats-server unless NATS_URL, each service a process."""
     existing = stack.running(settings.data_dir)
@@ -111,12 +106,12 @@ def up(settings: Settings, services: list[str] | None = None, echo: Callable[[st
     log_dir.mkdir(parents=True, exist_ok=True)
     stopping = False
 
-    def stop_all(*_: Any) -> None:
+    def on_signal(*_: Any) -> None:
         nonlocal stopping
         stopping = True
 
-    old_int = signal.signal(signal.SIGINT, stop_all)
-    old_term = signal.signal(signal.SIGTERM, stop_all)
+    old_int = signal.signal(signal.SIGINT, on_signal)
+    old_term = signal.signal(signal.SIGTERM, on_signal)
     gateway_url = f"http://{settings.http_host}:{port}"
     try:
         # Each service's /metrics on a port chosen here, so stack.json can tell a Prometheus
@@ -130,17 +125,13 @@ def up(settings: Settings, services: list[str] | None = None, echo: Callable[[st
                 metrics_port = free_port()
                 child_env["GAMEHALL_METRICS_PORT"] = str(metrics_port)
                 metrics_urls[name] = f"http://127.0.0.1:{metrics_port}/metrics"
-            out = open(log_dir / f"{name}.log", "ab")  # noqa: SIM115 - owned by the child
-            procs[name] = subprocess.Popen(
-                [sys.executable, "-m", "services.cli.main", "serve", name],
-                env=child_env,
-                stdout=out,
-                stderr=out,
-                start_new_session=True,
-            )
-        if "gateway" in procs and not wait_http(f"{gateway_url}/healthz"):
-            echo(f"the gateway did not come up; see {log_dir / 'gateway.log'}")
-            return 1
+            procs[name] = spawn(gamehall_args("serve", name), child_env, output=log_dir / f"{name}.log")
+        if "gateway" in procs:
+            try:
+                wait_until(lambda: http_ok(f"{gateway_url}/healthz"), "the gateway", procs["gateway"], 30.0)
+            except NotReady as exc:
+                echo(f"{exc}; see {log_dir / 'gateway.log'}")
+                return 1
         stack.write(
             settings.data_dir,
             stack.StackInfo(
@@ -165,14 +156,7 @@ def up(settings: Settings, services: list[str] | None = None, echo: Callable[[st
         return 0
     finally:
         echo("stopping...")
-        for proc in procs.values():
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGTERM)
-        for proc in procs.values():
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+        stop_all(procs.values())
         if nats is not None:
             nats.stop()
         stack.remove(settings.data_dir, os.getpid())
@@ -240,9 +224,7 @@ async def in_process_stack(
     url = f"http://127.0.0.1:{port}" if "gateway" in services else nats_url
     try:
         if "gateway" in services:
-            ok = await asyncio.to_thread(wait_http, f"{url}/healthz")
-            if not ok:
-                raise RuntimeError("the embedded gateway did not start")
+            await asyncio.to_thread(wait_until, lambda: http_ok(f"{url}/healthz"), "the embedded gateway")
         yield url
     finally:
         stop.set()

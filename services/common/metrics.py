@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import socket
 from collections.abc import Iterable
 
 from prometheus_client import Counter, Gauge, Histogram, start_http_server
+
+from services.common.processes import free_port
 
 COMMANDS = Counter("gamehall_commands_total", "Commands decided by referees", ["game", "result", "code"])
 COMMAND_LATENCY = Histogram(
@@ -45,12 +46,6 @@ def init_game_series(games: Iterable[str]) -> None:
         MATCH_RELOADS.labels(game)
         ACTIVE_MATCHES.labels(game)
         MATCHES_FINISHED.labels(game)
-
-
-def free_port(host: str = "127.0.0.1") -> int:
-    with socket.socket() as s:
-        s.bind((host, 0))
-        return int(s.getsockname()[1])
 
 
 def serve_metrics(port: int | None = None, host: str = "127.0.0.1") -> int:

@@ -3,18 +3,14 @@
 from __future__ import annotations
 
 import os
-import re
-import signal
 import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from services.common.embedded import free_port
+from services.common.processes import UpProcess, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("GAMEHALL_CHROMIUM", "/usr/bin/chromium")
@@ -53,47 +49,11 @@ def stack_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         GAMEHALL_MM_BOT_FILL_MS="300",
     )
     env.pop("NATS_URL", None)
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "services.cli.main",
-            "up",
-            "-s",
-            "referee",
-            "-s",
-            "gateway",
-            "-s",
-            "matchmaking",
-            "-s",
-            "bots",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    url = ""
-    deadline = time.monotonic() + 60
-    assert proc.stdout is not None
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        found = re.search(r"open (http://\S+?)/ ", line)
-        if found:
-            url = found.group(1)
-            break
-        if not line and proc.poll() is not None:
-            break
+    up = UpProcess(env, services=("referee", "gateway", "matchmaking", "bots"))
     try:
-        assert url, "gamehall up did not print its URL"
-        yield url
+        yield up.wait_url()
     finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        up.stop()
 
 
 @pytest.fixture(scope="module")

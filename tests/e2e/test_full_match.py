@@ -6,11 +6,8 @@ from __future__ import annotations
 import json
 import os
 import random
-import re
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import httpx
@@ -18,8 +15,8 @@ import msgspec
 import pytest
 from websockets.sync.client import connect as ws_connect
 
-from services.common.embedded import free_port
 from services.common.players import PublicFold, choose_command
+from services.common.processes import UpProcess, free_port
 
 pytestmark = pytest.mark.e2e
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,34 +27,17 @@ class Stack:
         self.data_dir = data_dir
         self.env = dict(os.environ, GAMEHALL_DATA_DIR=str(data_dir), GAMEHALL_HTTP_PORT=str(free_port()))
         self.env.pop("NATS_URL", None)
-        self.proc: subprocess.Popen[str] | None = None
+        self.up: UpProcess | None = None
         self.url = ""
 
     def start(self) -> Stack:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "services.cli.main", "up"],
-            cwd=ROOT,
-            env=self.env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        deadline = time.monotonic() + 60
-        assert self.proc.stdout is not None
-        while time.monotonic() < deadline:
-            line = self.proc.stdout.readline()
-            found = re.search(r"open (http://\S+?)/ ", line)
-            if found:
-                self.url = found.group(1)
-                return self
-            if not line and self.proc.poll() is not None:
-                break
-        raise AssertionError("gamehall up did not print its URL")
+        self.up = UpProcess(self.env)
+        self.url = self.up.wait_url()
+        return self
 
     def stop(self) -> int:
-        assert self.proc is not None
-        self.proc.send_signal(signal.SIGINT)
-        return self.proc.wait(timeout=60)
+        assert self.up is not None
+        return self.up.stop()
 
     def cli(self, *args: str, input_bytes: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
         return subprocess.run(

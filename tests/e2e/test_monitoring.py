@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from services.common import stack as stackinfo
-from services.common.embedded import free_port
+from services.common.processes import free_port, spawn, stop_all
 from tests.e2e.test_full_match import Stack
 
 pytestmark = pytest.mark.e2e
@@ -77,15 +77,14 @@ def test_dashboards_and_alerts_read_real_series(tmp_path: Path) -> None:
         config.write_text(yaml.safe_dump(scrape_config(info.metrics)))
         port = free_port()
         prom = f"http://127.0.0.1:{port}"
-        prom_proc = subprocess.Popen(
+        prom_proc = spawn(
             [
                 str(PROMETHEUS),
                 f"--config.file={config}",
                 f"--storage.tsdb.path={tmp_path / 'tsdb'}",
                 f"--web.listen-address=127.0.0.1:{port}",
             ],
-            stdout=subprocess.DEVNULL,
-            stderr=(tmp_path / "prometheus.log").open("wb"),
+            output=tmp_path / "prometheus.log",
         )
         # Real traffic: a rated match to the leaderboard, a card match, and a refused move.
         for args in (("--game", "ugolki", "--ranked"), ("--game", "kings-corner")):
@@ -118,6 +117,5 @@ def test_dashboards_and_alerts_read_real_series(tmp_path: Path) -> None:
         assert not down, f"targets down: {down}"
     finally:
         if prom_proc is not None:
-            prom_proc.terminate()
-            prom_proc.wait(timeout=20)
+            stop_all([prom_proc], timeout=20)
         stack.stop()

@@ -7,7 +7,6 @@ import os
 import random
 import signal
 import subprocess
-import sys
 import uuid
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from domain.games import registry
 from services.common import commands
 from services.common.embedded import EmbeddedNats
 from services.common.natsio import connect, ensure_streams
+from services.common.processes import gamehall_args, spawn
 from services.referee.core import Referee
 from tests.support.referees import fold_log, stored_envelopes
 
@@ -28,13 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def start_referee(nats_url: str, data_dir: Path) -> subprocess.Popen[bytes]:
     env = dict(os.environ, NATS_URL=nats_url, GAMEHALL_DATA_DIR=str(data_dir), GAMEHALL_LOG_FORMAT="json")
-    return subprocess.Popen(
-        [sys.executable, "-m", "services.cli.main", "serve", "referee"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    return spawn(gamehall_args("serve", "referee"), env)
 
 
 async def send_until_accepted(nc, created, seat, command, command_id: str, attempts: int = 100) -> Accepted:

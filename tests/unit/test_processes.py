@@ -55,9 +55,9 @@ def test_stop_all_kills_a_process_that_ignores_the_signal() -> None:
 def test_up_process_reads_the_printed_url_and_stops_with_ctrl_c() -> None:
     code = (
         "import signal, sys, time\n"
+        "signal.signal(signal.SIGINT, lambda *a: sys.exit(0))\n"
         "print('embedded nats-server on nats://127.0.0.1:1')\n"
         "print('gamehall is up in 0.1s: open http://127.0.0.1:8123/  (API docs: ...)', flush=True)\n"
-        "signal.signal(signal.SIGINT, lambda *a: sys.exit(0))\n"
         "time.sleep(60)\n"
     )
     up = UpProcess({}, command=python(code))

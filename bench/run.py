@@ -5,7 +5,8 @@ Runs, each on its own fresh nats-server:
   2. gamehall's pipeline with commands straight over NATS (bench/pipeline.py --mode nats),
   3. the same through the gateway over HTTP (--mode gateway),
 then the time from `gamehall up` to its printed URL, and the game benchmarks that exist
-(bench/ugolki_perft.py, bench/kc_bench.py, bench/ranked_bench.py).  Prints each result and
+(bench/ugolki_perft.py, bench/kc_bench.py, bench/thousand_bench.py,
+bench/ranked_bench.py).  Prints each result and
 ends with one JSON line holding the ratios.
 """
 
@@ -136,13 +137,16 @@ def main() -> None:
         "up_to_url_s": up_s,
     }
     if not a.skip_games:
-        for script in ("ugolki_perft.py", "kc_bench.py", "ranked_bench.py"):
+        for script in ("ugolki_perft.py", "kc_bench.py", "thousand_bench.py", "ranked_bench.py"):
             path = ROOT / "bench" / script
             if not path.exists():
                 continue
             say(f"[games] {script}...")
             try:
-                result = run_json([py, str(path)], ROOT, timeout=900)
+                # the 1000 strength table plays 2 x 200 full matches
+                result = run_json(
+                    [py, str(path)], ROOT, timeout=2400 if script == "thousand_bench.py" else 900
+                )
             except (RuntimeError, ValueError, subprocess.TimeoutExpired) as exc:
                 say(f"      failed: {exc}")
                 continue

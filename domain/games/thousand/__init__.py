@@ -39,6 +39,7 @@ def validate(ruleset: ThousandRuleset, seats: int) -> str | None:
 BOTS: dict[str, Bot[TState, ThousandCommand]] = {
     "random": bots.random_bot,
     "heuristic": bots.heuristic_bot,
+    "search": bots.search_bot,
 }
 
 GAME: Decider[TState, ThousandCommand, ThousandEvent, ThousandView, ThousandRuleset] = Decider(

@@ -293,6 +293,7 @@ def evolve(state: TState, event: ThousandEvent) -> TState:  # noqa: C901 - one b
             marriage_pts=(0,) * n,
             last_trick=(),
             last_winner=-1,
+            played=(),
         )
         return s if blind >= 0 else _open_before_bid(s)
     if isinstance(event, BlindAnswered):
@@ -400,6 +401,7 @@ def evolve(state: TState, event: ThousandEvent) -> TState:  # noqa: C901 - one b
             hands=_set(state.hands, i, _remove(state.hands[i], (event.card,))),
             trick=(*state.trick, (i, event.card)),
             trump=event.trump,
+            played=(*state.played, event.card),
         )
         if event.announce != "none":
             kind = "aces" if event.announce == "aces" else suit(event.card)

@@ -98,6 +98,7 @@ class TState(msgspec.Struct, frozen=True, kw_only=True):
     tricks_count: tuple[int, ...] = ()
     marriage_pts: tuple[int, ...] = ()
     last_trick: tuple[tuple[int, str], ...] = ()
+    played: tuple[str, ...] = ()  # every card played this deal (public; the computer players' memory)
     last_winner: int = -1
 
     def active(self) -> tuple[int, ...]:

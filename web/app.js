@@ -49,7 +49,7 @@ async function showLobby() {
       <form id="new-table" autocomplete="off">
         <div class="row">
           <label>Your name <input id="player-name" value="${esc(name)}" placeholder="guest" maxlength="40"></label>
-          <label>Game <select id="game">${list.map((g) => `<option value="${g.game}">${gameTitle(g.game)}</option>`).join("")}</select></label>
+          <label>Game <select id="game">${list.map((g) => `<option value="${g.game}">${esc(gameTitle(g.game))}${g.helper ? " — table helper, not rated" : ""}</option>`).join("")}</select></label>
           <label>Players <select id="seats"></select></label>
         </div>
         <label>Rules <select id="preset"></select></label>
@@ -90,6 +90,8 @@ async function showLobby() {
     const p = g.presets.find((x) => x.name === $("preset").value);
     prefs.set(`preset.${g.game}`, p.name);
     $("preset-description").textContent = p.description || "";
+    // A table helper (Kings Cup) is never rated and not offered in quick match.
+    $("quick-match").hidden = !!g.helper;
     $("rules-table").innerHTML = Object.entries(p.rules).map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(JSON.stringify(v))}</td></tr>`).join("");
     const lo = Math.max(g.seats.min, p.rules.min_players || g.seats.min);
     const hi = Math.min(g.seats.max, p.rules.max_players || g.seats.max, 6);
@@ -131,6 +133,8 @@ async function showLobby() {
 }
 
 function gameTitle(game) {
+  const known = (catalogue || []).find((g) => g.game === game);
+  if (known && known.title) return known.title;
   return { "ugolki": "Ugolki (corners)", "kings-corner": "Kings in the Corner" }[game] || game;
 }
 

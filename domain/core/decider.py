@@ -110,6 +110,10 @@ class Decider(Generic[S, C, E, V, R]):
     # The match ends when the game's ``outcome`` is then set.  None: a resignation ends the match,
     # the resigning seat last and the others sharing first place.
     resign: Callable[[S, Seat], tuple[E, ...] | Rejected] | None = None
+    # A table helper (Kings Cup): the server facilitates a game it does not judge.  Its matches are
+    # never rated (created unranked whatever is asked), it is not offered in quick match, and the
+    # lobby marks it as a helper table.
+    helper: bool = False
     # Portable game records (``gamehall rules replay``); None until the game supports them.
     record: RecordAdapter[S, C, E] | None = None
 

@@ -126,7 +126,7 @@ def decide_create(game: Decider[Any, Any, Any, Any, Any], cmd: CreateMatch) -> t
             players=tuple(cmd.players),
             token_hashes=tuple(cmd.token_hashes),
             seed_commitment=cmd.seed_commitment,
-            ranked=cmd.ranked,
+            ranked=cmd.ranked and not game.helper,  # a table helper is never rated
         ),
     )
 

@@ -454,6 +454,7 @@ def games_catalogue() -> list[dict[str, Any]]:
                 "default_preset": meta.default_preset,
                 "chance": meta.chance,
                 "hidden_info": meta.hidden_info,
+                "helper": game.helper,  # a table helper: never rated, not in quick match
                 "bots": list(game.bots),
                 "default_bot": game.default_bot,
                 "presets": [

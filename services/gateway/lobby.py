@@ -142,6 +142,10 @@ def router(lobby: Lobby) -> APIRouter:
         game = registry.GAMES.get(body.game)
         if game is None:
             raise ApiError(404, "unknown_game", f"unknown game {body.game!r}")
+        if game.helper:
+            raise ApiError(
+                400, "not_offered", f"{game.title} is a table helper: open a table with POST /api/matches"
+            )
         request = JoinQueue(
             player=body.player,
             game=body.game,

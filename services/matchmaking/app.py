@@ -38,6 +38,7 @@ from contracts.matchmaking import (
     Seated,
     request_decoder,
 )
+from domain.games import registry
 from domain.matchmaking.pairing import Policy, Table, Ticket, allowed_gap, form_tables, queue_key
 from domain.rating.ranked import GLICKO2, model_for
 from domain.rating.seasons import preset_family
@@ -86,6 +87,9 @@ class Matchmaker:
             return Rejected(code="already_queued", detail=self.tickets[request.player].ticket_id)
         if request.player in self.pending or request.player in self.running:
             return Rejected(code="in_match")
+        game = registry.GAMES.get(request.game)
+        if game is not None and game.helper:
+            return Rejected(code="not_offered", detail=f"{game.title} is a table helper, not in quick match")
         if not 1 <= request.seats <= 8 or (request.vs_computer and request.seats < 2):
             return Rejected(code="invalid_seats", detail=str(request.seats))
         ticket = Ticket(

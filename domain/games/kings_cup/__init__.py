@@ -1,0 +1,64 @@
+"""Kings Cup (rules/king.md §15.1) as an opt-in table helper: the deal around the cup, each drawn
+card's rule from a configurable rule set, the standing roles, the end on the fourth King.
+Declared ``helper``: never rated, not offered in quick match, marked as a helper in the lobby."""
+
+from __future__ import annotations
+
+from contracts.games.kings_cup import CONTRACT, KingsCupCommand, KingsCupEvent, KingsCupRuleset, KingsCupView
+from domain.core.decider import Decider, Preset
+from domain.games.kings_cup.bots import BOTS
+from domain.games.kings_cup.engine import (
+    CupState,
+    decide,
+    evolve,
+    hidden,
+    initial_state,
+    legal_commands,
+    outcome,
+    to_move,
+    verify_chance,
+)
+from domain.games.kings_cup.rules import DESCRIPTIONS, PRESETS
+from domain.games.kings_cup.view import describe, redact, view
+
+
+def seat_names(n: int) -> tuple[str, ...]:
+    return tuple(f"p{i}" for i in range(1, n + 1))
+
+
+def validate(ruleset: KingsCupRuleset, seats: int) -> str | None:
+    return ruleset.validate() or ruleset.check_seats(seats)
+
+
+GAME: Decider[CupState, KingsCupCommand, KingsCupEvent, KingsCupView, KingsCupRuleset] = Decider(
+    contract=CONTRACT,
+    title="Kings Cup (table helper)",
+    rules_version="kings-cup-1",
+    min_seats=2,
+    max_seats=12,
+    seat_names=seat_names,
+    presets={name: Preset(ruleset, DESCRIPTIONS[name]) for name, ruleset in PRESETS.items()},
+    default_preset="kings-cup-neutral",
+    validate=validate,
+    chance=True,
+    hidden_info=True,  # the order of the cards around the cup
+    max_decisions=2 * 52 + 20 + 2,  # ready per seat, then at most a draw and an answer per card
+    initial_state=initial_state,
+    decide=decide,
+    evolve=evolve,
+    legal_commands=legal_commands,
+    to_move=to_move,
+    outcome=outcome,
+    view=view,
+    redact=redact,
+    hidden=hidden,
+    describe=describe,
+    bots=BOTS,
+    default_bot="random",
+    verify_chance=verify_chance,
+    helper=True,
+)
+
+HIDDEN = hidden
+
+__all__ = ["GAME", "HIDDEN", "CupState"]

@@ -356,6 +356,7 @@ KINGS_CORNER_REJECTION_CODES: tuple[str, ...] = (
     "card_barred",
     "pending_placement",
     "seat_out",
+    "bad_action",  # a game record's action that cannot be read (rules/records.md)
 )
 
 CONTRACT = GameContract(

@@ -21,6 +21,7 @@ from domain.games.kings_corner.deal import verify_chance
 from domain.games.kings_corner.decide import resign
 from domain.games.kings_corner.evolve import evolve
 from domain.games.kings_corner.phases import decide, legal_commands, to_move
+from domain.games.kings_corner.record import RECORD
 from domain.games.kings_corner.rules import DESCRIPTIONS, PRESETS, preset_problem
 from domain.games.kings_corner.scoring import outcome
 from domain.games.kings_corner.state import KCState, initial_state
@@ -67,6 +68,7 @@ GAME: Decider[KCState, KingsCornerCommand, KingsCornerEvent, KingsCornerView, Ki
     default_bot="heuristic",
     verify_chance=verify_chance,
     resign=resign,
+    record=RECORD,
 )
 
 __all__ = ["GAME", "KCState"]

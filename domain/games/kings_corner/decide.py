@@ -69,7 +69,7 @@ def decide_ready(b: B, i: int, command: KingsCornerCommand) -> Rejected | None:
         if isinstance(dealt, str):
             return reject("seed_unavailable", dealt)
         b.emit(dealt)
-        _turn_start(b)
+        turn_start(b)
     return None
 
 
@@ -98,7 +98,7 @@ def _draw(b: B, count: int, reason: Any) -> None:
         b.emit(CardsDrawn(seat=s.seats[s.current], cards=got, count=len(got), reason=reason))
 
 
-def _turn_start(b: B) -> None:
+def turn_start(b: B) -> None:
     """§5.3 Turn start: the automatic draws of `start` and `start_if_stuck` timing."""
     s = b.state
     ruleset = s.ruleset
@@ -262,7 +262,7 @@ def _end_turn(b: B, i: int, draw: bool) -> None:
     b.emit(TurnEnded(seat=s.seats[i], next_seat=s.seats[nxt], idle_fee=fee))
     if _check_blocked(b):
         return
-    _turn_start(b)
+    turn_start(b)
 
 
 def _check_blocked(b: B) -> bool:
@@ -308,11 +308,11 @@ def resign(state: KCState, seat: str) -> tuple[KingsCornerEvent, ...] | Rejected
     b.emit(SeatResigned(seat=seat))
     if state.in_round:
         if not _check_blocked(b) and state.current == i:
-            _turn_start(b)
+            turn_start(b)
     elif lifecycle.all_ready(b.state.ready, b.state.out_round):
         dealt = deal(b.state)
         if isinstance(dealt, str):
             return reject("seed_unavailable", dealt)
         b.emit(dealt)
-        _turn_start(b)
+        turn_start(b)
     return b.result()

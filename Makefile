@@ -12,6 +12,7 @@ help:
 	@echo "make bench  - benchmarks, reported as ratios to the reference pipeline in ../shared/bench"
 	@echo "make mutants - mutation testing of domain/ packages (slow; PKG=domain/games/ugolki for one)"
 	@echo "make lint   - ruff, mypy (strict on contracts/ and domain/), import-linter"
+	@echo "make unit | integration | e2e | browser - one folder of tests/ (ARGS='-k name' to narrow)"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +34,22 @@ lint: $(STAMP)
 
 test: $(STAMP)
 	bash scripts/test.sh
+
+# One folder of the suite each: pure rules (unit), a real nats-server (integration), every
+# service as a process (e2e), the web client in headless Chromium (browser).
+unit: $(STAMP)
+	$(BIN)/python -m pytest -q tests/unit $(ARGS)
+
+integration: $(STAMP)
+	$(BIN)/python -m pytest -q tests/integration $(ARGS)
+
+e2e: $(STAMP)
+	bash scripts/ensure-prometheus.sh
+	$(BIN)/python -m pytest -q tests/e2e $(ARGS)
+
+browser: $(STAMP)
+	bash scripts/ensure-chromium.sh
+	$(BIN)/python -m pytest -q tests/browser $(ARGS)
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py

@@ -70,25 +70,9 @@ def codec(game: str) -> GameCodec:
     )
 
 
-def known_games() -> tuple[str, ...]:
-    return tuple(sorted(CONTRACTS))
-
-
 reply_decoder: msgspec.json.Decoder[Reply] = msgspec.json.Decoder(Reply)
 integration_decoder: msgspec.json.Decoder[IntegrationEvent] = msgspec.json.Decoder(IntegrationEvent)
 
 
 def decode_reply(data: bytes) -> Accepted | Rejected:
     return reply_decoder.decode(data)
-
-
-def peek_game(data: bytes) -> str | None:
-    """The ``game`` field of an envelope without decoding the game's events."""
-
-    class _Peek(msgspec.Struct):
-        game: str
-
-    try:
-        return msgspec.json.decode(data, type=_Peek).game
-    except (msgspec.DecodeError, msgspec.ValidationError):
-        return None

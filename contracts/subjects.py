@@ -32,7 +32,6 @@ BOTS_QUEUE = "bots"
 # Durable JetStream consumers of the read models.
 SCORING_CONSUMER = "scoring"
 LEADERBOARD_CONSUMER = "leaderboard"
-MATCHMAKING_CONSUMER_PREFIX = "matchmaking"
 
 # Expected-sequence header of JetStream (optimistic concurrency) and dedupe header.
 EXPECTED_LAST_SUBJECT_SEQ = "Nats-Expected-Last-Subject-Sequence"
@@ -41,10 +40,6 @@ MSG_ID = "Nats-Msg-Id"
 
 def match_subject(game: str, match_id: str) -> str:
     return f"match.{game}.{match_id}"
-
-
-def match_subject_filter(game: str = "*") -> str:
-    return f"match.{game}.*"
 
 
 def secret_subject(game: str, match_id: str) -> str:

@@ -16,7 +16,6 @@ from sqlalchemy.orm import Session
 from sqlalchemy.pool import StaticPool
 
 from contracts import subjects
-from contracts.codecs import encode
 from contracts.integration import RatingApplied
 from services.common import db
 from services.common.projection import apply_batch
@@ -189,7 +188,3 @@ async def rebuild(
         report["ok"] = True
     fresh.dispose()
     return report
-
-
-def encode_report(report: dict[str, Any]) -> bytes:
-    return encode(report)

@@ -73,9 +73,6 @@ class Geometry:
         table = self.dist[side]
         return sum(table[b.bit_length() - 1] for b in iter_bits(bits))
 
-    def vector_shift(self, df: int, dr: int) -> int:
-        return dr * self.width + df
-
 
 def _dirs_shifts(width: int, dirs: str) -> tuple[int, ...]:
     return tuple(dr * width + df for df, dr in VECTORS[dirs])

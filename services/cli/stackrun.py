@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import importlib
 import os
 import signal
@@ -72,17 +73,80 @@ def embedded_settings(settings: Settings, nats: EmbeddedNats) -> Settings:
 
 def start_embedded_nats(settings: Settings) -> EmbeddedNats:
     """The embedded nats-server, with accounts and a user per service; the credentials are
-    generated under the data folder (``credentials/nats``, mode 0600)."""
+    generated under the data folder (``credentials/nats``, mode 0600).  It listens on the port it
+    used last time when that port is free (``nats.port`` in the data folder), so services started
+    on their own with ``gamehall serve`` find it again after a restart."""
     settings.data_dir.mkdir(parents=True, exist_ok=True)
-    return EmbeddedNats(
+    port_file = settings.data_dir / "nats.port"
+    port: int | None = None
+    try:
+        recorded = int(port_file.read_text().strip())
+        if not port_open("127.0.0.1", recorded):
+            port = recorded
+    except (OSError, ValueError):
+        pass
+    nats = EmbeddedNats(
         settings.data_dir / "nats",
+        port=port,
         log_file=settings.data_dir / "nats-server.log",
         credentials=natsauth.credentials_dir(settings.data_dir),
     ).start()
+    port_file.write_text(f"{nats.port}\n")
+    return nats
+
+
+RESTART_BACKOFF_S = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0)
+HEALTHY_AFTER_S = 60.0  # a service up this long is healthy again: its next crash restarts fast
+
+
+def restart_delay(crashes: int) -> float:
+    """Seconds to wait before restarting a service after its ``crashes``-th crash in a row."""
+    return RESTART_BACKOFF_S[min(crashes, len(RESTART_BACKOFF_S)) - 1]
+
+
+@dataclasses.dataclass
+class Child:
+    """One supervised process of the stack."""
+
+    name: str
+    argv: list[str]
+    env: dict[str, str]
+    log_path: Path
+    proc: subprocess.Popen[bytes] | None = None
+    started_at: float = 0.0
+    crashes: int = 0  # in a row
+    restart_at: float | None = None
+
+    def start(self) -> None:
+        self.proc = spawn(self.argv, self.env, output=self.log_path)
+        self.started_at = time.monotonic()
+        self.restart_at = None
+
+    def supervise(self, now: float, echo: Callable[[str], None]) -> None:
+        """Restart the process when it has exited, after a delay that grows with each crash."""
+        if self.restart_at is not None:
+            if now >= self.restart_at:
+                echo(f"restarting {self.name} (restart {self.crashes} in a row)")
+                self.start()
+            return
+        if self.proc is None or self.proc.poll() is None:
+            if self.crashes and now - self.started_at > HEALTHY_AFTER_S:
+                self.crashes = 0
+            return
+        self.crashes += 1
+        delay = restart_delay(self.crashes)
+        echo(
+            f"{self.name} exited with {self.proc.returncode}; restarting in {delay:g}s "
+            f"(see {self.log_path})"
+        )
+        self.restart_at = now + delay
 
 
 def up(settings: Settings, services: list[str] | None = None, echo: Callable[[str], None] = print) -> int:
-    """Run the whole stack until Ctrl-C: embedded nats-server unless NATS_URL, each service a process."""
+    """Run the whole stack until Ctrl-C: embedded nats-server unless NATS_URL, each service a process.
+
+    The stack supervises itself: a service that exits (or the embedded nats-server) is restarted
+    with a growing delay and a line on the terminal; the others keep running."""
     existing = stack.running(settings.data_dir)
     if existing is not None:
         echo(f"gamehall is already running (pid {existing.pid}): open {existing.gateway_url}/")
@@ -96,7 +160,6 @@ def up(settings: Settings, services: list[str] | None = None, echo: Callable[[st
         echo(f"embedded nats-server on {nats_url} (data in {settings.data_dir / 'nats'})")
     port = http_port(settings)
     names = services or available_services()
-    procs: dict[str, subprocess.Popen[bytes]] = {}
     env = dict(
         os.environ, NATS_URL=nats_url, GAMEHALL_DATA_DIR=str(settings.data_dir), GAMEHALL_HTTP_PORT=str(port)
     )
@@ -113,6 +176,8 @@ def up(settings: Settings, services: list[str] | None = None, echo: Callable[[st
     old_int = signal.signal(signal.SIGINT, on_signal)
     old_term = signal.signal(signal.SIGTERM, on_signal)
     gateway_url = f"http://{settings.http_host}:{port}"
+    children: list[Child] = []
+    nats_crashes = 0
     try:
         # Each service's /metrics on a port chosen here, so stack.json can tell a Prometheus
         # where to scrape (the gateway serves /metrics on its own HTTP port).
@@ -125,12 +190,15 @@ def up(settings: Settings, services: list[str] | None = None, echo: Callable[[st
                 metrics_port = free_port()
                 child_env["GAMEHALL_METRICS_PORT"] = str(metrics_port)
                 metrics_urls[name] = f"http://127.0.0.1:{metrics_port}/metrics"
-            procs[name] = spawn(gamehall_args("serve", name), child_env, output=log_dir / f"{name}.log")
-        if "gateway" in procs:
+            child = Child(name, gamehall_args("serve", name), child_env, log_dir / f"{name}.log")
+            child.start()
+            children.append(child)
+        gateway = next((c for c in children if c.name == "gateway"), None)
+        if gateway is not None:
             try:
-                wait_until(lambda: http_ok(f"{gateway_url}/healthz"), "the gateway", procs["gateway"], 30.0)
+                wait_until(lambda: http_ok(f"{gateway_url}/readyz"), "the gateway", gateway.proc, 60.0)
             except NotReady as exc:
-                echo(f"{exc}; see {log_dir / 'gateway.log'}")
+                echo(f"{exc}; see {log_dir / 'gateway.log'} ({gateway_url}/readyz says why)")
                 return 1
         stack.write(
             settings.data_dir,
@@ -148,15 +216,24 @@ def up(settings: Settings, services: list[str] | None = None, echo: Callable[[st
         )
         echo("Ctrl-C stops everything; stored matches stay in " + str(settings.data_dir))
         while not stopping:
-            for name, proc in procs.items():
-                if proc.poll() is not None:
-                    echo(f"service {name} exited with {proc.returncode}; see {log_dir / (name + '.log')}")
-                    stopping = True
+            now = time.monotonic()
+            if nats is not None and (nats.proc is None or nats.proc.poll() is not None):
+                nats_crashes += 1
+                delay = restart_delay(nats_crashes)
+                echo(f"the embedded nats-server stopped; restarting it on {nats.url} in {delay:g}s")
+                time.sleep(delay)
+                try:
+                    nats.start()
+                    nats_crashes = 0
+                except RuntimeError as exc:
+                    echo(f"nats-server did not restart: {exc}")
+            for child in children:
+                child.supervise(now, echo)
             time.sleep(0.2)
         return 0
     finally:
         echo("stopping...")
-        stop_all(procs.values())
+        stop_all(c.proc for c in children if c.proc is not None)
         if nats is not None:
             nats.stop()
         stack.remove(settings.data_dir, os.getpid())

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from prometheus_client import Counter, Gauge, Histogram, start_http_server
-
-from services.common.processes import free_port
+from prometheus_client import Counter, Gauge, Histogram
 
 COMMANDS = Counter("gamehall_commands_total", "Commands decided by referees", ["game", "result", "code"])
 COMMAND_LATENCY = Histogram(
@@ -46,12 +44,3 @@ def init_game_series(games: Iterable[str]) -> None:
         MATCH_RELOADS.labels(game)
         ACTIVE_MATCHES.labels(game)
         MATCHES_FINISHED.labels(game)
-
-
-def serve_metrics(port: int | None = None, host: str = "127.0.0.1") -> int:
-    """Expose /metrics on its own port (services without an HTTP server); returns the port.
-
-    ``port`` (``GAMEHALL_METRICS_PORT`` in deployments) fixes it; otherwise any free loopback port."""
-    chosen = port or free_port(host)
-    start_http_server(chosen, addr=host)
-    return chosen

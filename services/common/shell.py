@@ -12,7 +12,8 @@ from typing import Any
 from nats.aio.client import Client
 from sqlalchemy import Engine
 
-from services.common import db, logs, metrics, natsio
+from services.common import db, logs, natsio
+from services.common.health import HealthServer, nats_checks, not_yet
 from services.common.settings import Settings
 
 
@@ -21,13 +22,14 @@ class Shell:
     log: Any
     nc: Client
     engine: Engine | None
+    health: HealthServer  # add a service's own readiness checks to ``health.checks``
 
 
 @contextlib.asynccontextmanager
 async def service_shell(
     name: str, settings: Settings, metrics_port: int | None = 0, database: bool = False
 ) -> AsyncIterator[Shell]:
-    """Configure logs, serve /metrics (``0``: the configured port, else a free one; ``None``: none),
+    """Configure logs, serve /metrics, /healthz and /readyz (``0``: the configured port, else a free one; ``None``: none),
     open the database when asked, connect to NATS and make sure the streams exist; undo it all on
     the way out."""
     logs.configure(name, settings.log_format)
@@ -39,20 +41,23 @@ async def service_shell(
     gc.set_threshold(100_000, 50, 1000)
     if not settings.nats_url:
         raise SystemExit(f"{name} needs NATS_URL (or a stack started with 'gamehall up')")
-    if metrics_port is not None:
-        port = metrics.serve_metrics(metrics_port or settings.metrics_port)
-        log.info("metrics", port=port, path="/metrics")
     engine = await asyncio.to_thread(db.open_database, settings.database_url) if database else None
+    health = HealthServer({"nats": not_yet("connecting to NATS")})
     try:
+        if metrics_port is not None:
+            port = await health.start(metrics_port or settings.metrics_port or 0)
+            log.info("metrics", port=port, path="/metrics", health="/healthz", ready="/readyz")
         nc = await natsio.connect(settings.nats_url, f"gamehall-{name}", settings.nats_credential(name))
         try:
+            health.checks.update(nats_checks(nc))
             # GH_SECRETS is the referee's alone (services.referee.app ensures it).
             await natsio.ensure_streams(
                 nc.jetstream(), replicas=settings.stream_replicas, streams=natsio.APP_STREAMS
             )
-            yield Shell(log=log, nc=nc, engine=engine)
+            yield Shell(log=log, nc=nc, engine=engine, health=health)
         finally:
             await nc.drain()
     finally:
+        await health.stop()
         if engine is not None:
             engine.dispose()

@@ -37,6 +37,7 @@ from domain.core import match as match_layer
 from domain.core.audit import envelope_hash
 from domain.games import registry
 from services.common import commands, logs, metrics
+from services.common.health import nats_checks, readiness, referee_answers
 from services.common.natsio import APP_STREAMS, EventStore, Stored, connect, ensure_streams
 from services.common.reader import FoldedMatch, find_game, load_match
 from services.common.settings import Settings
@@ -501,9 +502,28 @@ def create_app(settings: Settings, nats_url: str) -> FastAPI:
 
     app.include_router(lobby_router(lobby))
 
-    @app.get("/healthz", tags=["ops"])
+    @app.get("/healthz", tags=["ops"], summary="Liveness: the gateway process answers")
     async def healthz() -> dict[str, Any]:
-        return {"ok": gw.nc is not None and gw.nc.is_connected}
+        return {"ok": True}
+
+    @app.get(
+        "/readyz",
+        tags=["ops"],
+        summary="Readiness: NATS connected, streams reachable, a referee answering",
+        responses={503: {"description": "not ready; `checks` names what fails"}},
+    )
+    async def readyz() -> Response:
+        if gw.nc is None:
+            ready, checks = False, {"nats": "not connected to NATS"}
+        else:
+            ready, checks = await readiness({**nats_checks(gw.nc), "referee": referee_answers(gw.nc)})
+        if ready:
+            return JSONResponse({"ready": True, "checks": checks})
+        return JSONResponse(
+            {"code": "unavailable", "detail": "the gateway is not ready", "retry_after": 1, "checks": checks},
+            status_code=503,
+            headers={"Retry-After": "1"},
+        )
 
     @app.get("/metrics", tags=["ops"], include_in_schema=False)
     async def prometheus_metrics() -> Response:

@@ -5,11 +5,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
+from nats.aio.msg import Msg
 from nats.js import JetStreamContext
 
+from contracts import subjects
 from contracts.subjects import INTEGRATION_STREAM, MATCH_STREAM, SECRET_STREAM
 from domain.games.registry import GAMES
 from services.common import metrics, natsauth, natsio
+from services.common.health import REFEREE_PING, Check
 from services.common.settings import Settings
 from services.common.shell import service_shell
 from services.referee.core import Referee
@@ -44,6 +47,13 @@ async def sample_consumers(js: JetStreamContext, secrets_js: JetStreamContext, s
             await asyncio.wait_for(stop.wait(), CONSUMER_SAMPLE_S)
 
 
+def referee_subscribed(referee: Referee) -> Check:
+    async def check() -> str | None:
+        return None if referee.subscribed else "not subscribed to any command subject"
+
+    return check
+
+
 async def run(settings: Settings, stop: asyncio.Event, metrics_port: int | None = 0) -> None:
     owned = owned_partitions(settings)
     async with service_shell("referee", settings, metrics_port) as shell:
@@ -68,10 +78,18 @@ async def run(settings: Settings, stop: asyncio.Event, metrics_port: int | None 
             )
             metrics.init_game_series(GAMES)
             await referee.start()
+
+            async def pong(msg: Msg) -> None:
+                await msg.respond(b"")
+
+            # Readiness: anyone (the gateway's /readyz) may ask whether a referee answers.
+            ping = await shell.nc.subscribe(REFEREE_PING, queue=subjects.REFEREE_QUEUE, cb=pong)
+            shell.health.checks["subscriptions"] = referee_subscribed(referee)
             sampler = asyncio.create_task(sample_consumers(shell.nc.jetstream(), secrets_js, stop))
             shell.log.info("referee_started", nats=settings.nats_url, partitions=owned or "all")
             await stop.wait()
             await sampler
+            await ping.unsubscribe()
             await referee.stop()
         finally:
             if secrets_nc is not None:

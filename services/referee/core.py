@@ -106,6 +106,10 @@ class Referee:
                 self._subs.append(sub)
         await self.nc.flush()
 
+    @property
+    def subscribed(self) -> bool:
+        return bool(self._subs) and self.nc.is_connected
+
     async def stop(self) -> None:
         for sub in self._subs:
             await sub.unsubscribe()

@@ -1,0 +1,115 @@
+"""Liveness and readiness of a service, served with its /metrics on one small HTTP port.
+
+- ``/healthz`` (liveness): 200 while the process runs its event loop.
+- ``/readyz`` (readiness): 200 ``{"ready": true, "checks": {...}}`` when every check passes, else
+  503 with the failing checks named.  Every service checks that NATS is connected and that its
+  streams answer; a service adds its own (the referee: its subscriptions are active; the gateway:
+  a referee answers).
+- ``/metrics``: the Prometheus exposition of this process.
+
+Readiness is checked when asked (each check is bounded by a short timeout), so an orchestrator
+or ``curl`` sees the state of now, not of the last sample.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+
+from nats.aio.client import Client
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+
+from contracts import subjects
+
+Check = Callable[[], Awaitable[str | None]]  # None: fine; else what is wrong
+CHECK_TIMEOUT_S = 2.0
+# A referee answers this subject (queue group) so that readiness can ask "is any referee there?".
+REFEREE_PING = "gamehall.ping.referee"
+
+
+def not_yet(problem: str) -> Check:
+    async def check() -> str | None:
+        return problem
+
+    return check
+
+
+def nats_checks(nc: Client) -> dict[str, Check]:
+    async def connected() -> str | None:
+        return None if nc.is_connected else "not connected to NATS"
+
+    async def streams() -> str | None:
+        js = nc.jetstream()
+        for name in (subjects.MATCH_STREAM, subjects.INTEGRATION_STREAM):
+            await js.stream_info(name)
+        return None
+
+    return {"nats": connected, "streams": streams}
+
+
+def referee_answers(nc: Client) -> Check:
+    async def check() -> str | None:
+        await nc.request(REFEREE_PING, b"", timeout=CHECK_TIMEOUT_S)
+        return None
+
+    return check
+
+
+async def readiness(checks: dict[str, Check]) -> tuple[bool, dict[str, str]]:
+    async def run(check: Check) -> str:
+        try:
+            problem = await asyncio.wait_for(check(), CHECK_TIMEOUT_S)
+        except Exception as exc:  # noqa: BLE001 - any failure of a check is "not ready", named
+            problem = f"{type(exc).__name__}: {exc}".rstrip(": ") or type(exc).__name__
+        return problem or "ok"
+
+    names = list(checks)
+    results = await asyncio.gather(*(run(checks[n]) for n in names))
+    report = dict(zip(names, results, strict=True))
+    return all(r == "ok" for r in results), report
+
+
+class HealthServer:
+    """/healthz, /readyz and /metrics on one port (services without an HTTP server of their own)."""
+
+    def __init__(self, checks: dict[str, Check] | None = None) -> None:
+        self.checks: dict[str, Check] = dict(checks or {})
+        self._server: asyncio.Server | None = None
+
+    async def start(self, port: int, host: str = "127.0.0.1") -> int:
+        self._server = await asyncio.start_server(self._serve, host, port)
+        return int(self._server.sockets[0].getsockname()[1])
+
+    async def stop(self) -> None:
+        if self._server is not None:
+            self._server.close()
+            await self._server.wait_closed()
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 5.0)
+            parts = head.split(b"\r\n", 1)[0].split()
+            path = parts[1].split(b"?")[0].decode() if len(parts) >= 2 else ""
+            status, ctype, body = await self.answer(path)
+            writer.write(
+                f"HTTP/1.1 {status}\r\nContent-Type: {ctype}\r\nContent-Length: {len(body)}\r\n"
+                "Connection: close\r\n\r\n".encode()
+                + body
+            )
+            await writer.drain()
+        except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, TimeoutError, ConnectionError):
+            pass
+        finally:
+            writer.close()
+
+    async def answer(self, path: str) -> tuple[str, str, bytes]:
+        if path == "/metrics":
+            return "200 OK", CONTENT_TYPE_LATEST, generate_latest()
+        if path == "/healthz":
+            return "200 OK", "application/json", b'{"ok": true}'
+        if path == "/readyz":
+            ready, report = await readiness(self.checks)
+            body = json.dumps({"ready": ready, "checks": report}).encode()
+            return ("200 OK" if ready else "503 Service Unavailable"), "application/json", body
+        return "404 Not Found", "application/json", b'{"code": "not_found", "detail": "no such path"}'

@@ -61,7 +61,8 @@ def play_one_move(client: httpx.Client) -> None:
 
 def test_killed_services_and_nats_come_back(tmp_path: Path) -> None:
     stack = Stack(tmp_path / "data").start()
-    assert stack.proc is not None
+    assert stack.up is not None
+    up = stack.up.proc
     try:
         info = stackinfo.read(stack.data_dir)
         assert info is not None
@@ -76,26 +77,26 @@ def test_killed_services_and_nats_come_back(tmp_path: Path) -> None:
         play_one_move(client)
 
         # 1. the referee dies: the gateway is not ready, then it is again, and play goes on
-        referee = child_pid(stack.proc.pid, "serve referee")
-        scoring = child_pid(stack.proc.pid, "serve scoring")
+        referee = child_pid(up.pid, "serve referee")
+        scoring = child_pid(up.pid, "serve scoring")
         assert referee is not None and scoring is not None
         os.kill(referee, signal.SIGKILL)
-        wait_until("a new referee runs", lambda: child_pid(stack.proc.pid, "serve referee") not in (None, referee))
+        wait_until("a new referee runs", lambda: child_pid(up.pid, "serve referee") not in (None, referee))
         wait_until("the gateway is ready again", lambda: ready(readyz))
         play_one_move(client)
-        assert child_pid(stack.proc.pid, "serve scoring") == scoring, "another service was restarted"
+        assert child_pid(up.pid, "serve scoring") == scoring, "another service was restarted"
 
         # 2. the embedded nats-server dies: restarted on the same port, services reconnect
-        nats = child_pid(stack.proc.pid, "nats-server")
+        nats = child_pid(up.pid, "nats-server")
         assert nats is not None
         os.kill(nats, signal.SIGKILL)
-        wait_until("nats-server runs again", lambda: child_pid(stack.proc.pid, "nats-server") not in (None, nats))
+        wait_until("nats-server runs again", lambda: child_pid(up.pid, "nats-server") not in (None, nats))
         wait_until("the gateway is ready again", lambda: ready(readyz))
         for name in ("referee", "scoring"):
             wait_until(f"{name} is ready again", lambda n=name: ready(info.metrics[n].removesuffix("/metrics") + "/readyz"))
         play_one_move(client)
     finally:
         assert stack.stop() == 0
-    log = stack.proc.stdout.read() if stack.proc.stdout else ""
+    log = up.stdout.read() if up.stdout else ""
     assert re.search(r"referee exited with -9; restarting in [0-9.]+s", log), log
     assert "the embedded nats-server stopped; restarting it on" in log, log

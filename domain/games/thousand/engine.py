@@ -134,6 +134,11 @@ def next_step(rules: ThousandRuleset, high: int) -> int:
     return (high // rules.bid_step + 1) * rules.bid_step
 
 
+def cs_hand(text: str) -> tuple[str, ...]:
+    """ "9S JS" -> ("9S", "JS")."""
+    return tuple(text.split())
+
+
 def four_nines(hand: tuple[str, ...]) -> bool:
     return sum(1 for c in hand if c != UNKNOWN and rank(c) == "9") == 4
 

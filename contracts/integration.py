@@ -25,6 +25,7 @@ class MatchStarted(msgspec.Struct, frozen=True, kw_only=True, tag="integration.m
     ranked: bool = False
     season: str = ""
     table_id: str = ""  # the matchmaking table this match was created for, if any
+    guests: tuple[str, ...] = ()  # seats played by guests (no credential)
 
 
 class MatchFinished(msgspec.Struct, frozen=True, kw_only=True, tag="integration.match_finished.v1"):
@@ -39,6 +40,7 @@ class MatchFinished(msgspec.Struct, frozen=True, kw_only=True, tag="integration.
     finished_at: int  # unix ms
     last_seq: int  # stream sequence of the final envelope (for auditors)
     ranked: bool = False
+    guests: tuple[str, ...] = ()  # seats played by guests (no credential): never rated
 
 
 class RatingApplied(msgspec.Struct, frozen=True, kw_only=True, tag="integration.rating_applied.v1"):

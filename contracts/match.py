@@ -34,6 +34,8 @@ class CreateMatch(msgspec.Struct, frozen=True, kw_only=True, tag="create_match.v
     token_hashes: tuple[str, ...]  # sha256 hex of each seat's token
     seed_commitment: str = ""  # sha256(server_seed), games with chance only; set by the referee
     ranked: bool = False
+    # Seats whose player presented no credential (guests: named, never rated); issue 9.
+    guests: tuple[str, ...] = ()
 
 
 class Resign(msgspec.Struct, frozen=True, kw_only=True, tag="resign.v1"):
@@ -67,6 +69,7 @@ class MatchCreated(msgspec.Struct, frozen=True, kw_only=True, tag="match_created
     token_hashes: tuple[str, ...]
     seed_commitment: str = ""
     ranked: bool = False
+    guests: tuple[str, ...] = ()  # seats played by guests (no credential): never rated
 
 
 class Resigned(msgspec.Struct, frozen=True, kw_only=True, tag="resigned.v1"):

@@ -24,6 +24,23 @@ export const tokens = {
   set: (matchId, token) => localStorage.setItem(`gh.token.${matchId}`, token),
 };
 
+// The player's account (name + API token from POST /api/accounts) stays in this browser like
+// the seat tokens; quick match sends it as the credential.
+export const account = {
+  get: () => { try { return JSON.parse(localStorage.getItem("gh.account") || "null"); } catch { return null; } },
+  set: (name, token) => localStorage.setItem("gh.account", JSON.stringify({ name, token })),
+  clear: () => localStorage.removeItem("gh.account"),
+};
+
+// The API token of the player named `name`: the stored one, or a new account signed up now.
+export async function accountToken(name) {
+  const held = account.get();
+  if (held && held.name === name && held.token) return held.token;
+  const made = await api("/api/accounts", { method: "POST", body: { name } });
+  account.set(made.player, made.token);
+  return made.token;
+}
+
 export const prefs = {
   get: (key, fallback) => {
     const v = localStorage.getItem(`gh.pref.${key}`);

@@ -1,5 +1,5 @@
 // gamehall web client: lobby, live matches, replays, leaderboards.  Plain ES modules, no build step.
-import { api, tokens, prefs, MatchSocket } from "./api.js";
+import { api, tokens, prefs, account, accountToken, MatchSocket } from "./api.js";
 import { createUgolki } from "./ugolki.js";
 import { createKingsCorner } from "./kings_corner.js";
 
@@ -139,14 +139,21 @@ function gameTitle(game) {
 }
 
 async function quickMatch(g, preset, seats, player, say) {
-  // Matchmaking through the gateway, when this gateway offers it.
+  // Matchmaking through the gateway, when this gateway offers it, as the signed-up player.
+  let token;
   try {
-    const joined = await api("/api/queue", { method: "POST", body: { player, game: g.game, preset, seats, ranked: true, bots_ok: true } });
-    say(`In the queue for ${g.game} / ${preset}… (ticket ${joined.ticket_id || ""})`);
+    token = await accountToken(player);
+  } catch (e) {
+    say(e.code === "name_taken" ? `The name ${player} belongs to another player: pick another name.` : `Could not sign up as ${player}: ${e.message}`, "error");
+    return;
+  }
+  try {
+    const joined = await api("/api/queue", { method: "POST", token, body: { game: g.game, preset, seats, ranked: true, bots_ok: true } });
+    say(`In the queue for ${g.game} / ${preset} as ${player}…`);
     const started = Date.now();
     const poll = async () => {
-      if (!document.getElementById("lobby")) { api("/api/queue/leave", { method: "POST", body: { player } }).catch(() => {}); return; }
-      const st = await api(`/api/queue/${encodeURIComponent(joined.ticket_id)}`);
+      if (!document.getElementById("lobby")) { api("/api/queue/leave", { method: "POST", token }).catch(() => {}); return; }
+      const st = await api(`/api/queue/${encodeURIComponent(joined.ticket_id)}`, { token });
       if (st.match_id && st.token) { tokens.set(st.match_id, st.token); location.hash = `#/play/${st.match_id}`; return; }
       if (!document.getElementById("lobby")) return;
       say(`Waiting for opponents… ${Math.round((Date.now() - started) / 1000)} s`);
@@ -154,6 +161,7 @@ async function quickMatch(g, preset, seats, player, say) {
     };
     setTimeout(poll, 500);
   } catch (e) {
+    if (e.status === 401) { account.clear(); say("Your saved sign-in is no longer valid here: press Quick match again to sign up anew.", "error"); return; }
     say(e.status === 404 || e.status === 405 || e.status === 503 ? "Quick match is not available on this server right now: play the computer or invite someone." : `Quick match failed: ${e.message}`, "error");
   }
 }

@@ -112,6 +112,8 @@ def decide_create(game: Decider[Any, Any, Any, Any, Any], cmd: CreateMatch) -> t
         )
     if tuple(cmd.seats) != meta.seat_names(n):
         return Rejected(code="invalid_seats", detail=f"seats must be {list(meta.seat_names(n))}")
+    if not set(cmd.guests) <= set(cmd.seats) or len(set(cmd.guests)) != len(cmd.guests):
+        return Rejected(code="invalid_seats", detail="guests must be distinct seats of the match")
     if meta.chance and not cmd.seed_commitment:
         return Rejected(code="invalid_seed", detail="a game with chance needs a seed commitment")
     canonical = msgspec.json.decode(msgspec.json.encode(ruleset))  # JSON-shaped: lists, not tuples
@@ -127,6 +129,7 @@ def decide_create(game: Decider[Any, Any, Any, Any, Any], cmd: CreateMatch) -> t
             token_hashes=tuple(cmd.token_hashes),
             seed_commitment=cmd.seed_commitment,
             ranked=cmd.ranked and not game.helper,  # a table helper is never rated
+            guests=tuple(cmd.guests),
         ),
     )
 

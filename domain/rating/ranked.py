@@ -80,6 +80,7 @@ def rateable(finished: MatchFinished) -> bool:
     players = finished.players
     return (
         finished.ranked
+        and not finished.guests  # a guest (no credential) is never rated, nor are their opponents
         and 2 <= len(players) <= 4
         and len(set(players)) == len(players)
         and len(finished.outcome.ranks) == len(players)

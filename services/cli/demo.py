@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import os
 import random
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -25,23 +28,53 @@ def create_match(
     return created["match_id"], {s["seat"]: s["token"] for s in created["seats"]}
 
 
+class PlayerCredentials:
+    """The demo players' API tokens: signed up on first use, kept in a private file (0600) of the
+    data folder so later demos play as the same accounts (their ratings go on)."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self.tokens: dict[str, str] = {}
+        if path is not None and path.exists():
+            self.tokens = json.loads(path.read_text())
+
+    def token(self, client: httpx.Client, player: str) -> str:
+        if player not in self.tokens:
+            r = client.post("/api/accounts", json={"name": player})
+            if r.status_code != 201:
+                raise RuntimeError(f"sign-up of {player} failed: {r.status_code} {r.text}")
+            self.tokens[player] = r.json()["token"]
+            self._save()
+        return self.tokens[player]
+
+    def _save(self) -> None:
+        if self.path is None:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as out:
+            json.dump(self.tokens, out)
+
+
 def queue_match(
-    client: httpx.Client, game: str, preset: str | None, players: list[str], timeout: float = 60.0
+    client: httpx.Client,
+    game: str,
+    preset: str | None,
+    players: list[str],
+    credentials: PlayerCredentials,
+    timeout: float = 60.0,
 ) -> tuple[str, dict[str, str]]:
-    """Rated play: every player joins the matchmaking queue; the table formed gives the seats."""
+    """Rated play: every player joins the matchmaking queue with its API token; the table formed
+    gives the seats."""
     tickets: dict[str, str] = {}
+    auth = {p: {"Authorization": f"Bearer {credentials.token(client, p)}"} for p in players}
     deadline = time.monotonic() + timeout
     for player in players:
         while True:
             r = client.post(
                 "/api/queue",
-                json={
-                    "player": player,
-                    "game": game,
-                    "preset": preset,
-                    "seats": len(players),
-                    "ranked": True,
-                },
+                json={"game": game, "preset": preset, "seats": len(players), "ranked": True},
+                headers=auth[player],
             )
             if r.status_code == 200:
                 tickets[player] = r.json()["ticket_id"]
@@ -57,8 +90,8 @@ def queue_match(
     while len(tokens) < len(players):
         if time.monotonic() > deadline:
             raise RuntimeError(f"matchmaking formed no table for {players} in {timeout:.0f}s")
-        for ticket in tickets.values():
-            seat = client.get(f"/api/queue/{ticket}").json()
+        for player, ticket in tickets.items():
+            seat = client.get(f"/api/queue/{ticket}", headers=auth[player]).json()
             if seat.get("state") == "seated":
                 match_id = seat["match_id"]
                 tokens[seat["seat"]] = seat["token"]
@@ -76,11 +109,12 @@ def play_match(
     max_decisions: int | None = None,
     progress: Callable[[str], None] | None = None,
     players: list[str] | None = None,
+    credentials: PlayerCredentials | None = None,
 ) -> dict[str, Any]:
     decider = registry.get(game)
     players = players or [f"bot-{s}-{i + 1}" for i, s in enumerate(strengths)]
     if ranked:
-        match_id, tokens = queue_match(client, game, preset, players)
+        match_id, tokens = queue_match(client, game, preset, players, credentials or PlayerCredentials(None))
     else:
         match_id, tokens = create_match(client, game, preset, players)
     seat_strength = dict(zip(decider.seat_names(len(strengths)), strengths, strict=True))

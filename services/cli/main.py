@@ -71,7 +71,7 @@ def demo(
     Uses the running stack (gamehall up) or starts an embedded one that keeps its data in the
     default data folder, so 'gamehall export' and 'gamehall audit' find the matches later."""
     from domain.games import registry
-    from services.cli.demo import games_on_leaderboard, play_match, wait_for_scoring
+    from services.cli.demo import PlayerCredentials, games_on_leaderboard, play_match, wait_for_scoring
     from services.cli.stackrun import in_process_stack
     from services.common import stack
 
@@ -106,6 +106,7 @@ def demo(
         import httpx
 
         results = []
+        credentials = PlayerCredentials(settings.data_dir / "credentials" / "demo-players.json")
         with httpx.Client(base_url=base_url, timeout=60.0) as client:
             games_before = games_on_leaderboard(client, game) if ranked else 0
             for i in range(matches):
@@ -119,6 +120,7 @@ def demo(
                         ranked=ranked,
                         progress=None if as_json else typer.echo,
                         players=players_for(i),
+                        credentials=credentials,
                     )
                 except RuntimeError as exc:
                     typer.echo(f"match {i + 1}: {exc}", err=True)
@@ -327,12 +329,14 @@ app.add_typer(audit_app, name="audit")
 
 
 def _mount() -> None:
+    from services.cli.apps import apps_app
     from services.cli.ranked import leaderboard_cmd, ratings_app
     from services.cli.rules import rules_app
 
     app.add_typer(rules_app, name="rules", help="Rules tools: presets, perft.")
     app.command("leaderboard")(leaderboard_cmd)
     app.add_typer(ratings_app, name="ratings")
+    app.add_typer(apps_app, name="apps")
 
 
 _mount()

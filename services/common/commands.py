@@ -100,7 +100,10 @@ async def create_match(
     ranked: bool = False,
     match_id: str | None = None,
     partitions: int = subjects.DEFAULT_PARTITIONS,
+    guests: tuple[str, ...] | None = None,
 ) -> CreatedMatch | Rejected:
+    """Create a match.  ``guests``: the seats whose players presented no credential (all seats
+    when None and ``ranked`` is false: a named guest is never rated)."""
     decider = registry.GAMES.get(game)
     if decider is None:
         return Rejected(
@@ -124,6 +127,7 @@ async def create_match(
         players=names,
         token_hashes=tuple(token_hash(tokens[s]) for s in seat_names),
         ranked=ranked,
+        guests=(() if ranked else seat_names) if guests is None else guests,
     )
     mid = match_id or new_match_id()
     reply = await send(nc, game, mid, command, partitions=partitions)

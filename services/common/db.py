@@ -1,5 +1,5 @@
 """SQL read models of ranked play (SQLAlchemy 2): players, ratings, standings, match history,
-projection positions and the scoring outbox.  SQLite by default, PostgreSQL by URL.
+projection positions and the scoring outbox; and player accounts and app keys (the gateway's).  SQLite by default, PostgreSQL by URL.
 
 The schema is owned by the Alembic migrations in ``services/common/migrations``; ``upgrade``
 runs them programmatically (no alembic.ini), and a test checks the models and migrations agree.
@@ -24,6 +24,7 @@ from sqlalchemy import (
     Integer,
     LargeBinary,
     String,
+    UniqueConstraint,
     create_engine,
     event,
     select,
@@ -144,6 +145,34 @@ class Outbox(Base):
     subject: Mapped[str] = mapped_column(String(128))
     msg_id: Mapped[str] = mapped_column(String(200), unique=True)
     data: Mapped[bytes] = mapped_column(LargeBinary)
+
+
+class Account(Base):
+    """A player with a credential (issue 9): signed up with a name and an API token (only its
+    sha256 is stored), or a client app's user, known by ``(app_id, subject)``.  Written by the
+    gateway; ``name`` is what matches, ratings and standings call the player."""
+
+    __tablename__ = "accounts"
+    account_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(ID, unique=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
+    app_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    subject: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    created_at: Mapped[int] = mapped_column(BigInteger)
+
+    __table_args__ = (UniqueConstraint("app_id", "subject", name="uq_accounts_app_subject"),)
+
+
+class AppKey(Base):
+    """A client app registered by an operator (``gamehall apps add``): it signs its players'
+    short-lived JWTs (HS256) with ``secret``, which the gateway needs to verify them."""
+
+    __tablename__ = "app_keys"
+    app_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    name: Mapped[str] = mapped_column(String(32), unique=True)
+    secret: Mapped[str] = mapped_column(String(128))
+    created_at: Mapped[int] = mapped_column(BigInteger)
+    revoked_at: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
 
 
 READ_MODEL_TABLES = ("players", "ratings", "standings", "match_history", "match_players")

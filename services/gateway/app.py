@@ -81,9 +81,15 @@ class CreateMatchBody(BaseModel):
     rules: dict[str, Any] = Field(
         default_factory=dict, description="Ruleset parameters overriding the preset."
     )
-    players: list[str] | None = Field(default=None, description="Display names, one per seat.")
+    players: list[str] | None = Field(
+        default=None,
+        description="Display names, one per seat. They are guests (no credential): the match is "
+        "never rated; rated play goes through POST /api/queue with a player credential.",
+    )
     seats: int | None = Field(default=None, description="Number of seats (games with 2-N seats).")
-    ranked: bool = False
+    ranked: bool = Field(
+        default=False, description="Must be false here: rated matches are formed by POST /api/queue."
+    )
     bots: dict[str, str] = Field(
         default_factory=dict,
         description="Seats played by the computer: seat -> strength (see 'bots' in GET /api/games). "
@@ -539,6 +545,13 @@ def create_app(settings: Settings, nats_url: str) -> FastAPI:
         problem = bot_seats_problem(body)
         if problem:
             raise ApiError(400, "invalid_bots", problem)
+        if body.ranked:
+            # Names given here carry no credential: they are guests, and a guest is never rated.
+            raise ApiError(
+                400,
+                "ranked_needs_queue",
+                "rated matches are formed by quick match (POST /api/queue) with a player credential",
+            )
         created = await commands.create_match(
             gw.nc,
             body.game,
@@ -546,7 +559,6 @@ def create_app(settings: Settings, nats_url: str) -> FastAPI:
             body.rules,
             tuple(body.players) if body.players else None,
             seats=body.seats,
-            ranked=body.ranked,
             partitions=settings.partitions,
         )
         if isinstance(created, Rejected):

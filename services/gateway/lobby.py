@@ -7,6 +7,11 @@ computer seats to the bots service and keeps each person's seat token under thei
 until ``GET /api/queue/{ticket_id}`` collects it.
 
 Leaderboards and player pages read the SQL read models through ``services.common.queries``.
+
+Player identity (issue 9): ``POST /api/accounts`` signs a player up (an API token, shown once)
+and every queue route acts only for the player its ``Authorization: Bearer`` credential (API
+token or an app's JWT, ``services.common.accounts``) names; a ticket and its seat token are
+answered only to that player, and no error names another player's ticket.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ import contextlib
 import hashlib
 from typing import TYPE_CHECKING, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Header, Query
 from nats.js.api import DeliverPolicy
 from pydantic import BaseModel, Field
 from sqlalchemy import Engine
@@ -28,7 +33,7 @@ from contracts.envelope import Rejected
 from contracts.integration import TableFormed
 from contracts.matchmaking import JoinQueue, Queued, Seated
 from domain.games import registry
-from services.common import commands, db, logs, queries
+from services.common import accounts, commands, db, logs, queries
 from services.common import matchmaking_client as mm_client
 
 if TYPE_CHECKING:
@@ -37,10 +42,19 @@ if TYPE_CHECKING:
 log = logs.get("gateway")
 
 QUEUE_STATUS = {"already_queued": 409, "in_match": 409, "not_queued": 404, "unknown_game": 404}
+AUTH_STATUS = {"bad_credentials": 401, "invalid_name": 400, "name_taken": 409}
+
+
+class SignUpBody(BaseModel):
+    name: str = Field(min_length=1, max_length=64, description="Your player name (unique).")
 
 
 class JoinBody(BaseModel):
-    player: str = Field(min_length=1, max_length=64, description="Your player name.")
+    player: str | None = Field(
+        default=None,
+        max_length=200,
+        description="Optional: your player name; it must be the one your credential names.",
+    )
     game: str
     preset: str | None = None
     seats: int = 2
@@ -50,7 +64,7 @@ class JoinBody(BaseModel):
 
 
 class LeaveBody(BaseModel):
-    player: str
+    player: str | None = Field(default=None, description="Optional: your player name.")
 
 
 def table_match_id(table_id: str) -> str:
@@ -63,6 +77,7 @@ class Lobby:
         self.tickets: dict[str, dict[str, Any]] = {}  # ticket id -> player, then match id, seat, token
         self._sub: Any = None
         self._engine: Engine | None = None
+        self._migrated = False
 
     async def start(self) -> None:
         assert self.gw.nc is not None
@@ -108,6 +123,7 @@ class Lobby:
             ranked=table.ranked,
             match_id=table_match_id(table.table_id),
             partitions=gw.settings.partitions,
+            guests=(),  # every person at a table joined the queue with a credential
         )
         if isinstance(created, Rejected):
             log.warning(
@@ -121,7 +137,8 @@ class Lobby:
             await assign_bot(gw, created, created.seats[i], strength, None, gw.internal_url)
         for ticket, seat in zip(table.tickets, humans, strict=False):
             entry = self.tickets.setdefault(ticket, {})
-            entry.update(match_id=created.match_id, seat=seat, token=created.tokens[seat])
+            player = table.players[created.seats.index(seat)]
+            entry.update(match_id=created.match_id, seat=seat, token=created.tokens[seat], player=player)
         log.info("table_match_created", table_id=table.table_id, match_id=created.match_id)
 
     def engine(self) -> Engine:
@@ -129,16 +146,59 @@ class Lobby:
             self._engine = db.make_engine(self.gw.settings.database_url)
         return self._engine
 
+    async def accounts_engine(self) -> Engine:
+        """The database with the accounts tables (migrated on first use)."""
+        if not self._migrated:
+            await asyncio.to_thread(db.upgrade, self.engine())
+            self._migrated = True
+        return self.engine()
+
+    async def player(self, authorization: str | None) -> accounts.Player:
+        """The player the request's credential names; 401 without one or with a bad one."""
+        from services.gateway.app import ApiError
+
+        if not authorization or not authorization.lower().startswith("bearer "):
+            raise ApiError(
+                401,
+                "unauthenticated",
+                "send 'Authorization: Bearer <API token or app JWT>' (sign up with POST /api/accounts)",
+            )
+        engine = await self.accounts_engine()
+        found = await asyncio.to_thread(accounts.authenticate, engine, authorization[7:].strip())
+        if isinstance(found, Rejected):
+            raise ApiError(401, found.code, found.detail)
+        return found
+
 
 def router(lobby: Lobby) -> APIRouter:
     api = APIRouter()
 
-    @api.post("/api/queue", tags=["lobby"], summary="Quick match: join a matchmaking queue")
-    async def join(body: JoinBody) -> dict[str, Any]:
+    @api.post("/api/accounts", status_code=201, tags=["players"], summary="Sign up: a player name and its API token")
+    async def sign_up(body: SignUpBody) -> dict[str, Any]:
+        from services.gateway.app import ApiError
+
+        engine = await lobby.accounts_engine()
+        made = await asyncio.to_thread(accounts.sign_up, engine, body.name)
+        if isinstance(made, Rejected):
+            raise ApiError(AUTH_STATUS.get(made.code, 400), made.code, made.detail)
+        player, token = made
+        # The token is shown this once; only its sha256 is stored.
+        return {"player": player.name, "token": token, "authorization": "Bearer <token>"}
+
+    @api.get("/api/accounts/me", tags=["players"], summary="The player your credential names")
+    async def me(authorization: str | None = Header(default=None)) -> dict[str, Any]:
+        player = await lobby.player(authorization)
+        return {"player": player.name, "app_id": player.app_id}
+
+    @api.post("/api/queue", tags=["lobby"], summary="Quick match: join a matchmaking queue (your credential)")
+    async def join(body: JoinBody, authorization: str | None = Header(default=None)) -> dict[str, Any]:
         from services.gateway.app import ApiError
 
         gw = lobby.gw
         assert gw.nc is not None
+        me = await lobby.player(authorization)
+        if body.player is not None and body.player != me.name:
+            raise ApiError(403, "not_your_player", "you may join the queue only as the player your credential names")
         game = registry.GAMES.get(body.game)
         if game is None:
             raise ApiError(404, "unknown_game", f"unknown game {body.game!r}")
@@ -147,7 +207,7 @@ def router(lobby: Lobby) -> APIRouter:
                 400, "not_offered", f"{game.title} is a table helper: open a table with POST /api/matches"
             )
         request = JoinQueue(
-            player=body.player,
+            player=me.name,
             game=body.game,
             preset=body.preset or game.default_preset,
             seats=body.seats,
@@ -160,19 +220,36 @@ def router(lobby: Lobby) -> APIRouter:
         except Exception as exc:  # no matchmaking service answers
             raise ApiError(503, "unavailable", f"matchmaking does not answer: {exc!r}") from exc
         if isinstance(reply, Rejected):
-            raise ApiError(QUEUE_STATUS.get(reply.code, 400), reply.code, reply.detail)
+            raise ApiError(QUEUE_STATUS.get(reply.code, 400), reply.code, queue_detail(reply))
         if isinstance(reply, Queued):
-            lobby.tickets.setdefault(reply.ticket_id, {})["player"] = body.player
+            lobby.tickets.setdefault(reply.ticket_id, {})["player"] = me.name
             return {"state": "queued", **_plain(reply)}
         return {"state": type(reply).__name__.lower(), **_plain(reply)}
 
-    @api.get("/api/queue/{ticket_id}", tags=["lobby"], summary="Quick match: your seat once the table formed")
-    async def ticket(ticket_id: str) -> dict[str, Any]:
+    @api.get("/api/queue", tags=["lobby"], summary="Quick match: where you are (your own ticket when queued)")
+    async def my_queue(authorization: str | None = Header(default=None)) -> dict[str, Any]:
         from services.gateway.app import ApiError
 
+        me = await lobby.player(authorization)
+        assert lobby.gw.nc is not None
+        try:
+            reply = await mm_client.status(lobby.gw.nc, me.name)
+        except Exception as exc:
+            raise ApiError(503, "unavailable", f"matchmaking does not answer: {exc!r}") from exc
+        if isinstance(reply, Rejected):
+            raise ApiError(QUEUE_STATUS.get(reply.code, 400), reply.code, queue_detail(reply))
+        state = {Queued: "queued", Seated: "forming"}.get(type(reply), "idle")
+        return {"state": state, **_plain(reply)}
+
+    @api.get("/api/queue/{ticket_id}", tags=["lobby"], summary="Quick match: your seat once the table formed")
+    async def ticket(ticket_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:
+        from services.gateway.app import ApiError
+
+        me = await lobby.player(authorization)
         entry = lobby.tickets.get(ticket_id)
-        if entry is None:
-            raise ApiError(404, "not_queued", "no such ticket at this gateway")
+        # Another player's ticket is answered as no ticket at all: its seat token is theirs.
+        if entry is None or entry.get("player") != me.name:
+            raise ApiError(404, "not_queued", "you hold no such ticket at this gateway")
         if "token" in entry:
             return {
                 "state": "seated",
@@ -192,17 +269,20 @@ def router(lobby: Lobby) -> APIRouter:
             return {"state": "unknown", "code": reply.code, "detail": reply.detail}
         return {"state": "queued" if isinstance(reply, Queued) else "idle", **_plain(reply)}
 
-    @api.post("/api/queue/leave", tags=["lobby"], summary="Quick match: leave the queue")
-    async def leave(body: LeaveBody) -> dict[str, Any]:
+    @api.post("/api/queue/leave", tags=["lobby"], summary="Quick match: leave the queue (your credential)")
+    async def leave(body: LeaveBody | None = None, authorization: str | None = Header(default=None)) -> dict[str, Any]:
         from services.gateway.app import ApiError
 
+        me = await lobby.player(authorization)
+        if body is not None and body.player is not None and body.player != me.name:
+            raise ApiError(403, "not_your_player", "you may take only yourself out of the queue")
         assert lobby.gw.nc is not None
         try:
-            reply = await mm_client.leave(lobby.gw.nc, body.player)
+            reply = await mm_client.leave(lobby.gw.nc, me.name)
         except Exception as exc:
             raise ApiError(503, "unavailable", f"matchmaking does not answer: {exc!r}") from exc
         if isinstance(reply, Rejected):
-            raise ApiError(QUEUE_STATUS.get(reply.code, 400), reply.code, reply.detail)
+            raise ApiError(QUEUE_STATUS.get(reply.code, 400), reply.code, queue_detail(reply))
         return _plain(reply)
 
     @api.get(
@@ -241,6 +321,18 @@ def router(lobby: Lobby) -> APIRouter:
             return []
 
     return api
+
+
+QUEUE_DETAILS = {
+    "already_queued": "you are already in a queue (GET /api/queue shows your ticket)",
+    "in_match": "you are at a table or in a match that has not finished",
+    "not_queued": "you are in no queue",
+}
+
+
+def queue_detail(reply: Rejected) -> str:
+    """The detail of a matchmaking refusal as the gateway answers it: never a ticket id."""
+    return QUEUE_DETAILS.get(reply.code, reply.detail)
 
 
 def _plain(reply: Any) -> dict[str, Any]:

@@ -84,7 +84,8 @@ class Matchmaker:
 
     def join(self, request: JoinQueue, rating: float, at: int) -> MatchmakingReply:
         if request.player in self.tickets:
-            return Rejected(code="already_queued", detail=self.tickets[request.player].ticket_id)
+            # Never the ticket id: it is a secret of its owner (issue 9, finding 1).
+            return Rejected(code="already_queued", detail="this player is already in a queue")
         if request.player in self.pending or request.player in self.running:
             return Rejected(code="in_match")
         game = registry.GAMES.get(request.game)

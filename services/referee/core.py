@@ -389,6 +389,7 @@ class Referee:
             players=created.players,
             created_at=now_ms(),
             ranked=created.ranked,
+            guests=created.guests,
         )
         await self.js.publish(
             subjects.MATCH_CREATED, encode(notice), headers={subjects.MSG_ID: f"created:{match_id}"}
@@ -410,6 +411,7 @@ class Referee:
             finished_at=now_ms(),
             last_seq=live.last_stream_seq,
             ranked=created.ranked,
+            guests=created.guests,
         )
         await self.js.publish(
             subjects.MATCH_FINISHED, encode(notice), headers={subjects.MSG_ID: f"finished:{match_id}"}

@@ -177,10 +177,14 @@ async def test_quick_match_fills_the_table_with_a_bot(
     try:
         async with in_process_stack(settings, ("referee", "gateway", "matchmaking")) as url:
             async with httpx.AsyncClient(base_url=url, timeout=30) as client:
+                signed = await client.post("/api/accounts", json={"name": "quinn"})
+                assert signed.status_code == 201, signed.text
+                auth = {"Authorization": f"Bearer {signed.json()['token']}"}
                 for _ in range(100):  # matchmaking may still be migrating its database
                     r = await client.post(
                         "/api/queue",
-                        json={"player": "quinn", "game": "ugolki", "preset": "mini-3x3", "bots_ok": True},
+                        json={"game": "ugolki", "preset": "mini-3x3", "bots_ok": True},
+                        headers=auth,
                     )
                     if r.status_code != 503:
                         break
@@ -189,7 +193,7 @@ async def test_quick_match_fills_the_table_with_a_bot(
                 ticket = r.json()["ticket_id"]
                 deadline = asyncio.get_running_loop().time() + 30
                 while True:
-                    seat = (await client.get(f"/api/queue/{ticket}")).json()
+                    seat = (await client.get(f"/api/queue/{ticket}", headers=auth)).json()
                     if seat["state"] == "seated":
                         break
                     assert asyncio.get_running_loop().time() < deadline, seat
@@ -198,7 +202,7 @@ async def test_quick_match_fills_the_table_with_a_bot(
                     await client.get(f"/api/matches/{seat['match_id']}", params={"token": seat["token"]})
                 ).json()
                 assert view["viewer"] == seat["seat"] and "quinn" in view["players"]
-                again = await client.post("/api/queue", json={"player": "quinn", "game": "ugolki"})
+                again = await client.post("/api/queue", json={"game": "ugolki"}, headers=auth)
                 assert again.status_code == 409 and again.json()["code"] == "in_match"
                 if seat["seat"] == "black":  # the bot moves first
                     await wait_for(client, seat["match_id"], lambda v: v["to_move"] == ["black"], 30)

@@ -162,3 +162,14 @@ def test_decide_and_evolve_equals_decide_then_fold() -> None:
         state = folded
     resign = match_layer.decide_and_evolve(UGOLKI, started(), "white", Resign())
     assert resign[1].outcome is not None and resign[1].outcome.ranks == (2, 1)
+
+
+def test_guest_seats_are_recorded_and_must_be_seats_of_the_match() -> None:
+    """Issue 9: players without a credential are named guests in MatchCreated (never rated)."""
+    (created,) = match_layer.decide(UGOLKI, None, None, msgspec.structs.replace(create(), guests=("black",)))
+    assert created.guests == ("black",)
+    (plain,) = match_layer.decide(UGOLKI, None, None, create())
+    assert plain.guests == ()
+    for guests in (("red",), ("white", "white")):
+        refused = match_layer.decide(UGOLKI, None, None, msgspec.structs.replace(create(), guests=guests))
+        assert isinstance(refused, Rejected) and refused.code == "invalid_seats"

@@ -11,7 +11,11 @@ DAY = 86_400_000
 
 
 def finished(
-    players: tuple[str, ...], ranks: tuple[int, ...], at: int, ranked_flag: bool = True
+    players: tuple[str, ...],
+    ranks: tuple[int, ...],
+    at: int,
+    ranked_flag: bool = True,
+    guests: tuple[str, ...] = (),
 ) -> MatchFinished:
     return MatchFinished(
         match_id=f"m{at}",
@@ -25,6 +29,7 @@ def finished(
         finished_at=at,
         last_seq=3,
         ranked=ranked_flag,
+        guests=guests,
     )
 
 
@@ -79,6 +84,12 @@ def test_unranked_and_self_play_are_not_rateable() -> None:
     assert not ranked.rateable(finished(("a", "a"), (1, 2), 1))
     with pytest.raises(ValueError):
         ranked.rate_match(finished(("a", "a"), (1, 2), 1), "S", "f", {})
+
+
+def test_a_match_with_a_guest_seat_is_never_rated() -> None:
+    """Issue 9: a guest (no credential) is never rated, nor are the other seats of that match."""
+    assert ranked.rateable(finished(("a", "b"), (1, 2), 1))
+    assert not ranked.rateable(finished(("a", "b"), (1, 2), 1, guests=("s1",)))
 
 
 def test_seasons_and_families() -> None:

@@ -6,10 +6,12 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import msgspec
+
 from contracts.envelope import Rejected
 from contracts.games.farkle_flip import FACES, FARKLE, Draw, FarkleFlipCommand, Lock, Place, Ready, Stop
 from domain.core.decider import Bot
-from domain.games.farkle_flip.engine import legal_commands, lock_commands, stop_outcome
+from domain.games.farkle_flip.engine import decide, evolve, legal_commands, lock_commands, stop_outcome
 from domain.games.farkle_flip.rules import find_pattern
 from domain.games.farkle_flip.state import FFState
 
@@ -123,7 +125,79 @@ def draw_or_stop(state: FFState, legal: tuple[FarkleFlipCommand, ...], gain: flo
     return Stop() if p * at_stake > (1 - p) * gain else Draw()
 
 
+# ---------------------------------------------------------------- Monte Carlo
+ROLLOUTS = 24
+_ROLLOUT_SEED = bytes(32)  # the rollouts' own reshuffles; never the match's seed
+
+
+def _sample_pile(state: FFState, rng: random.Random) -> FFState:
+    """The state with the hidden draw pile replaced by a random order of what is unseen."""
+    pool = unseen(state)
+    if not state.draw_pile:
+        return msgspec.structs.replace(state, seed=_ROLLOUT_SEED)
+    cards = [k for k, n in sorted(pool.items()) for _ in range(n)]
+    rng.shuffle(cards)
+    cards = cards[: len(state.draw_pile)]
+    return msgspec.structs.replace(state, draw_pile=tuple(cards), seed=_ROLLOUT_SEED)
+
+
+def _rollout_turn(state: FFState, seat: str, rng: random.Random, gain: float) -> float:
+    """Play the rest of the turn with the heuristic; the points it banks (a bust: the Farkle card
+    held is worth half its value later)."""
+    i = state.seats.index(seat)
+    before = state.banked[i]
+    held = state.farkle_held[i]
+    for _ in range(200):
+        if state.status != "playing" or state.current != i:
+            break
+        cmd = heuristic_bot(state, seat, rng, gain)
+        events = decide(state, seat, cmd)
+        if isinstance(events, Rejected):
+            break
+        for e in events:
+            state = evolve(state, e)
+    points = float(state.banked[i] - before)
+    if state.farkle_held[i] > held:
+        points += 0.5 * state.rules.farkle_value
+    return points
+
+
+def search_bot(state: FFState, seat: str, rng: random.Random) -> FarkleFlipCommand:
+    """Monte Carlo: like the heuristic for placing and locking, but at a draw-or-stop choice it
+    compares the bank now with the mean result of ``ROLLOUTS`` sampled continuations of the turn
+    (draw piles drawn from the unseen cards, the heuristic playing on)."""
+    legal = legal_commands(state, seat)
+    if not legal:
+        raise ValueError(f"{seat} has no legal command")
+    if isinstance(legal[0], Ready):
+        return legal[0]
+    if state.pending is not None:
+        return place_target(state, seat)
+    lock = best_lock(state)
+    if lock is not None:
+        return lock
+    can_draw = any(isinstance(c, Draw) for c in legal)
+    can_stop = any(isinstance(c, Stop) for c in legal)
+    if not (can_draw and can_stop):
+        return Draw() if can_draw else Stop()
+    stopped = stop_outcome(state)
+    if isinstance(stopped, Rejected) or stopped.result != "banked":
+        return Draw()
+    now = float(stopped.points)
+    total = 0.0
+    for _ in range(ROLLOUTS):
+        sim = _sample_pile(state, rng)
+        events = decide(sim, seat, Draw())
+        if isinstance(events, Rejected):
+            return Stop()
+        for e in events:
+            sim = evolve(sim, e)
+        total += _rollout_turn(sim, seat, rng, 150.0)
+    return Draw() if total / ROLLOUTS > now else Stop()
+
+
 BOTS: dict[str, Bot[FFState, FarkleFlipCommand]] = {
     "random": random_bot,
     "heuristic": heuristic_bot,
+    "search": search_bot,
 }

@@ -58,6 +58,8 @@ class UgolkiRuleset(msgspec.Struct, frozen=True, kw_only=True):
     mirror_diagonal: bool = False  # §6.8: also count the reflection in the non-home diagonal
     target_home_lock_final_only: bool = False  # §6.6 / Q19: check only the final square
     vrednyugi_must_leave: bool = True  # §6.9 stricter reading: the move must also leave the home
+    # D3 (Decisions of 2026-12-01): at Black's move_cap-th move the game is judged by tempo; None = off.
+    move_cap: int | None = None
 
 
 class MovePiece(msgspec.Struct, frozen=True, kw_only=True, tag="move_piece.v1"):
@@ -99,6 +101,8 @@ class UgolkiView(msgspec.Struct, frozen=True, kw_only=True):
 UGOLKI_REJECTION_CODES: tuple[str, ...] = (
     "malformed",
     "not_your_turn",
+    "bad_notation",
+    "path_too_long",
     "bad_square",
     "no_own_piece",
     "occupied",

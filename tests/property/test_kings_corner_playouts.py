@@ -1,9 +1,6 @@
-"""Random Kings in the Corner matches through the match layer (ARCHITECTURE §9 property suite).
-
-Every decision of a random playout is checked: legal commands are accepted, no view or redacted
-event shows a seat another seat's hand or the stock, fold equals the incremental state, the same
-seeds give byte-identical logs, every chance event re-derives from rng_v1, events round-trip
-through the codec, and the match ends within the game's bound.
+"""Kings in the Corner beyond the conformance suite (tests/property/test_conformance.py, which
+checks every law on every preset): the stock stays secret from every seat (the suite checks the
+hands through ``Decider.hidden``), and matches between the computer players end.
 """
 
 from __future__ import annotations
@@ -13,7 +10,6 @@ import random
 from typing import Any
 
 import msgspec
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -30,7 +26,7 @@ from contracts.games.kings_corner import (
     Ready,
     RoundDealt,
 )
-from contracts.match import CreateMatch, Resign, Resigned
+from contracts.match import CreateMatch, Resign
 from domain.core import cards, match, rng
 from domain.games.kings_corner import GAME
 from domain.games.kings_corner.rules import PRESETS
@@ -148,22 +144,10 @@ def _check_hidden(
             assert seed.hex() not in seen
 
 
-def audit(log: list[tuple[Any, ...]], server_seed: bytes) -> None:
-    """Fold the whole log with the revealed seed and re-derive every chance event."""
-    assert GAME.verify_chance is not None
-    state = None
-    for events in log:
-        for event in events:
-            if state is not None and not match.is_match_event(event):
-                problem = GAME.verify_chance(state.game_state, event)
-                assert problem is None, problem
-            state = match.evolve(GAME, state, event, server_seed)
-
-
 SMALL = ["cardgames-zone", "family-draw-first", "classic-chips", "cz-draw-when-needed", "becker-four-card"]
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=6, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(
     preset=st.sampled_from(SMALL),
     n=st.integers(2, 4),
@@ -171,74 +155,6 @@ SMALL = ["cardgames-zone", "family-draw-first", "classic-chips", "cz-draw-when-n
     rng_seed=st.integers(0, 2**32),
     bot=st.sampled_from(["random", "heuristic"]),
 )
-def test_random_matches_keep_hands_hidden_and_audit(
-    preset: str, n: int, server_seed: bytes, rng_seed: int, bot: str
-) -> None:
-    log, final = playout(preset, n, server_seed, rng_seed, bot)
+def test_the_stock_stays_secret_and_matches_end(preset: str, n: int, server_seed: bytes, rng_seed: int, bot: str) -> None:
+    _, final = playout(preset, n, server_seed, rng_seed, bot)
     assert final.outcome is not None and len(final.outcome.ranks) == n
-    # fold equals the incremental state
-    folded = None
-    for events in log:
-        for event in events:
-            folded = match.evolve(GAME, folded, event, server_seed)
-    assert folded == final
-    audit(log, server_seed)
-    # codec round trip of every stored event
-    for events in log:
-        for event in events:
-            assert CODEC.event_decoder.decode(msgspec.json.encode(event)) == event
-
-
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(preset=st.sampled_from(sorted(PRESETS)), server_seed=st.binary(min_size=32, max_size=32))
-def test_every_preset_plays_to_the_end(preset: str, server_seed: bytes) -> None:
-    rules = PRESETS[preset]
-    n = min(rules.max_players, 4)
-    log, final = playout(preset, n, server_seed, 7, "heuristic", check=False)
-    assert final.outcome is not None
-    audit(log, server_seed)
-
-
-def test_same_seeds_give_byte_identical_logs() -> None:
-    seed = bytes(range(32))
-    a, _ = playout("pagat-classic", 3, seed, 11, check=False)
-    b, _ = playout("pagat-classic", 3, seed, 11, check=False)
-    assert msgspec.json.encode(a) == msgspec.json.encode(b)
-    c, _ = playout("pagat-classic", 3, bytes(32), 11, check=False)
-    assert msgspec.json.encode(a) != msgspec.json.encode(c)
-
-
-def test_two_decks_and_jokers_keep_hands_hidden() -> None:
-    for preset, n in (("cz-two-decks", 8), ("freeman-jokers", 3), ("draw-till-play", 3)):
-        log, final = playout(preset, n, hashlib.sha256(preset.encode()).digest(), 3, "heuristic")
-        assert final.outcome is not None
-        audit(log, hashlib.sha256(preset.encode()).digest())
-
-
-@pytest.mark.parametrize("preset", sorted(PRESETS))
-def test_every_presets_redacted_events_fold_into_each_seats_information_state(preset: str) -> None:
-    """Every preset (penalty3 and becker folds raised on '??'): the events redacted for a seat
-    fold, and give that seat the view and legal commands of the full state (E23, D1); one seat
-    resigns during the match (D3)."""
-    n = min(PRESETS[preset].max_players, 3)
-    seed = hashlib.sha256(b"info:" + preset.encode()).digest()
-    log, final = playout(preset, n, seed, 5, "heuristic", check=False, resign_at=40)
-    assert final.outcome is not None
-    seats = final.created.seats
-    if any(isinstance(e, Resigned) for events in log for e in events):
-        assert final.outcome.ranks[-1] == n  # D3: the seat that resigned is ranked last
-    full = None
-    folds: dict[str | None, Any] = {}
-    for events in log:
-        for event in events:
-            full = match.evolve(GAME, full, event, seed)
-            for viewer in (*seats, None):
-                shown = match.redact(GAME, event, viewer)
-                if shown is not None:
-                    folds[viewer] = match.evolve(GAME, folds.get(viewer), shown, None)
-        assert full is not None
-        for viewer in (*seats, None):
-            mine = folds[viewer]
-            assert match.view(GAME, mine, viewer, "m", 0) == match.view(GAME, full, viewer, "m", 0), viewer
-            if viewer is not None and full.outcome is None:
-                assert GAME.legal_commands(mine.game_state, viewer) == GAME.legal_commands(full.game_state, viewer)

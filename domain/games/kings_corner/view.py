@@ -120,5 +120,6 @@ def redact(event: KingsCornerEvent, viewer: str | None) -> KingsCornerEvent | No
 
 
 def hidden(state: KCState, seat: str) -> frozenset[str]:
-    """Card ids hidden from everybody but ``seat``: its hand while a round is being played."""
-    return hidden_hand(state.seats, state.hands, seat, state.in_round)
+    """Card ids hidden from everybody but ``seat``: its hand while a round is being played (a card
+    a joker on the table is declared as is a public name too, V17)."""
+    return hidden_hand(state.seats, state.hands, seat, state.in_round) - {face for _, face in state.declared}

@@ -17,10 +17,9 @@ from .view import describe, redact, view
 
 RULES_VERSION = "ugolki-1"
 
-# Presets with a long-game cutoff end by Black's 80th (8x8) or 120th (10x10) move, at most one
-# decision per turn.  Presets with no counters (kostrov, min2win, kosynka...) can go on forever
-# under random play; playout tests cap those by decisions.
-MAX_DECISIONS = 250
+# Every preset ends by Black's 200th move (D3's move_cap; long-game cutoffs come sooner), and a
+# decision is one turn (forced passes ride along with the move before them).
+MAX_DECISIONS = 400
 
 
 def seat_names(n: int) -> tuple[str, ...]:

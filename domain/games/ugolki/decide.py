@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from contracts.envelope import Rejected
 from contracts.games.ugolki import MovePiece, PieceMoved, TurnPassed, UgolkiEvent
 
@@ -20,24 +22,36 @@ from .legal import (
     target_of,
     vrednyugi_filter,
 )
-from .movegen import jump_reach
-from .notation import parse_square, split_path
+from .movegen import jump_reach, path_to
+from .notation import BadNotation, parse_square, split_path
 from .state import UgolkiState
+
+# D2: a turn's path has at most 64 landing squares (beyond any useful move on a 10x10 board).
+MAX_LANDINGS = 64
+LOCK_TEXT = "a piece in the target home must stay inside it (§6.6)"
 
 
 def _reject(code: str, detail: str) -> Rejected:
     return Rejected(code=code, detail=detail)
 
 
+def _too_long(n: int) -> Rejected:
+    return _reject("path_too_long", f"a path has at most {MAX_LANDINGS} landing squares, got {n} (D2)")
+
+
 def _parse(state: UgolkiState, raw: Any) -> tuple[int, ...] | Rejected:
     if not isinstance(raw, tuple | list) or not all(isinstance(s, str) for s in raw):
         return _reject("malformed", "path must be a list of square names")
+    if len(raw) > MAX_LANDINGS + 1:
+        return _too_long(len(raw) - 1)
     items: list[str] = list(raw)
     if len(items) == 1:  # a whole path in one string, e.g. "g2-e2-e4"
-        tokens = split_path(items[0])
-        if tokens is None:
-            return _reject("bad_square", f"cannot read {items[0]!r} as a path")
-        items = tokens
+        try:
+            items = split_path(items[0])
+        except BadNotation as exc:
+            return _reject("bad_notation", str(exc))
+        if len(items) > MAX_LANDINGS + 1:
+            return _too_long(len(items) - 1)
     if len(items) < 2:
         return _reject("malformed", "a move needs at least two squares (from and to)")
     geo = state.geo
@@ -48,6 +62,13 @@ def _parse(state: UgolkiState, raw: Any) -> tuple[int, ...] | Rejected:
             return _reject("bad_square", f"{item!r} is not a square of the {geo.n}x{geo.n} board")
         out.append(idx)
     return tuple(out)
+
+
+def _mirror_text(state: UgolkiState) -> str:
+    rs = state.ruleset
+    if rs.mirror_window is None:
+        return f"Black may copy at most {rs.mirror_limit} of White's moves in the whole game (§6.8)"
+    return f"Black may copy at most {rs.mirror_limit} of White's first {rs.mirror_window} moves (§6.8)"
 
 
 def decide(state: UgolkiState, seat: str, command: MovePiece) -> tuple[UgolkiEvent, ...] | Rejected:
@@ -61,22 +82,27 @@ def decide(state: UgolkiState, seat: str, command: MovePiece) -> tuple[UgolkiEve
     parsed = _parse(state, command.path)
     if isinstance(parsed, Rejected):
         return parsed
+    # D5, §6.11 step 1: geometry, loop rule, anti-lock, mirror limit, «вреднюги», target-home lock;
+    # the first rule a move breaks names the rejection.
     full = _check_geometry(state, side, parsed)
     if isinstance(full, Rejected):
         return full
-    move = (full[0], full[-1])
     geo = state.geo
-    # §6.11 step 1 order: anti-lock, mirror limit, «вреднюги» (geometry and §6.6 came first).
+    if full[-1] == full[0]:
+        return _reject("returns_to_origin", "a move must end on a different square (§4.2 item 3)")
+    move = (full[0], full[-1])
     if anti_lock_active(state) and creates_lock(state, side, move):
         return _reject("anti_lock", "the move would cage an enemy piece on all four sides (§6.7)")
     if mirror_copy_refused(state, side, move):
-        limit = state.ruleset.mirror_limit
-        return _reject("mirror_limit", f"Black may copy at most {limit} of White's moves (§6.8)")
+        return _reject("mirror_limit", _mirror_text(state))
     if state.ruleset.vrednyugi and state.vrednyugi_bound[side]:
-        allowed = vrednyugi_filter(state, side, filtered_moves(state, side))
+        allowed = vrednyugi_filter(state, side, _unlocked_moves(state, side))
         if move not in allowed:
-            return _reject("vrednyugi", "the opponent has left home: move a piece out of your own home")
-    names = tuple(geo.names[i] for i in full)
+            return _reject("vrednyugi", "the opponent has left home: move a piece out of your own home (§6.9)")
+    locked = _check_lock(state, side, parsed, full)
+    if isinstance(locked, Rejected):
+        return locked
+    names = tuple(geo.names[i] for i in locked)
     events: list[UgolkiEvent] = [PieceMoved(seat=seat, path=names)]
     after = evolve(state, events[0])
     while after.result is None and not has_legal_move(after):
@@ -86,41 +112,40 @@ def decide(state: UgolkiState, seat: str, command: MovePiece) -> tuple[UgolkiEve
     return tuple(events)
 
 
+def _unlocked_moves(state: UgolkiState, side: int) -> list[tuple[int, int]]:
+    """The moves «вреднюги» chooses among, before the target-home lock (which comes after it, D5)."""
+    if not state.ruleset.target_home_lock:
+        return filtered_moves(state, side)
+    unlocked = msgspec.structs.replace(state, ruleset=msgspec.structs.replace(state.ruleset, target_home_lock=False))
+    return filtered_moves(unlocked, side)
+
+
 def _check_geometry(state: UgolkiState, side: int, path: tuple[int, ...]) -> tuple[int, ...] | Rejected:
-    """The full path of a legal geometric move (after §6.6), or the reason it is not one."""
+    """The full path of a geometric move (§4.2; the target-home lock comes later), or why not."""
     geo = state.geo
     own, opp = state.boards(side)
     occ = own | opp
     f, t = path[0], path[-1]
     if not (own >> f) & 1:
         return _reject("no_own_piece", f"no piece of yours on {geo.names[f]}")
-    if t == f:
-        return _reject("returns_to_origin", "a move must end on a different square (§4.2 item 3)")
     rs = state.ruleset
-    target = target_of(geo, side)
-    locked = lock_mode(state) if (target >> f) & 1 else 0
     ff, fr = geo.file_rank(f)
     tf, tr = geo.file_rank(t)
-    if len(path) == 2 and max(abs(ff - tf), abs(fr - tr)) == 1:
-        if (occ >> t) & 1:
-            return _reject("occupied", f"{geo.names[t]} is occupied")
-        if (tf - ff, tr - fr) not in VECTORS[rs.step_dirs]:
-            return _reject("illegal_step", f"{geo.names[f]}-{geo.names[t]}: steps go {rs.step_dirs} only")
-        if locked and not (target >> t) & 1:
-            return _reject("target_home_lock", "a piece in the target home must stay inside it (§6.6)")
-        return path
     if len(path) == 2:
+        if t == f:
+            return path  # the loop rule names it
         if (occ >> t) & 1:
             return _reject("occupied", f"{geo.names[t]} is occupied")
-        if t not in jump_reach(geo, own, opp, f):
-            return _reject("illegal_jump", f"no jump chain from {geo.names[f]} to {geo.names[t]}")
-        if (
-            locked == 2
-            and not (target >> t) & 1
-            or (locked == 1 and t not in jump_reach(geo, own, opp, f, target))
-        ):
-            return _reject("target_home_lock", "a piece in the target home must stay inside it (§6.6)")
-        return representative_path(state, side, (f, t))
+        if max(abs(ff - tf), abs(fr - tr)) == 1:
+            if (tf - ff, tr - fr) not in VECTORS[rs.step_dirs]:
+                return _reject("illegal_step", f"{geo.names[f]}-{geo.names[t]}: steps go {rs.step_dirs} only")
+            return path
+        parent = jump_reach(geo, own, opp, f)
+        if t not in parent:
+            return _reject(
+                "no_such_move", f"{geo.names[f]}-{geo.names[t]}: no step and no jump chain joins them (§4.2)"
+            )
+        return path_to(parent, t)
     # A full jump path: every hop jumps one adjacent piece onto an empty square (§4.2 item 2).
     occ_chain = occ ^ (1 << f)  # the origin counts as empty while the chain is under way
     jumps = VECTORS[rs.jump_dirs]
@@ -135,8 +160,32 @@ def _check_geometry(state: UgolkiState, side: int, path: tuple[int, ...]) -> tup
             return _reject("illegal_jump", f"{geo.names[a]}-{geo.names[b]}: no piece on {geo.names[over]}")
         if (occ_chain >> b) & 1:
             return _reject("occupied", f"{geo.names[b]} is occupied")
-        if locked == 1 and not (target >> b) & 1:
-            return _reject("target_home_lock", "every landing square must stay in the target home (§6.6)")
-    if locked == 2 and not (target >> t) & 1:
-        return _reject("target_home_lock", "a piece in the target home must stay inside it (§6.6)")
     return path
+
+
+def _check_lock(
+    state: UgolkiState, side: int, given: tuple[int, ...], full: tuple[int, ...]
+) -> tuple[int, ...] | Rejected:
+    """§6.6 target-home lock, last of §6.11 step 1 (D5): the path to record, or the rejection."""
+    geo = state.geo
+    target = target_of(geo, side)
+    f, t = full[0], full[-1]
+    locked = lock_mode(state) if (target >> f) & 1 else 0
+    if not locked:
+        return full
+    if locked == 2 or len(full) == 2 and max(map(abs, _delta(state, f, t))) == 1:
+        return full if (target >> t) & 1 else _reject("target_home_lock", LOCK_TEXT)
+    if len(given) == 2:
+        own, opp = state.boards(side)
+        if t not in jump_reach(geo, own, opp, f, target):
+            return _reject("target_home_lock", LOCK_TEXT)
+        return representative_path(state, side, (f, t))
+    if any(not (target >> b) & 1 for b in full[1:]):
+        return _reject("target_home_lock", "every landing square must stay in the target home (§6.6)")
+    return full
+
+
+def _delta(state: UgolkiState, f: int, t: int) -> tuple[int, int]:
+    ff, fr = state.geo.file_rank(f)
+    tf, tr = state.geo.file_rank(t)
+    return (tf - ff, tr - fr)

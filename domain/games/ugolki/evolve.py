@@ -153,6 +153,12 @@ def end_of_game(state: UgolkiState, mover: int, path: tuple[int, ...]) -> Outcom
         if cw == cb:
             return _draw("long_game_count", scores)
         return _win(WHITE if cw > cb else BLACK, "long_game_count", scores)
+    # 5a. The safety cap of D3 (Decisions of 2026-12-01): at Black's move_cap-th move, by tempo.
+    if after_black and rs.move_cap is not None and black_moves == rs.move_cap:
+        tw, tb = geo.tempo(WHITE, state.white), geo.tempo(BLACK, state.black)
+        if tw == tb:
+            return _draw("move_cap", (float(tw), float(tb)))
+        return _win(WHITE if tw < tb else BLACK, "move_cap", (float(tw), float(tb)))
     # 6. Threefold repetition with the home-status condition (§6.5).
     if rs.repetition != "none" and _repeated(state):
         if (home_count(geo, state, WHITE) > 0) == (home_count(geo, state, BLACK) > 0):
@@ -167,6 +173,13 @@ def _repeated(state: UgolkiState) -> bool:
     positions = state.positions
     key = positions[-1]
     if state.ruleset.repetition_consecutive:
-        # Q11 literal: the position closes two consecutive cycles of four turns.
-        return len(positions) >= 9 and positions[-5] == key and positions[-9] == key
+        # D4: the third occurrence in a row: two cycles of any length back to this position, with
+        # no other position repeated inside either cycle.
+        seen = [i for i in range(len(positions) - 1, -1, -1) if positions[i] == key][:3]
+        if len(seen) < 3:
+            return False
+        last, middle, first = seen
+        return all(
+            len(set(cycle)) == len(cycle) for cycle in (positions[first + 1 : middle], positions[middle + 1 : last])
+        )
     return positions.count(key) >= 3

@@ -11,6 +11,10 @@ from contracts.games.ugolki import UgolkiRuleset, layout_offsets
 
 DEFAULT_PRESET = "halma-8x8-1234"
 
+# D3 (Decisions of 2026-12-01): every game terminates.  Presets with neither a long-game nor a
+# repetition rule are judged by tempo at Black's 200th move (reason ``move_cap``).
+MOVE_CAP = 200
+
 PRESETS: dict[str, UgolkiRuleset] = {
     # 000:L1-L49 Gambiter FAQ: ORTH (L25), EQUALIZE (L47-L49), STAGE(40) (L25, timing L127/L134),
     # long game by piece count at Black's 80th move (L29), threefold repetition (L41),
@@ -168,6 +172,7 @@ PRESETS: dict[str, UgolkiRuleset] = {
         anti_lock="none",
         mirror_limit=None,
         mirror_window=None,
+        move_cap=MOVE_CAP,  # D3
     ),
     # 000:L80-L81: add diagonal moves and jumps in all directions.
     "kostrov-diagonal": UgolkiRuleset(
@@ -184,6 +189,7 @@ PRESETS: dict[str, UgolkiRuleset] = {
         anti_lock="none",
         mirror_limit=None,
         mirror_window=None,
+        move_cap=MOVE_CAP,  # D3
     ),
     # 000:L142-L189: SQ3 (SQ3, BLK12, TRI10 listed, L156-L158), BL*, "any direction" read as ORTH
     # (L163-L166, Q6), first to occupy wins (L150, L175), CONT(>50, 1) (L178-L180),
@@ -204,6 +210,7 @@ PRESETS: dict[str, UgolkiRuleset] = {
         anti_lock="none",
         mirror_limit=None,
         mirror_window=None,
+        move_cap=MOVE_CAP,  # D3
     ),
     # 000:L201-L225 school document: «косынка» TRI10 (L220-L221), corners a1/h8 (L209) -> BL*,
     # ALL8 (L209, L211), equal moves -> draw (L215), no move counting (L217), anti-lock none* (L45),
@@ -222,6 +229,7 @@ PRESETS: dict[str, UgolkiRuleset] = {
         anti_lock="none",
         mirror_limit=None,
         mirror_window=None,
+        move_cap=MOVE_CAP,  # D3
     ),
     # 000:L223 «прямые»: orthogonal only; anti-lock LITERAL_ORTH* (L217).
     "pryamye": UgolkiRuleset(
@@ -238,6 +246,7 @@ PRESETS: dict[str, UgolkiRuleset] = {
         anti_lock="LITERAL_ORTH",
         mirror_limit=None,
         mirror_window=None,
+        move_cap=MOVE_CAP,  # D3
     ),
     # 000:L223 «косые»: diagonal only; start layout unspecified -> as kosynka* (Q20).
     "kosye": UgolkiRuleset(
@@ -254,6 +263,7 @@ PRESETS: dict[str, UgolkiRuleset] = {
         anti_lock="none",
         mirror_limit=None,
         mirror_window=None,
+        move_cap=MOVE_CAP,  # D3
     ),
     # 000:L271-L298 children's page: SQ3 a1:c3 / f6:h8 (L281-L282), ORTH (L295), first wins (L287),
     # CONT(>40, 1)* (L288 literally says two or more: set leave_home_threshold=2 for the literal
@@ -274,6 +284,7 @@ PRESETS: dict[str, UgolkiRuleset] = {
         anti_lock="none",
         mirror_limit=None,
         mirror_window=None,
+        move_cap=MOVE_CAP,  # D3
     ),
     # 000:L365-L387 online «Уголки Шашки»: BLK12 (L371), ORTH «классика» (L373), EQUALIZE* (L383),
     # leaving pieces at home "not allowed" (L385) -> CONT(>40, 1)* and return ban 40*,
@@ -294,6 +305,7 @@ PRESETS: dict[str, UgolkiRuleset] = {
         anti_lock="none",
         mirror_limit=10,
         mirror_window=None,
+        move_cap=MOVE_CAP,  # D3
     ),
     # 000:L409-L434 LuckForFree: BLK12, BL (L414-L416), ORTH* (L418), EQUALIZE (L416, L426),
     # CONT(>40, 1) (L428), returning home after 40 moves loses (L430), mirror play allowed (L416).
@@ -313,6 +325,7 @@ PRESETS: dict[str, UgolkiRuleset] = {
         anti_lock="none",
         mirror_limit=None,
         mirror_window=None,
+        move_cap=MOVE_CAP,  # D3
     ),
     # 000:L436-L447 club page: BLK12*, BL*, ALL8 steps (L440) and ALL8* jumps, EQUALIZE (L443),
     # CONT(>=40, 1) "when 40 moves have expired" (L442), return after 40 loses (L442).
@@ -332,6 +345,7 @@ PRESETS: dict[str, UgolkiRuleset] = {
         anti_lock="none",
         mirror_limit=None,
         mirror_window=None,
+        move_cap=MOVE_CAP,  # D3
     ),
     # 000:L449-L473 Min2Win: BLK12 a1-d3 / e6-h8 (L459, "d6" typo), BL*, ORTH (L459),
     # first to occupy wins (L459), no other rules.
@@ -348,6 +362,7 @@ PRESETS: dict[str, UgolkiRuleset] = {
         anti_lock="none",
         mirror_limit=None,
         mirror_window=None,
+        move_cap=MOVE_CAP,  # D3
     ),
 }
 
@@ -360,8 +375,8 @@ DESCRIPTIONS: dict[str, str] = {
     "halma-10x10-12345-diag": "Halma 10x10 15-piece triangle with diagonal moves: 50-move exit, tempo at 120",
     "mini-3x3": "Mini-ugolki 3x3 square, orthogonal, Gambiter endings (40-move exit, tempo at 80)",
     "mini-3x3-diag": "Mini-ugolki 3x3 square with diagonal moves (30-move exit, tempo at 80)",
-    "kostrov": "Kostrov's chessboard ugolki: 3x3, orthogonal, first home wins, no move limits",
-    "kostrov-diagonal": "Kostrov with diagonal steps and jumps: 3x3, first home wins, no limits",
+    "kostrov": "Kostrov's chessboard ugolki: 3x3, orthogonal, first home wins, tempo at move 200",
+    "kostrov-diagonal": "Kostrov with diagonal steps and jumps: 3x3, first home wins, tempo at move 200",
     "ugolki-50": "The 50-move rules: 3x3 from a1, orthogonal, first home wins, leave home by move 50",
     "kosynka-universal": "«Косынка» universal: triangle from a1, all directions, no leaving the built home",
     "pryamye": "«Прямые»: triangle from a1, orthogonal only, no caging, no leaving the built home",
@@ -370,7 +385,7 @@ DESCRIPTIONS: dict[str, str] = {
     "shashki-online-12": "Online «Уголки Шашки»: 12 pieces from a1, orthogonal, at most 10 copied moves",
     "luckforfree-3x4": "LuckForFree 3x4: 12 pieces a1-d3 vs e6-h8, orthogonal, leave home by move 40",
     "club-any-direction-40": "Club rules: 12 pieces, all directions, leave home when 40 moves expire",
-    "min2win-3x4": "Min2Win 3x4: 12 pieces a1-d3 vs e6-h8, orthogonal, first home wins, no limits",
+    "min2win-3x4": "Min2Win 3x4: 12 pieces a1-d3 vs e6-h8, orthogonal, first home wins, tempo at move 200",
 }
 
 
@@ -401,4 +416,6 @@ def validate(ruleset: UgolkiRuleset, seats: int) -> str | None:
         return "mirror_limit must be >= 0"
     if ruleset.mirror_window is not None and ruleset.mirror_window < 1:
         return "mirror_window must be at least 1"
+    if ruleset.move_cap is not None and ruleset.move_cap < 1:
+        return "move_cap must be at least 1"
     return None

@@ -3,7 +3,7 @@
 A card a viewer may not see (another seat's hand, the stock, a face-down talon) becomes
 ``UNKNOWN`` (``"??"``, ``domain.core.cards.UNKNOWN``) in the events redacted for that viewer.
 Counts survive, so the redacted events fold into the viewer's **information state**: its view and
-its legal commands equal those of the full state (tests/property/test_information_state.py).
+its legal commands equal those of the full state (tests/property/test_conformance.py).
 Folding code must therefore accept placeholders wherever another seat's cards appear:
 ``remove_cards`` takes a played card out of a hand, consuming a placeholder when the card itself
 is not known there; rules that inspect another seat's hand must only read it from the full state

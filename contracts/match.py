@@ -54,7 +54,17 @@ class DeclineDraw(msgspec.Struct, frozen=True, kw_only=True, tag="decline_draw.v
     pass
 
 
-MatchCommand = CreateMatch | Resign | OfferDraw | AcceptDraw | DeclineDraw
+class ExpireIdle(msgspec.Struct, frozen=True, kw_only=True, tag="expire_idle.v1"):
+    """Platform command (no seat), issued only by the referee: the match has had no decision
+    for ``limit_ms`` (the abandonment rule, docs/audit.md).  The audit checks ``at`` and
+    ``last_decision_at`` against the envelopes' ``recorded_at``."""
+
+    last_decision_at: int  # recorded_at of the match's last stored decision (unix ms)
+    at: int  # when the referee decided it (unix ms): the envelope's recorded_at
+    limit_ms: int
+
+
+MatchCommand = CreateMatch | Resign | OfferDraw | AcceptDraw | DeclineDraw | ExpireIdle
 
 
 # ---------------------------------------------------------------- events
@@ -92,12 +102,26 @@ class MatchEnded(msgspec.Struct, frozen=True, kw_only=True, tag="match_ended.v1"
     outcome: Outcome
 
 
+class MatchAbandoned(msgspec.Struct, frozen=True, kw_only=True, tag="match_abandoned.v1"):
+    """Nobody decided for ``idle_ms``: the seats that were to move (``idle_seats``) abandoned it."""
+
+    idle_seats: tuple[str, ...]
+    idle_ms: int
+
+
 class ServerSeedRevealed(msgspec.Struct, frozen=True, kw_only=True, tag="server_seed_revealed.v1"):
     server_seed: str  # hex; sha256 of its bytes equals MatchCreated.seed_commitment
 
 
 MatchEvent = (
-    MatchCreated | Resigned | DrawOffered | DrawAccepted | DrawDeclined | MatchEnded | ServerSeedRevealed
+    MatchCreated
+    | Resigned
+    | DrawOffered
+    | DrawAccepted
+    | DrawDeclined
+    | MatchEnded
+    | ServerSeedRevealed
+    | MatchAbandoned
 )
 
 # Stable rejection codes of the match layer (each game adds its own).
@@ -116,6 +140,7 @@ MATCH_REJECTION_CODES: tuple[str, ...] = (
     "draw_already_offered",
     "invalid_seats",
     "invalid_seed",
+    "not_idle",
 )
 
 

@@ -139,6 +139,9 @@ def audit(bundle: AuditBundle) -> AuditReport:
     can_redecide = not first.seed_commitment or seed is not None
     for i, env in enumerate(envelopes):
         listing.append(_listing_line(env))
+        idle = _idle_clock_problem(env, envelopes[i - 1] if i else None)
+        if idle:
+            problems.append(f"{_where(i, env)}: {idle}")
         if can_redecide and env.command is not None:
             problem = _redecide(game, state, env, seed)
             if problem:
@@ -183,6 +186,23 @@ def audit(bundle: AuditBundle) -> AuditReport:
     elif game.outcome(state.game_state) is not None:
         problems.append("the rules say the match is over but no match_ended was recorded")
     return report(redecided, finished=state.outcome is not None, outcome=state.outcome)
+
+
+def _idle_clock_problem(env: EventEnvelope[Any], before: EventEnvelope[Any] | None) -> str | None:
+    """An ``expire_idle.v1`` decision (the abandonment rule, docs/audit.md) must carry the clocks
+    of the log itself: ``at`` is its own envelope's ``recorded_at`` and ``last_decision_at`` the
+    one before it, so re-deciding it re-checks that the match really was idle that long."""
+    command = env.command
+    if not isinstance(command, dict) or command.get("type") != "expire_idle.v1":
+        return None
+    if env.seat is not None:
+        return "expire_idle was sent by a seat (it is the platform's command)"
+    if command.get("at") != env.recorded_at:
+        return f"expire_idle says at={command.get('at')} but the envelope was recorded at {env.recorded_at}"
+    last = before.recorded_at if before is not None else None
+    if command.get("last_decision_at") != last:
+        return f"expire_idle says the last decision was at {command.get('last_decision_at')}, the log says {last}"
+    return None
 
 
 def _revealed_seed(envelopes: list[EventEnvelope[Any]]) -> bytes | None:

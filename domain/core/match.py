@@ -19,7 +19,9 @@ from contracts.match import (
     DrawAccepted,
     DrawDeclined,
     DrawOffered,
+    ExpireIdle,
     LegalMove,
+    MatchAbandoned,
     MatchCreated,
     MatchEnded,
     MatchView,
@@ -31,7 +33,7 @@ from contracts.match import (
 )
 from domain.core.decider import Decider
 
-MATCH_COMMAND_TYPES = (CreateMatch, Resign, OfferDraw, AcceptDraw, DeclineDraw)
+MATCH_COMMAND_TYPES = (CreateMatch, Resign, OfferDraw, AcceptDraw, DeclineDraw, ExpireIdle)
 MATCH_EVENT_TYPES = (
     MatchCreated,
     Resigned,
@@ -40,6 +42,7 @@ MATCH_EVENT_TYPES = (
     DrawDeclined,
     MatchEnded,
     ServerSeedRevealed,
+    MatchAbandoned,
 )
 
 
@@ -151,6 +154,8 @@ def decide(
     if state.outcome is not None:
         return Rejected(code="match_over", detail="the match is over")
     seats = state.created.seats
+    if isinstance(command, ExpireIdle):
+        return _expire(game, state, seat, command, server_seed)
     if seat is None or seat not in seats:
         return Rejected(code="not_a_seat", detail=f"seat must be one of {list(seats)}")
     if isinstance(command, Resign):
@@ -185,6 +190,30 @@ def decide(
         return (DrawDeclined(seat=seat),)
     decided = _decide_game(game, state, seat, command, server_seed)
     return decided if isinstance(decided, Rejected) else decided[0]
+
+
+def _expire(
+    game: Decider[Any, Any, Any, Any, Any],
+    state: MatchState,
+    seat: str | None,
+    command: ExpireIdle,
+    server_seed: bytes | None,
+) -> tuple[Any, ...] | Rejected:
+    """The abandonment rule (docs/audit.md): a match with no decision for ``limit_ms`` ends; the
+    seats that were to move rank last, the others share first place; when every seat (or none)
+    was to move, nobody is to blame and it is a draw.  Reason ``abandoned``."""
+    if seat is not None:
+        return Rejected(code="not_a_seat", detail="expire_idle is a platform command, never a seat's")
+    idle_ms = command.at - command.last_decision_at
+    if command.limit_ms <= 0 or idle_ms < command.limit_ms:
+        return Rejected(code="not_idle", detail=f"idle for {idle_ms} ms, the limit is {command.limit_ms} ms")
+    seats = state.created.seats
+    idle = tuple(s for s in seats if s in set(to_move(game, state)))
+    if idle and len(idle) < len(seats):
+        outcome = Outcome(ranks=tuple(2 if s in idle else 1 for s in seats), reason="abandoned")
+    else:
+        outcome = Outcome(ranks=tuple(1 for _ in seats), reason="abandoned", draw=True)
+    return (MatchAbandoned(idle_seats=idle, idle_ms=idle_ms), *_ending(game, state, outcome, server_seed))
 
 
 def _resign_in_game(
@@ -296,7 +325,7 @@ def evolve(
         return msgspec.structs.replace(state, draw_agreed=(*state.draw_agreed, event.seat))
     if isinstance(event, DrawDeclined):
         return msgspec.structs.replace(state, draw_offer=None, draw_agreed=())
-    if isinstance(event, (Resigned, ServerSeedRevealed)):
+    if isinstance(event, (Resigned, ServerSeedRevealed, MatchAbandoned)):
         return state
     # A game event: a move lets any pending draw offer lapse.
     return msgspec.structs.replace(

@@ -24,6 +24,9 @@ STALE_REJECTIONS_AVOIDED = Counter(
 MATCH_RELOADS = Counter("gamehall_match_reloads_total", "Match states rebuilt from the log", ["game"])
 ACTIVE_MATCHES = Gauge("gamehall_active_matches", "Matches held in a referee's memory", ["game"])
 MATCHES_FINISHED = Counter("gamehall_matches_finished_total", "Matches finished", ["game"])
+MATCHES_EXPIRED = Counter(
+    "gamehall_matches_expired_total", "Matches ended as abandoned after no decision for the idle limit", ["game"]
+)
 HTTP_REQUESTS = Counter("gamehall_http_requests_total", "Gateway HTTP requests", ["route", "status"])
 WS_CONNECTIONS = Gauge("gamehall_websocket_connections", "Open WebSocket connections at the gateway")
 CONSUMER_EVENTS = Counter("gamehall_consumer_events_total", "Events applied by a projection", ["consumer"])
@@ -44,3 +47,4 @@ def init_game_series(games: Iterable[str]) -> None:
         MATCH_RELOADS.labels(game)
         ACTIVE_MATCHES.labels(game)
         MATCHES_FINISHED.labels(game)
+        MATCHES_EXPIRED.labels(game)

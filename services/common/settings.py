@@ -47,6 +47,13 @@ class RefereeSettings(_Section):
         validation_alias="GAMEHALL_REFEREE_PARTITIONS",
         description="partitions this referee owns, comma-separated (e.g. `0,1`); all when unset",
     )
+    idle_expiry_hours: float = Field(
+        72.0,
+        ge=0,
+        validation_alias="GAMEHALL_IDLE_EXPIRY_HOURS",
+        description="a running match with no decision for this long ends as abandoned (docs/audit.md); "
+        "0 turns the rule off",
+    )
 
     @field_validator("owned_partitions", mode="before")
     @classmethod

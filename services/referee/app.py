@@ -11,7 +11,7 @@ from nats.js import JetStreamContext
 from contracts import subjects
 from contracts.subjects import INTEGRATION_STREAM, MATCH_STREAM, SECRET_STREAM
 from domain.games.registry import GAMES
-from services.common import metrics, natsauth, natsio
+from services.common import logs, metrics, natsauth, natsio
 from services.common.health import REFEREE_PING, Check
 from services.common.settings import Settings
 from services.common.shell import service_shell
@@ -31,6 +31,7 @@ def owned_partitions(settings: Settings) -> tuple[int, ...] | None:
 
 
 CONSUMER_SAMPLE_S = 15.0
+log = logs.get("referee")
 
 
 async def sample_consumers(js: JetStreamContext, secrets_js: JetStreamContext, stop: asyncio.Event) -> None:
@@ -52,6 +53,24 @@ def referee_subscribed(referee: Referee) -> Check:
         return None if referee.subscribed else "not subscribed to any command subject"
 
     return check
+
+
+async def sweep_idle_matches(referee: Referee, hours: float, stop: asyncio.Event) -> None:
+    """The abandonment rule (docs/audit.md): every stored match of this referee's partitions at
+    start-up, then the matches in memory every minute (or a tenth of the limit, if shorter)."""
+    if hours <= 0:
+        return
+    limit_ms = int(hours * 3_600_000)
+    every_s = min(60.0, limit_ms / 10_000)
+    stored = True
+    while not stop.is_set():
+        try:
+            await referee.sweep_idle(limit_ms, stored=stored)
+            stored = False
+        except Exception:  # noqa: BLE001 - NATS may be away; the next sweep tries again
+            log.exception("idle_sweep_failed")
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(stop.wait(), every_s)
 
 
 async def run(settings: Settings, stop: asyncio.Event, metrics_port: int | None = 0) -> None:
@@ -86,9 +105,11 @@ async def run(settings: Settings, stop: asyncio.Event, metrics_port: int | None 
             ping = await shell.nc.subscribe(REFEREE_PING, queue=subjects.REFEREE_QUEUE, cb=pong)
             shell.health.checks["subscriptions"] = referee_subscribed(referee)
             sampler = asyncio.create_task(sample_consumers(shell.nc.jetstream(), secrets_js, stop))
+            sweeper = asyncio.create_task(sweep_idle_matches(referee, settings.referee.idle_expiry_hours, stop))
             shell.log.info("referee_started", nats=settings.nats_url, partitions=owned or "all")
             await stop.wait()
             await sampler
+            await sweeper
             await ping.unsubscribe()
             await referee.stop()
         finally:

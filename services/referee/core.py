@@ -26,7 +26,7 @@ from contracts import subjects
 from contracts.codecs import codec, encode
 from contracts.envelope import Accepted, CommandEnvelope, EventEnvelope, Rejected
 from contracts.integration import MatchFinished, MatchStarted
-from contracts.match import CreateMatch, MatchCreated
+from contracts.match import CreateMatch, ExpireIdle, MatchCreated, MatchEnded
 from domain.core import match as match_layer
 from domain.core.audit import envelope_hash, genesis_hash
 from domain.core.matchlog import Folded, fold_envelope
@@ -52,6 +52,7 @@ class Live:
     seq: int = 0  # decisions stored (envelope seq of the last one)
     last_stream_seq: int = 0
     last_hash: str = ""
+    last_recorded_at: int = 0  # recorded_at of the last stored decision (unix ms): idle expiry
     server_seed: bytes | None = None
     # (seat, command_id) -> (envelope seq, events) so that a seat's retry gets the first reply.
     # Command ids are scoped to (match, seat): another seat's id is a new command for this seat.
@@ -142,6 +143,9 @@ class Referee:
             return self._count(game, env)
         if env.match_id != match_id:
             return self._count(game, Rejected(code="malformed", detail="match_id does not match the subject"))
+        if isinstance(env.command, ExpireIdle):
+            # The abandonment rule is the referee's own, on its own clock: never a client's command.
+            return self._count(game, Rejected(code="not_a_seat", detail="expire_idle is issued by the referee only"))
         try:
             reply = await self.handle(env)
         except Exception:
@@ -207,14 +211,15 @@ class Referee:
         # carry on under the old lock object: it is the one this task holds
         live.state, live.seq, live.last_stream_seq = fresh.state, fresh.seq, fresh.last_stream_seq
         live.last_hash, live.server_seed, live.decided = fresh.last_hash, fresh.server_seed, fresh.decided
+        live.last_recorded_at = fresh.last_recorded_at
         self.matches[env.match_id] = live
 
     async def _decide_and_append(self, live: Live, env: CommandEnvelope[Any]) -> Accepted | Rejected:
         game = registry.get(env.game)
         command = env.command
         seat = env.seat
-        if isinstance(command, CreateMatch):
-            seat = None
+        if isinstance(command, (CreateMatch, ExpireIdle)):
+            seat = None  # the platform's own decisions (ExpireIdle reaches here only from expire_idle)
         else:
             # The token first: a known command id never stands in for it (issue 9, finding 2).
             assert live.state is not None
@@ -245,7 +250,7 @@ class Referee:
             seq=live.seq + 1,
             command_id=env.command_id,
             correlation_id=env.correlation_id or env.command_id,
-            recorded_at=now_ms(),
+            recorded_at=command.at if isinstance(command, ExpireIdle) else now_ms(),
             prev_hash=live.last_hash or genesis_hash(env.match_id),
             seat=seat,
             command=msgspec.to_builtins(command),
@@ -265,6 +270,7 @@ class Referee:
         live.seq = envelope.seq
         live.last_stream_seq = appended.stream_seq
         live.last_hash = envelope_hash(data)
+        live.last_recorded_at = envelope.recorded_at
         live.decided[(seat, env.command_id)] = (envelope.seq, decided)
         if isinstance(command, CreateMatch):
             metrics.ACTIVE_MATCHES.labels(env.game).set(len(self.matches))
@@ -352,12 +358,74 @@ class Referee:
                 fresh.decided[(envelope.seat, envelope.command_id)] = (envelope.seq, envelope.events)
                 fresh.last_stream_seq = item.stream_seq
                 fresh.last_hash = envelope_hash(item.data)
+                fresh.last_recorded_at = envelope.recorded_at
             fresh.state, fresh.seq = folded.state, folded.seq
             if fresh.state is not None and fresh.state.outcome is not None:
                 # The finish notice may have been lost in a crash after the append: republish (deduped).
                 await self._publish_finished(match_id, fresh)
         self.matches[match_id] = fresh
         return fresh
+
+    # ------------------------------------------------------------ idle matches
+    async def expire_idle(self, game: str, match_id: str, limit_ms: int) -> Accepted | Rejected | None:
+        """End the match as abandoned when it has had no decision for ``limit_ms`` (docs/audit.md
+        "Abandoned matches"): a platform command ``ExpireIdle`` stamped with this referee's clock
+        and the last decision's ``recorded_at``, decided by the match layer and stored like any
+        decision.  None when the match is over, unknown or not idle long enough."""
+        live = await self._live(game, match_id)
+        async with live.lock:
+            state = live.state
+            at = now_ms()
+            if state is None or state.outcome is not None or at - live.last_recorded_at < limit_ms:
+                return None
+            env = CommandEnvelope(
+                command_id=f"expire-idle:{live.seq}",
+                match_id=match_id,
+                game=game,
+                command=ExpireIdle(last_decision_at=live.last_recorded_at, at=at, limit_ms=limit_ms),
+            )
+            try:
+                reply = await self._decide_and_append(live, env)
+            except AppendConflict:  # a decision arrived meanwhile: the match is not idle
+                await self._refresh(live, env)
+                return None
+        if isinstance(reply, Accepted):
+            metrics.MATCHES_EXPIRED.labels(game).inc()
+            log.info("match_expired", match_id=match_id, game=game, idle_ms=at - env.command.last_decision_at)
+        return reply
+
+    def _owns(self, game: str, match_id: str) -> bool:
+        if game not in self.games:
+            return False
+        return self.owned is None or subjects.partition_of(match_id, self.partitions) in self.owned
+
+    async def sweep_idle(self, limit_ms: int, stored: bool = False) -> int:
+        """Expire the idle matches this referee serves: those in memory, and with ``stored`` every
+        stored match of its partitions (at start-up: matches nobody touched since a restart).
+        Returns how many it ended."""
+        candidates: dict[str, str] = {}
+        cutoff = now_ms() - limit_ms
+        for match_id, live in list(self.matches.items()):
+            if live.state is not None and live.state.outcome is None and live.last_recorded_at <= cutoff:
+                candidates[match_id] = live.game
+        if stored:
+            for subject in await self.store.list_match_subjects():
+                game, match_id = subjects.game_from_subject(subject), subjects.match_id_from_subject(subject)
+                if match_id in candidates or match_id in self.matches or not self._owns(game, match_id):
+                    continue
+                try:
+                    last = await self.js.get_last_msg(subjects.MATCH_STREAM, subject)
+                    envelope = codec(game).decode_envelope(last.data or b"")
+                except Exception:  # noqa: BLE001 - a match that cannot be read now is swept next time
+                    continue
+                ended = any(isinstance(e, MatchEnded) for e in envelope.events)
+                if not ended and envelope.recorded_at <= cutoff:
+                    candidates[match_id] = game
+        expired = 0
+        for match_id, game in candidates.items():
+            if isinstance(await self.expire_idle(game, match_id, limit_ms), Accepted):
+                expired += 1
+        return expired
 
     async def _store_seed(self, game: str, match_id: str, seed: bytes) -> None:
         subject = subjects.secret_subject(game, match_id)

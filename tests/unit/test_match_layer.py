@@ -173,3 +173,58 @@ def test_guest_seats_are_recorded_and_must_be_seats_of_the_match() -> None:
     for guests in (("red",), ("white", "white")):
         refused = match_layer.decide(UGOLKI, None, None, msgspec.structs.replace(create(), guests=guests))
         assert isinstance(refused, Rejected) and refused.code == "invalid_seats"
+
+
+HOUR = 3_600_000
+
+
+def test_idle_match_expires_and_the_seat_to_move_abandoned_it() -> None:
+    """docs/audit.md "Abandoned matches": no decision for limit_ms ends the match; the seats to
+    move rank last."""
+    from contracts.match import ExpireIdle, MatchAbandoned, Outcome
+
+    state = started()
+    expire = ExpireIdle(last_decision_at=1_000, at=1_000 + 48 * HOUR, limit_ms=48 * HOUR)
+    events = match_layer.decide(UGOLKI, state, None, expire)
+    assert not isinstance(events, Rejected), events
+    assert events[0] == MatchAbandoned(idle_seats=("white",), idle_ms=48 * HOUR)
+    ended = fold(*match_layer.decide(UGOLKI, None, None, create()), *events)
+    assert ended.outcome == Outcome(ranks=(2, 1), reason="abandoned")
+    assert match_layer.decide(UGOLKI, ended, None, expire) == Rejected(code="match_over", detail="the match is over")
+
+
+def test_a_match_not_idle_long_enough_or_a_seat_cannot_expire_it() -> None:
+    from contracts.match import ExpireIdle
+
+    state = started()
+    early = match_layer.decide(UGOLKI, state, None, ExpireIdle(last_decision_at=0, at=HOUR - 1, limit_ms=HOUR))
+    assert isinstance(early, Rejected) and early.code == "not_idle"
+    zero = match_layer.decide(UGOLKI, state, None, ExpireIdle(last_decision_at=0, at=HOUR, limit_ms=0))
+    assert isinstance(zero, Rejected) and zero.code == "not_idle"
+    by_seat = match_layer.decide(UGOLKI, state, "black", ExpireIdle(last_decision_at=0, at=HOUR, limit_ms=HOUR))
+    assert isinstance(by_seat, Rejected) and by_seat.code == "not_a_seat"
+
+
+def test_when_every_seat_was_to_move_an_abandoned_match_is_a_draw() -> None:
+    from contracts.match import ExpireIdle, MatchAbandoned, Outcome
+
+    kc = registry.get("kings-corner")
+    preset = kc.default_preset
+    ruleset = match_layer.resolve_ruleset(kc, preset, {})
+    assert not isinstance(ruleset, Rejected)
+    create_kc = CreateMatch(
+        preset=preset,
+        ruleset=msgspec.to_builtins(ruleset),
+        seats=kc.seat_names(2),
+        players=("ann", "bob"),
+        token_hashes=("a" * 64, "b" * 64),
+        seed_commitment="c" * 64,
+    )
+    state = None
+    for e in match_layer.decide(kc, None, None, create_kc):
+        state = match_layer.evolve(kc, state, e)
+    assert set(match_layer.to_move(kc, state)) == set(kc.seat_names(2))  # everyone is to say ready
+    events = match_layer.decide(kc, state, None, ExpireIdle(last_decision_at=0, at=HOUR, limit_ms=HOUR))
+    assert not isinstance(events, Rejected), events
+    assert isinstance(events[0], MatchAbandoned)
+    assert events[1].outcome == Outcome(ranks=(1, 1), reason="abandoned", draw=True)

@@ -1,9 +1,21 @@
 // gamehall web client: lobby, live matches, replays, leaderboards.  Plain ES modules, no build step.
 import { api, tokens, prefs, account, accountToken, MatchSocket } from "./api.js";
-import { createUgolki } from "./ugolki.js";
-import { createKingsCorner } from "./kings_corner.js";
 
-const RENDERERS = { "ugolki": createUgolki, "kings-corner": createKingsCorner };
+// One line per game: its renderer, web/games/<game>.js, exporting create(root, ctx) ->
+// {update(view), rejected()} (ctx is {seat, interactive, send(command), say(text, kind)}) and,
+// optionally, eventText(event) for the replay.  A renderer draws the view and offers the view's
+// legal_moves ({label, command}); it knows no rules.  A game without one is shown by
+// genericRenderer: its view as data, its legal moves as buttons.
+const RENDERERS = {
+  "ugolki": () => import("./games/ugolki.js"),
+  "kings-corner": () => import("./games/kings-corner.js"),
+};
+
+async function rendererOf(game) {
+  const load = RENDERERS[game];
+  const mod = load ? await load() : {};
+  return { create: mod.create || genericRenderer, eventText: mod.eventText || (() => null) };
+}
 const app = document.getElementById("app");
 let cleanup = () => {};
 let catalogue = null;
@@ -49,7 +61,7 @@ async function showLobby() {
       <form id="new-table" autocomplete="off">
         <div class="row">
           <label>Your name <input id="player-name" value="${esc(name)}" placeholder="guest" maxlength="40"></label>
-          <label>Game <select id="game">${list.map((g) => `<option value="${g.game}">${esc(gameTitle(g.game))}${g.helper ? " — table helper, not rated" : ""}</option>`).join("")}</select></label>
+          <label>Game <select id="game">${list.map((g) => `<option value="${g.game}">${esc(g.title)}${g.helper ? " — table helper, not rated" : ""}</option>`).join("")}</select></label>
           <label>Players <select id="seats"></select></label>
         </div>
         <label>Rules <select id="preset"></select></label>
@@ -70,7 +82,7 @@ async function showLobby() {
     <section class="panel"><h2>Recent matches</h2><div id="recent" class="muted">…</div></section>`;
   const $ = (id) => document.getElementById(id);
   const pick = () => list.find((g) => g.game === $("game").value);
-  const lastGame = prefs.get("game", (list.find((g) => g.game === "ugolki") || list[0]).game);
+  const lastGame = prefs.get("game", list[0].game);
   if (list.some((g) => g.game === lastGame)) $("game").value = lastGame;
 
   function fillGame() {
@@ -79,10 +91,10 @@ async function showLobby() {
     $("preset").innerHTML = g.presets.map((p) => `<option value="${p.name}">${esc(p.name)}${p.name === g.default_preset ? " (default)" : ""}</option>`).join("");
     const lastPreset = prefs.get(`preset.${g.game}`, g.default_preset);
     $("preset").value = g.presets.some((p) => p.name === lastPreset) ? lastPreset : g.default_preset;
-    const strengths = g.bots.length ? g.bots : ["random"];
-    $("strength").innerHTML = strengths.map((s) => `<option>${s}</option>`).join("");
-    const best = ["search", "heuristic", "greedy"].find((s) => strengths.includes(s));
-    $("strength").value = prefs.get(`strength.${g.game}`, best || strengths[0]);
+    // The game's computer players, weakest first; the game's default one unless you chose before.
+    $("strength").innerHTML = g.bots.map((s) => `<option>${esc(s)}</option>`).join("");
+    const chosen = prefs.get(`strength.${g.game}`, g.default_bot);
+    $("strength").value = g.bots.includes(chosen) ? chosen : g.default_bot;
     fillPreset();
   }
   function fillPreset() {
@@ -132,10 +144,10 @@ async function showLobby() {
   recentMatches(document.getElementById("recent"), 12);
 }
 
+// A game's title as the game declares it (GET /api/games); the id until the catalogue arrives.
 function gameTitle(game) {
   const known = (catalogue || []).find((g) => g.game === game);
-  if (known && known.title) return known.title;
-  return { "ugolki": "Ugolki (corners)", "kings-corner": "Kings in the Corner" }[game] || game;
+  return known ? known.title : game;
 }
 
 async function quickMatch(g, preset, seats, player, say) {
@@ -235,6 +247,8 @@ async function showMatch(matchId, params) {
   };
   let seat = null;
   let board = null;
+  let loading = null; // the renderer's module on its way
+  let pending = null; // the newest view while it loads
   let last = null;
   const invites = JSON.parse(localStorage.getItem(`gh.invites.${matchId}`) || "[]");
   if (invites.length) {
@@ -260,23 +274,33 @@ async function showMatch(matchId, params) {
     },
     onView: (view) => {
       if (!board) {
-        seat = view.viewer;
-        const make = RENDERERS[view.game];
-        const ctx = { seat, interactive: !!seat, send: (c) => socket.send(c), say };
-        board = make ? make($("game"), ctx) : genericRenderer($("game"), ctx);
-        $("match-title").innerHTML = `${esc(gameTitle(view.game))} <small>${esc(view.preset)}</small>`;
-        document.title = `gamehall — ${gameTitle(view.game)}`;
-        say(seat ? `You play ${seat}.` : "You are watching this match.");
+        pending = view;
+        if (!loading) {
+          seat = view.viewer;
+          const ctx = { seat, interactive: !!seat, send: (c) => socket.send(c), say };
+          loading = Promise.all([rendererOf(view.game), games().catch(() => null)]).then(([renderer]) => {
+            board = renderer.create($("game"), ctx);
+            $("match-title").innerHTML = `${esc(gameTitle(view.game))} <small>${esc(view.preset)}</small>`;
+            document.title = `gamehall — ${gameTitle(view.game)}`;
+            say(seat ? `You play ${seat}.` : "You are watching this match.");
+            showView(pending);
+          }).catch((e) => say(`Cannot draw this game: ${e.message || e}`, "error"));
+        }
+        return;
       }
-      renderHead(view);
-      board.update(view);
-      if (last && view.status === "finished" && last.status !== "finished") say(`Game over: ${outcomeText(view)}.`);
-      if (last && view.draw_offer && view.draw_offer !== seat && !last.draw_offer) say(`${view.draw_offer} offers a draw.`);
-      last = view;
+      showView(view);
     },
   });
   cleanup = () => socket.close();
   window.gamehall = { socket }; // for the console (and the browser tests)
+
+  function showView(view) {
+    renderHead(view);
+    board.update(view);
+    if (last && view.status === "finished" && last.status !== "finished") say(`Game over: ${outcomeText(view)}.`);
+    if (last && view.draw_offer && view.draw_offer !== seat && !last.draw_offer) say(`${view.draw_offer} offers a draw.`);
+    last = view;
+  }
 
   function renderHead(view) {
     $("players").innerHTML = view.seats.map((s, i) =>
@@ -303,10 +327,23 @@ async function showMatch(matchId, params) {
 }
 
 function genericRenderer(root, ctx) {
-  // A game without its own table yet: its view as JSON, and its legal commands when they are listed.
-  const pre = document.createElement("pre");
-  root.appendChild(pre);
-  return { update(v) { pre.textContent = JSON.stringify(v.game_view, null, 2); }, rejected() {} };
+  // A game without its own renderer: its view as data, and every legal move as a button.
+  const el = document.createElement("div");
+  el.className = "generic";
+  el.innerHTML = `<div class="legal-list" id="generic-moves"></div><pre id="generic-view"></pre>`;
+  root.appendChild(el);
+  const list = el.querySelector("#generic-moves");
+  return {
+    update(v) {
+      const moves = ctx.interactive ? v.legal_moves || [] : [];
+      list.innerHTML = moves.map((m, i) => `<button class="small" data-move="${i}" data-label="${esc(m.label)}">${esc(m.label)}</button>`).join("");
+      list.querySelectorAll("[data-move]").forEach((b) => {
+        b.onclick = () => { const m = moves[Number(b.dataset.move)]; ctx.send(m.command); ctx.say(`You play ${m.label}…`); };
+      });
+      el.querySelector("#generic-view").textContent = JSON.stringify(v.game_view, null, 2);
+    },
+    rejected() {},
+  };
 }
 
 // ------------------------------------------------------------------ replay
@@ -332,8 +369,10 @@ async function showReplay(matchId, params) {
       <div class="panel"><div id="frame-events" class="messages"></div></div>
     </section>`;
   const $ = (id) => document.getElementById(id);
-  const make = RENDERERS[data.game] || genericRenderer;
-  const board = make($("game"), { seat: null, interactive: false, send: () => {}, say: () => {} });
+  let renderer;
+  try { renderer = await rendererOf(data.game); } catch (e) { return fail(e); }
+  const board = renderer.create($("game"), { seat: null, interactive: false, send: () => {}, say: () => {} });
+  const eventText = (e) => renderer.eventText(e) || matchEventText(e);
   let i = Math.min(Math.max(Number(params.get("step") || 0), 0), frames.length - 1);
   let timer = null;
   function show(k) {
@@ -362,18 +401,11 @@ async function showReplay(matchId, params) {
   show(i);
 }
 
-function eventText(e) {
+// The match layer's events (the same for every game), else the event's seat and type in words.
+function matchEventText(e) {
   const t = (e.type || "").replace(/\.v\d+$/, "");
-  if (t === "piece_moved") return `${e.seat} ${e.path.join("–")}`;
   if (t === "match_created") return `match created (${e.preset})`;
   if (t === "match_ended") return `match over (${e.outcome.reason || "ended"})`;
-  if (t === "kc_card_played") return `${e.seat} plays ${e.card} on ${e.slot}`;
-  if (t === "kc_run_played") return `${e.seat} plays ${e.cards.join(" ")} on ${e.slot}`;
-  if (t === "kc_pile_moved") return `${e.seat} moves ${e.from_slot} onto ${e.to_slot}`;
-  if (t === "kc_cards_drawn") return `${e.seat} draws ${e.count}`;
-  if (t === "kc_turn_ended") return `${e.seat} ends the turn`;
-  if (t === "kc_round_dealt") return `round ${e.round_no} dealt`;
-  if (t === "kc_round_ended") return `round ${e.round_no} over (${e.result}${e.winner ? `, ${e.winner} out` : ""})`;
   if (e.seat) return `${e.seat}: ${t.replaceAll("_", " ")}`;
   return t.replaceAll("_", " ");
 }

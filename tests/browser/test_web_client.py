@@ -53,16 +53,18 @@ def create_against_computer(page: Any, game: str, preset: str, strength: str) ->
 def play_one_ugolki_move(
     page: Any, client: httpx.Client, match_id: str, token: str, rng: random.Random
 ) -> None:
-    """Choose a move as a greedy player would, then make it with clicks: the piece, each landing
-    square of the path, and End turn when the jump chain could go on."""
+    """Choose a move as a greedy player would, then make it with two clicks: the piece, and the
+    square where the move ends."""
     fold = PublicFold("ugolki")
     fold.apply(client.get(f"/api/matches/{match_id}/events", params={"token": token}).json())
     command = choose_command("ugolki", fold, "white", "greedy", rng)
     path = command["path"]
-    for square in path:
-        page.click(f'#board [data-sq="{square}"]')
-    if page.is_enabled("#end-turn"):
-        page.click("#end-turn")
+    page.click(f'#board [data-sq="{path[0]}"]')
+    page.click(f'#board [data-sq="{path[-1]}"]')
+
+
+def seat_view(client: httpx.Client, match_id: str, token: str) -> dict[str, Any]:
+    return client.get(f"/api/matches/{match_id}", params={"token": token}).json()
 
 
 def test_lobby_table_against_the_computer_play_to_the_end_reload_and_replay(
@@ -138,82 +140,77 @@ def test_lobby_table_against_the_computer_play_to_the_end_reload_and_replay(
     assert export.status_code == 200 and export.json()["match_id"] == match_id
 
 
-def test_step_by_step_jumps_and_end_turn(page: Any, stack_url: str) -> None:
-    """A jump chain built click by click waits for End turn when auto-finish is off."""
+def test_ugolki_board_offers_exactly_the_servers_legal_moves(page: Any, stack_url: str) -> None:
+    """The squares marked for a piece are the ends of the view's legal moves from it (ugolki.md
+    §4.3 and Decision D1: the server decides where a turn may end); a jump chain is played by
+    clicking where it ends, and the board shows its path before."""
     open_lobby(page, stack_url)
     match_id = create_against_computer(page, "ugolki", "halma-8x8-1234", "random")
+    token = page.evaluate(f"localStorage.getItem('gh.token.{match_id}')")
+    client = httpx.Client(base_url=stack_url, timeout=30)
     wait_my_turn_or_end(page, "white")
-    page.uncheck("#auto-finish")
+    assert page.locator("#auto-finish").count() == 0 and page.locator("#end-turn").count() == 0
     page.click('#board [data-sq="g1"]')  # boxed in by its own pieces
     assert "has no legal move" in page.inner_text("#messages")
+    legal = seat_view(client, match_id, token)["legal_moves"]
     page.click('#board [data-sq="e1"]')
-    assert page.locator("#board .sq.dest").count() >= 1
+    marked = set(page.eval_on_selector_all("#board .sq.dest", "els => els.map(e => e.dataset.sq)"))
+    assert marked == {m["command"]["path"][-1] for m in legal if m["command"]["path"][0] == "e1"}
+    page.click('#board [data-sq="h8"]')  # not a destination: refused before anything is sent
+    assert "is not a legal move here" in page.inner_text("#messages")
     page.click('#board [data-sq="e1"]')  # clicking the piece again cancels
     assert page.locator("#board .sq.dest").count() == 0
-    seq = int(status(page)["seq"])
-    page.click('#board [data-sq="e1"]')
-    page.click('#board [data-sq="d1"]')  # a step ends the turn at once
-    state = wait_my_turn_or_end(page, "white", seq)
-    # Find a piece with a single jump and make it step by step.
-    hop = page.evaluate(
-        """() => {
-            const occ = new Set([...document.querySelectorAll('#board .piece')].map(p => p.parentElement.dataset.sq));
-            const F = 'abcdefgh';
-            for (const s of document.querySelectorAll('#board .piece.white')) {
-                const sq = s.parentElement.dataset.sq, x = F.indexOf(sq[0]), y = +sq.slice(1) - 1;
-                for (const [dx, dy] of [[1,0],[-1,0],[0,1],[0,-1]]) {
-                    const mx = x + dx, my = y + dy, tx = x + 2 * dx, ty = y + 2 * dy;
-                    if (tx < 0 || ty < 0 || tx > 7 || ty > 7) continue;
-                    const mid = F[mx] + (my + 1), to = F[tx] + (ty + 1);
-                    if (occ.has(mid) && !occ.has(to)) return [sq, to];
-                }
-            }
-            return null;
-        }"""
-    )
-    assert hop, "some white piece can jump"
-    page.click(f'#board [data-sq="{hop[0]}"]')
-    page.click(f'#board [data-sq="{hop[1]}"]')
-    assert page.is_enabled("#end-turn")
-    assert int(status(page)["seq"]) == int(state["seq"])  # nothing sent before End turn
-    page.click("#end-turn")
-    after = wait_my_turn_or_end(page, "white", int(state["seq"]))
-    view = httpx.get(f"{stack_url}/api/matches/{match_id}", timeout=30).json()
-    assert f"{hop[0]}-{hop[1]}" in view["game_view"]["history"]
-    assert int(after["seq"]) >= int(state["seq"]) + 2
+
+    # Play until a jump chain of two or more jumps is on offer, then play it by its end square.
+    for _ in range(30):
+        state = wait_my_turn_or_end(page, "white")
+        assert state["status"] != "finished"
+        seq = int(state["seq"])
+        legal = seat_view(client, match_id, token)["legal_moves"]
+        chain = max(legal, key=lambda m: len(m["command"]["path"]))
+        path = chain["command"]["path"]
+        page.click(f'#board [data-sq="{path[0]}"]')
+        if len(path) >= 3:
+            page.hover(f'#board [data-sq="{path[-1]}"]')
+            shown = page.eval_on_selector_all("#board .sq.path", "els => els.map(e => e.dataset.sq)")
+            assert set(shown) == set(path[1:-1])
+        page.click(f'#board [data-sq="{path[-1]}"]')
+        wait_my_turn_or_end(page, "white", seq)
+        history = seat_view(client, match_id, token)["game_view"]["history"]
+        assert chain["label"] in history
+        if len(path) >= 3:
+            break
+    else:
+        pytest.fail("no jump chain of two jumps came up in 30 moves")
 
 
 def test_kings_in_the_corner_table(page: Any, stack_url: str, artifacts_dir: Path) -> None:
     open_lobby(page, stack_url)
     match_id = create_against_computer(page, "kings-corner", "cardgames-zone", "heuristic")
     page.wait_for_selector(".kc .table-grid")
+    token = page.evaluate(f"localStorage.getItem('gh.token.{match_id}')")
+    client = httpx.Client(base_url=stack_url, timeout=30)
     played = 0
     for _ in range(40):
         state = wait_my_turn_or_end(page, "p1")
         if state["status"] == "finished":
             break
         seq = int(state["seq"])
-        buttons = page.locator(".kc [data-cmd]")
-        if page.locator('.kc-actions [data-cmd="ready"]').count():
-            page.click('.kc-actions [data-cmd="ready"]')
-        elif page.locator(".legal-list [data-cmd]").count() > 1:
-            # Prefer a card from the hand: click it, then a highlighted pile.
-            cmd = next(
-                (
-                    c
-                    for c in page.eval_on_selector_all(
-                        ".legal-list [data-cmd]", "els => els.map(e => e.dataset.cmd)"
-                    )
-                    if re.fullmatch(r"[0-9AJQK]+[SHDC]\d?>[NESW]{1,2}", c)
-                ),
-                None,
-            )
-            if cmd:
-                card, slot = cmd.split(">")
-                page.click(f'#hand [data-card="{card}"]')
-                page.click(f'.table-grid [data-slot="{slot}"]')
-            else:
-                buttons.first.click()
+        mine = seat_view(client, match_id, token)
+        legal = mine["legal_moves"]
+        buttons = page.locator(".kc [data-move]")
+        if mine["seq"] == seq:  # every legal move of the view is offered, under its label
+            labels = page.eval_on_selector_all(".legal-list [data-move]", "els => els.map(e => e.dataset.label)")
+            assert labels == [m["label"] for m in legal]
+        cards = [m["command"] for m in legal if m["command"]["type"] == "kc_play_card.v1"]
+        if page.locator('.kc-actions [data-type="kc_ready.v1"]').count():
+            page.click('.kc-actions [data-type="kc_ready.v1"]')
+        elif cards and not cards[0].get("as_card"):
+            # A card from the hand: click it, then the highlighted pile.
+            page.click(f'#hand [data-card="{cards[0]["card"]}"]')
+            highlighted = page.eval_on_selector_all(".table-grid .pile.target", "els => els.map(e => e.dataset.slot)")
+            assert set(highlighted) == {c["slot"] for c in cards if c["card"] == cards[0]["card"]}
+            page.click(f'.table-grid [data-slot="{cards[0]["slot"]}"]')
         else:
             buttons.first.click()
         played += 1

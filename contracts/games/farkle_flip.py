@@ -197,6 +197,13 @@ class PileReshuffled(msgspec.Struct, frozen=True, kw_only=True, tag="ff_pile_res
     size: int
 
 
+class PileOrderGiven(msgspec.Struct, frozen=True, kw_only=True, tag="ff_pile_order_given.v1"):
+    """Game records only (rules/records.md): the order of the next shuffle of the scored pile,
+    given by the record; the next DRAW from an empty draw pile uses it instead of rng_v1."""
+
+    order: tuple[str, ...]  # top first (hidden)
+
+
 class CardDrawn(msgspec.Struct, frozen=True, kw_only=True, tag="ff_card_drawn.v1"):
     seat: str
     card: str  # public once drawn
@@ -260,6 +267,7 @@ FarkleFlipEvent = (
     SeatReady
     | GameDealt
     | PileReshuffled
+    | PileOrderGiven
     | CardDrawn
     | CardPlaced
     | CombinationLocked
@@ -342,6 +350,8 @@ FARKLE_FLIP_REJECTION_CODES: tuple[str, ...] = (
     "lost_group_needs_new_card",
     "last_placed_required",
     "below_entry",
+    "bad_deal",
+    "bad_action",  # a game record's action that cannot be read (rules/records.md)
 )
 
 CONTRACT = GameContract(

@@ -1,7 +1,7 @@
 """Farkle Flip (rules/thousand-and-farkle-flip.md §3): the referee of §3.9, the scoring table as data.
 
 ``rules`` (presets, the placeholder table, the pattern matcher), ``state``, ``engine`` (set-up,
-decide, evolve, legal commands, ``verify_chance``), ``view`` (view, redaction, notation), ``bots``.
+decide, evolve, legal commands, ``verify_chance``), ``view`` (view, redaction, notation), ``bots``, ``record`` (game records).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from domain.games.farkle_flip.engine import (
     to_move,
     verify_chance,
 )
+from domain.games.farkle_flip.record import RECORD
 from domain.games.farkle_flip.rules import DESCRIPTIONS, PRESETS
 from domain.games.farkle_flip.state import FFState
 from domain.games.farkle_flip.view import describe, redact, view
@@ -67,6 +68,7 @@ GAME: Decider[FFState, FarkleFlipCommand, FarkleFlipEvent, FarkleFlipView, Farkl
     bots=BOTS,
     default_bot="heuristic",
     verify_chance=verify_chance,
+    record=RECORD,
 )
 
 HIDDEN = hidden

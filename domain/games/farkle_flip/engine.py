@@ -30,6 +30,7 @@ from contracts.games.farkle_flip import (
     GameEnded,
     Lock,
     Pattern,
+    PileOrderGiven,
     PileReshuffled,
     Place,
     Ready,
@@ -95,10 +96,14 @@ def deal(state: FFState) -> GameDealt | str:
 def reshuffle(state: FFState, seat: str) -> PileReshuffled | str:
     """The scored pile shuffled into a new draw pile (004:L1186): rng_v1 label ``reshuffle:<n>``
     over the pile's cards sorted, so the order depends on the seed and the pile's contents only."""
+    no = state.reshuffles + 1
+    if state.given_order is not None:  # a game record gives the order (rules/records.md)
+        return PileReshuffled(
+            seat=seat, reshuffle_no=no, order=state.given_order, size=len(state.given_order)
+        )
     if state.seed is None:
         return "the server seed is not available"
     key = rng.derive_key(state.seed, state.client_seeds)
-    no = state.reshuffles + 1
     order = rng.shuffle(key, b"reshuffle:%d" % no, sorted(state.scored_pile))
     return PileReshuffled(seat=seat, reshuffle_no=no, order=order, size=len(order))
 
@@ -180,10 +185,14 @@ def evolve(state: FFState, event: FarkleFlipEvent) -> FFState:
         i = seats.index(event.seat)
         dry = state.dry_turns + 1 if state.start_dry and not state.turn_banked else 0
         remaining = state.remaining[1:] if state.remaining and state.remaining[0] == i else state.remaining
-        s = _replace(state, dry_turns=dry, remaining=remaining)
+        s = _replace(state, dry_turns=dry, remaining=remaining, turn_rows=(*state.turn_rows, state.banked))
         return _new_turn(s, seats.index(event.next_seat))
     if isinstance(event, PileReshuffled):
-        return _replace(state, draw_pile=event.order, scored_pile=(), reshuffles=event.reshuffle_no)
+        return _replace(
+            state, draw_pile=event.order, scored_pile=(), reshuffles=event.reshuffle_no, given_order=None
+        )
+    if isinstance(event, PileOrderGiven):
+        return _replace(state, given_order=event.order)
     if isinstance(event, FinalRoundStarted):
         return _replace(
             state,
@@ -303,6 +312,8 @@ def _draw(b: _Builder) -> Rejected | None:
         shuffled = reshuffle(b.state, seat)
         if isinstance(shuffled, str):
             return _reject("seed_unavailable", shuffled)
+        if sorted(shuffled.order) != sorted(b.state.scored_pile):
+            return _reject("bad_deal", "the reshuffle order is not a permutation of the scored pile")
         b.emit(shuffled)
     card = b.state.draw_pile[0]
     b.emit(CardDrawn(seat=seat, card=card))

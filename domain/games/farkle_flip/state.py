@@ -36,6 +36,7 @@ class FFState(msgspec.Struct, frozen=True, kw_only=True):
     scored_pile: tuple[str, ...] = ()  # face down, in the order cards were scored
     set_aside: tuple[str, ...] = ()  # Farkle cards dealt at set-up (FF2)
     reshuffles: int = 0
+    given_order: tuple[str, ...] | None = None  # a game record's order for the next reshuffle
     banked: tuple[int, ...] = ()
     on_board: tuple[bool, ...] = ()
     farkle_held: tuple[int, ...] = ()
@@ -50,6 +51,7 @@ class FFState(msgspec.Struct, frozen=True, kw_only=True):
     start_dry: bool = False  # the turn started with both piles empty (FF3)
     turn_banked: bool = False
     dry_turns: int = 0
+    turn_rows: tuple[tuple[int, ...], ...] = ()  # banked scores after each turn (records)
     # the end
     trigger: int = -1
     remaining: tuple[int, ...] = ()

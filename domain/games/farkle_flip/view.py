@@ -13,6 +13,7 @@ from contracts.games.farkle_flip import (
     FarkleFlipView,
     GameDealt,
     Lock,
+    PileOrderGiven,
     PileReshuffled,
     Place,
     PlayerArea,
@@ -92,5 +93,7 @@ def redact(event: FarkleFlipEvent, viewer: str | None) -> FarkleFlipEvent | None
     if isinstance(event, GameDealt):
         return msgspec.structs.replace(event, deck=(UNKNOWN,) * len(event.deck))
     if isinstance(event, PileReshuffled):
+        return msgspec.structs.replace(event, order=(UNKNOWN,) * len(event.order))
+    if isinstance(event, PileOrderGiven):
         return msgspec.structs.replace(event, order=(UNKNOWN,) * len(event.order))
     return event

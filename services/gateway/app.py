@@ -41,6 +41,7 @@ from services.common.health import nats_checks, readiness, referee_answers
 from services.common.natsio import APP_STREAMS, EventStore, Stored, connect, ensure_streams
 from services.common.reader import FoldedMatch, find_game, load_match
 from services.common.settings import Settings
+from services.gateway import openapi
 from services.gateway.lobby import Lobby
 from services.gateway.lobby import router as lobby_router
 
@@ -499,6 +500,7 @@ def create_app(settings: Settings, nats_url: str) -> FastAPI:
         telemetry={"tracing": False, "metrics": False, "logs": False, "operation_spans": False},
     )
     app.state.gateway = gw
+    openapi.install(app)  # every game's commands and views, from the contracts
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:

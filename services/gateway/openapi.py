@@ -1,0 +1,128 @@
+"""Each game's commands and views in the OpenAPI description, generated from the msgspec
+contracts, so a client developer can generate a typed client for every game.
+
+Components, per registered game ``<game>``:
+
+- ``<game>.Command``: the commands a seat may send, a union tagged by ``type`` (the game's own
+  commands and the match-level ``resign.v1``, ``offer_draw.v1``, ``accept_draw.v1``,
+  ``decline_draw.v1``);
+- ``<game>.CommandRequest``: the body of ``POST /api/matches/{id}/commands`` for that game;
+- ``<game>.View``: the game's own view (``game_view``);
+- ``<game>.MatchView``: what ``GET /api/matches/{id}`` answers for a match of that game (its
+  ``legal_moves`` carry ``<game>.Command``s).
+
+The command route's request body is one of the ``CommandRequest``s (the ``type`` tags never
+repeat across games) and the match route's answer one of the ``MatchView``s, told apart by
+``game``.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Union
+
+import msgspec
+from fastapi import FastAPI
+
+from contracts.match import AcceptDraw, DeclineDraw, MatchView, OfferDraw, Resign
+from domain.games import registry
+
+REF = "#/components/schemas/{name}"
+# The match-level commands a seat sends through the command route (the others are the server's).
+SEAT_MATCH_COMMANDS = (Resign, OfferDraw, AcceptDraw, DeclineDraw)
+COMMAND_ROUTE = "/api/matches/{match_id}/commands"
+MATCH_ROUTE = "/api/matches/{match_id}"
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": REF.format(name=name)}
+
+
+def command_union(game: str) -> Any:
+    """The commands a seat of ``game`` may send, as one tagged union type."""
+    return Union[registry.get(game).command_type, *SEAT_MATCH_COMMANDS]  # noqa: UP007 - built at run time
+
+
+def game_components() -> dict[str, Any]:
+    """Every component this module adds, by name (msgspec's components plus the per-game ones)."""
+    games = sorted(registry.GAMES)
+    types: list[Any] = [MatchView]
+    for game in games:
+        types += [command_union(game), registry.get(game).contract.view_type]
+    schemas, components = msgspec.json.schema_components(types, ref_template=REF)
+    match_view = components["MatchView"]
+    for i, game in enumerate(games):
+        command_schema, view_schema = schemas[1 + 2 * i], schemas[2 + 2 * i]
+        components[f"{game}.Command"] = {"title": f"{registry.get(game).title}: a command", **command_schema}
+        components[f"{game}.View"] = view_schema
+        components[f"{game}.CommandRequest"] = {
+            "title": f"{registry.get(game).title}: a command request",
+            "type": "object",
+            "properties": {
+                "command": _ref(f"{game}.Command"),
+                "command_id": {
+                    "anyOf": [{"type": "string"}, {"type": "null"}],
+                    "description": "Idempotency key: a retry with the same id returns the first reply.",
+                },
+            },
+            "required": ["command"],
+            "additionalProperties": False,
+        }
+        view = copy.deepcopy(match_view)
+        view["title"] = f"{registry.get(game).title}: a match as a seat or spectator sees it"
+        props = view["properties"]
+        props["game"] = {"type": "string", "enum": [game]}
+        props["game_view"] = view_schema
+        props["legal_moves"] = {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"label": {"type": "string"}, "command": _ref(f"{game}.Command")},
+                "required": ["label", "command"],
+            },
+            "description": "The viewer's legal moves: the label in the game's notation, the command as "
+            "the command route takes it.",
+        }
+        components[f"{game}.MatchView"] = view
+    return components
+
+
+def add_game_schemas(schema: dict[str, Any]) -> dict[str, Any]:
+    """Put every game's commands and views into an OpenAPI document (in place) and point the
+    command and match routes at them."""
+    games = sorted(registry.GAMES)
+    schema.setdefault("components", {}).setdefault("schemas", {}).update(game_components())
+    paths = schema.get("paths", {})
+    post = paths.get(COMMAND_ROUTE, {}).get("post")
+    if post is not None:
+        body = post.setdefault("requestBody", {"required": True})
+        body["content"] = {
+            "application/json": {"schema": {"oneOf": [_ref(f"{g}.CommandRequest") for g in games]}}
+        }
+    get = paths.get(MATCH_ROUTE, {}).get("get")
+    if get is not None:
+        ok = get.setdefault("responses", {}).setdefault("200", {"description": "The match"})
+        ok["content"] = {
+            "application/json": {
+                "schema": {
+                    "oneOf": [_ref(f"{g}.MatchView") for g in games],
+                    "discriminator": {
+                        "propertyName": "game",
+                        "mapping": {g: REF.format(name=f"{g}.MatchView") for g in games},
+                    },
+                }
+            }
+        }
+    return schema
+
+
+def install(app: FastAPI) -> None:
+    """Generate the app's OpenAPI document with every game's commands and views (once)."""
+    generate = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = add_game_schemas(generate())
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]

@@ -115,6 +115,7 @@ UGOLKI_REJECTION_CODES: tuple[str, ...] = (
     "vrednyugi",
     "target_home_lock",
     "game_over",
+    "bad_action",  # a game record's action that cannot be read (rules/records.md)
 )
 
 CONTRACT = GameContract(

@@ -51,6 +51,13 @@ class RecordAdapter(Generic[S, C, E]):
     ``deal_entry(event)``: the record's deal entry of a recorded chance event (``None`` otherwise).
     ``scores(state)``: per seat the running totals after each deal so far (``()`` for games
     without deals).
+    ``ignored(command)``: a command a record may list that changes nothing in a replay (kings-corner's
+    ``ready``: a replay deals from the record's next entry by itself).
+
+    The replaying framework (``domain.records``) deals the next entry whenever ``wants_deal`` is
+    true, and adds the record's ``first_dealer`` to the first entry; ``deal_entry`` may return a
+    ``first_dealer`` key for the first deal, which an export moves to the top of the record.
+    ``parse_action`` may return the match layer's ``Resign`` for ``["resign", s]``.
     """
 
     parse_action: Callable[[S, Seat, Sequence[Any]], C | Rejected]
@@ -59,6 +66,7 @@ class RecordAdapter(Generic[S, C, E]):
     deal: Callable[[S, Mapping[str, Any]], tuple[E, ...] | Rejected] | None = None
     deal_entry: Callable[[E], dict[str, Any] | None] = lambda _event: None
     scores: Callable[[S], tuple[tuple[int, ...], ...]] = lambda _state: ()
+    ignored: Callable[[Any], bool] = lambda _command: False
 
 
 def no_hidden(_state: Any, _seat: Seat) -> frozenset[str]:

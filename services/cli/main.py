@@ -203,11 +203,34 @@ def _bundle_or_exit(match_id: str, verb: str) -> Any:
 
 
 @app.command()
-def export(match_id: Annotated[str, typer.Argument(help="The match to export.")]) -> None:
-    """Write the audit bundle of a match (its envelopes, byte for byte) to standard output."""
+def export(
+    match_id: Annotated[str, typer.Argument(help="The match to export.")],
+    record: Annotated[
+        bool,
+        typer.Option(
+            "--record",
+            help="Write the finished match as a portable game record (rules/records.md) instead of its "
+            "audit bundle; `gamehall rules replay FILE` referees it.",
+        ),
+    ] = False,
+) -> None:
+    """Write the audit bundle of a match (its envelopes, byte for byte) to standard output, or with
+    --record the finished match as a game record."""
     from contracts.codecs import encode
 
     bundle = _bundle_or_exit(match_id, "export")
+    if record:
+        import json
+
+        from domain.records import record_of_bundle
+
+        try:
+            text = json.dumps(record_of_bundle(bundle), ensure_ascii=False)
+        except ValueError as exc:
+            typer.echo(f"cannot export {match_id} as a record: {exc}", err=True)
+            raise typer.Exit(1) from None
+        sys.stdout.write(text + "\n")
+        return
     sys.stdout.write(encode(bundle).decode() + "\n")
 
 

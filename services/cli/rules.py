@@ -13,7 +13,9 @@ from contracts.envelope import Rejected
 from domain.core.match import resolve_ruleset
 from domain.games.registry import GAMES
 
-rules_app = typer.Typer(help="Rules of the games: presets and move-generation checks.", no_args_is_help=True)
+rules_app = typer.Typer(
+    help="Rules of the games: presets, move-generation checks and refereeing game records.", no_args_is_help=True
+)
 
 
 def _game(name: str) -> Any:
@@ -128,3 +130,56 @@ def perft(
         if timing:
             line += f"  ({elapsed:.3f} s, {nodes / elapsed if elapsed else 0:,.0f} nodes/s)"
         typer.echo(line)
+
+
+@rules_app.command()
+def replay(
+    file: Annotated[str, typer.Argument(help="A game record (rules/records.md); - for standard input.")],
+    as_json: Annotated[bool, typer.Option("--json", help="The answer as one JSON object.")] = False,
+) -> None:
+    """Referee a game record with the rules code of live play.
+
+    Exit 0: the record is legal (its result, per-deal points and totals); exit 1: an illegal action
+    (its index, rejection code and detail); exit 2: a malformed record (the field named)."""
+    import sys
+
+    from domain.records import Illegal, MalformedRecord
+    from domain.records import replay as referee
+
+    try:
+        text = sys.stdin.read() if file == "-" else open(file, encoding="utf-8").read()  # noqa: SIM115
+        record = json.loads(text)
+    except (OSError, UnicodeDecodeError) as exc:
+        typer.echo(f"cannot read {file}: {exc}", err=True)
+        raise typer.Exit(2) from None
+    except json.JSONDecodeError as exc:
+        typer.echo(f"{file}: not JSON: {exc}", err=True)
+        raise typer.Exit(2) from None
+    try:
+        result = referee(record)
+    except MalformedRecord as exc:
+        typer.echo(f"malformed record: {exc}", err=True)
+        raise typer.Exit(2) from None
+    if as_json:
+        typer.echo(json.dumps(result.as_json(), ensure_ascii=False))
+    elif isinstance(result, Illegal):
+        typer.echo(f"illegal action {result.index}: {result.code}: {result.detail}")
+    else:
+        _print_replay(result)
+    raise typer.Exit(1 if isinstance(result, Illegal) else 0)
+
+
+def _print_replay(result: Any) -> None:
+    players = list(result.players)
+    width = max(len(p) for p in players + ["deal"])
+    if result.deals:
+        typer.echo("  ".join(["deal".ljust(6)] + [p.rjust(width) for p in players]))
+        for i, row in enumerate(result.deals, start=1):
+            cells = [f"{pt:+d} ({tot})".rjust(width) for pt, tot in zip(row["points"], row["totals"], strict=True)]
+            typer.echo("  ".join([str(i).ljust(6)] + cells))
+        typer.echo("  ".join(["total".ljust(6)] + [str(t).rjust(width) for t in result.totals]))
+    if not result.finished:
+        typer.echo("legal so far; the game is not finished")
+        return
+    ranking = sorted(zip(result.ranks, players, strict=True))
+    typer.echo(f"finished ({result.reason}): " + ", ".join(f"{rank}. {p}" for rank, p in ranking))

@@ -34,6 +34,7 @@ from hypothesis import strategies as st
 from contracts.codecs import codec
 from contracts.envelope import EventEnvelope, Rejected
 from contracts.match import MATCH_REJECTION_CODES, CreateMatch
+from domain import records
 from domain.core import match
 from domain.core import rng as rng_v1
 from domain.core.matchlog import fold_envelopes
@@ -268,6 +269,18 @@ def playout(game: Any, preset: str, n: int, server_seed: bytes | None, seed: int
     assert [msgspec.json.encode(list(e)) for e in again] == [msgspec.json.encode(list(e)) for e in log]
     for env in envelopes[:3] + envelopes[-3:]:
         assert c.decode_envelope(msgspec.json.encode(env)) == env
+    # A record of the match referees to the recorded outcome (rules/records.md).
+    if game.record is not None:
+        played = [(seat, cmd, events) for (seat, cmd), events in zip(script, log[1:], strict=True)]
+        decisions = [(None, create, log[0]), *played]
+        record = msgspec.json.decode(msgspec.json.encode(records.to_record(decisions)))
+        replayed = records.replay(record)
+        assert isinstance(replayed, records.Replayed), replayed
+        assert replayed.state is not None
+        assert game.view(replayed.state.game_state, None) == game.view(state.game_state, None), "replay differs"
+        assert replayed.finished == (state.outcome is not None)
+        if state.outcome is not None:
+            assert (replayed.ranks, replayed.reason) == (state.outcome.ranks, state.outcome.reason)
 
 
 @pytest.mark.parametrize(("game_name", "preset"), CASES)

@@ -153,7 +153,10 @@ def deal(state: KCState, entry: Mapping[str, Any]) -> tuple[KingsCornerEvent, ..
 def deal_entry(event: KingsCornerEvent) -> dict[str, Any] | None:
     """The record's deal entry of a recorded deal."""
     if isinstance(event, RoundDealt):
-        return {"deck": list(event.order)}
+        entry: dict[str, Any] = {"deck": list(event.order)}
+        if event.round_no == 1:  # an export moves it to the record's first_dealer
+            entry["first_dealer"] = event.seats.index(event.dealer)
+        return entry
     return None
 
 
@@ -175,4 +178,5 @@ RECORD: RecordAdapter[KCState, KingsCornerCommand, KingsCornerEvent] = RecordAda
     deal=deal,
     deal_entry=deal_entry,
     scores=scores,
+    ignored=lambda command: isinstance(command, Ready),  # records.md: a ready changes nothing
 )

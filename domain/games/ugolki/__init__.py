@@ -11,6 +11,7 @@ from .bots import BOTS
 from .decide import decide
 from .evolve import evolve
 from .legal import legal_commands
+from .record import RECORD
 from .rules import DEFAULT_PRESET, DESCRIPTIONS, PRESETS, validate
 from .state import UgolkiState, initial_state, outcome, to_move
 from .view import describe, redact, view
@@ -53,6 +54,7 @@ GAME: Decider[UgolkiState, MovePiece, Any, UgolkiView, UgolkiRuleset] = Decider(
     describe=describe,
     bots=BOTS,
     default_bot="greedy",
+    record=RECORD,
 )
 
 __all__ = ["GAME", "PRESETS", "DEFAULT_PRESET", "UgolkiState", "initial_state"]

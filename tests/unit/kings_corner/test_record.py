@@ -97,11 +97,12 @@ def test_a_record_deal_is_dealt_like_an_rng_v1_shuffle() -> None:
     assert isinstance(events, tuple)
     dealt = next(e for e in events if isinstance(e, RoundDealt))
     entry = ADAPTER.deal_entry(dealt)
-    assert entry == {"deck": list(dealt.order)}
+    dealer = GAME.seat_names(2).index(dealt.dealer)
+    # The first deal names its dealer too: an export moves it to the record's first_dealer.
+    assert entry == {"deck": list(dealt.order), "first_dealer": dealer}
     assert ADAPTER.deal_entry(SeatReady(seat="p1")) is None
     state = _fresh()
     assert ADAPTER.wants_deal(state)
-    dealer = GAME.seat_names(2).index(dealt.dealer)
     replayed = ADAPTER.deal(state, {**entry, "first_dealer": dealer})  # type: ignore[misc, arg-type]
     assert isinstance(replayed, tuple)
     assert replayed[:2] == (SeatReady(seat="p1"), SeatReady(seat="p2"))

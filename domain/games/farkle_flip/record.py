@@ -150,8 +150,8 @@ def deal(state: FFState, entry: Mapping[str, Any]) -> tuple[FarkleFlipEvent, ...
 
 
 def deal_entry(event: FarkleFlipEvent) -> dict[str, Any] | None:
-    if isinstance(event, GameDealt):
-        return {"deck": list(event.deck)}
+    if isinstance(event, GameDealt):  # an export moves first_dealer to the top of the record
+        return {"deck": list(event.deck), "first_dealer": event.seats.index(event.dealer)}
     if isinstance(event, PileReshuffled):
         return {"deck": list(event.order)}
     return None
@@ -169,4 +169,5 @@ RECORD: RecordAdapter[FFState, FarkleFlipCommand, FarkleFlipEvent] = RecordAdapt
     deal=deal,
     deal_entry=deal_entry,
     scores=scores,
+    ignored=lambda command: isinstance(command, Ready),  # records.md: meaningless in a record
 )

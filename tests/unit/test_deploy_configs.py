@@ -18,7 +18,9 @@ CONFIGS = sorted((ROOT / "deploy/nats").rglob("*.conf"))
 @pytest.mark.parametrize("conf", CONFIGS, ids=lambda p: str(p.relative_to(ROOT)))
 def test_nats_config_parses(conf: Path) -> None:
     # Passwords of the service users come from the server's environment (deploy/nats/README.md).
-    env = dict(os.environ, **{var: "test-password" for var in re.findall(r"\$(GH_NATS_\w+)", conf.read_text())})
+    # (accounts.conf, which every server config includes.)
+    names = {var for path in CONFIGS for var in re.findall(r"\$(GH_NATS_\w+)", path.read_text())}
+    env = dict(os.environ, **{var: "test-password" for var in names})
     done = subprocess.run(
         [nats_server_binary(), "-c", str(conf), "-t"], capture_output=True, text=True, cwd=conf.parent, env=env
     )
@@ -33,3 +35,18 @@ def test_cluster_nodes_route_to_each_other() -> None:
         assert f"server_name: n{i}" in text
         routes = {f"nats-route://nats-{j}:6222" for j in (1, 2, 3) if j != i}
         assert all(r in text for r in routes) and f"nats-{i}:6222" not in text
+
+
+def test_every_server_config_runs_the_embedded_servers_accounts() -> None:
+    """deploy/nats/accounts.conf is the layout of services/common/natsauth.py: the same users,
+    the same denials; every server config (single and cluster nodes) includes it."""
+    from services.common import natsauth
+
+    accounts = (ROOT / "deploy/nats/accounts.conf").read_text()
+    for user in natsauth.ALL_USERS:
+        assert f"user: {user}," in accounts, user
+    for subject in (*natsauth.DENY_PUBLISH, *natsauth.DENY_SUBSCRIBE):
+        assert f'"{subject}"' in accounts, subject
+    servers = [ROOT / "deploy/nats/nats.conf", *sorted((ROOT / "deploy/nats/cluster").glob("n*.conf"))]
+    for conf in servers:
+        assert "accounts.conf" in conf.read_text(), conf

@@ -59,7 +59,7 @@ def _matches(count: int, seed: int = 7) -> list:
     return out
 
 
-async def _until(predicate, timeout: float = 30.0) -> None:  # type: ignore[no-untyped-def]
+async def _until(predicate, timeout: float = 120.0) -> None:  # type: ignore[no-untyped-def]
     deadline = asyncio.get_running_loop().time() + timeout
     while not await predicate():
         assert asyncio.get_running_loop().time() < deadline, "timed out"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import msgspec
 
+from contracts.certificate import SignedCertificate
+
 
 class StoredEnvelope(msgspec.Struct, frozen=True, kw_only=True):
     stream_seq: int
@@ -17,6 +19,8 @@ class AuditBundle(msgspec.Struct, frozen=True, kw_only=True, tag="audit_bundle.v
     exported_at: int  # unix ms
     head_hash: str  # sha256 of the last envelope's bytes: pins the end of the chain
     envelopes: tuple[StoredEnvelope, ...]
+    # The referee's signed certificate of a finished match (absent while it runs).
+    certificate: SignedCertificate | None = None
 
 
 class AuditReport(msgspec.Struct, frozen=True, kw_only=True):
@@ -31,3 +35,4 @@ class AuditReport(msgspec.Struct, frozen=True, kw_only=True):
     finished: bool
     outcome: dict[str, object] | None = None
     notes: tuple[str, ...] = ()
+    certified_by: str | None = None  # key id of a certificate that checked out

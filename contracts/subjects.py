@@ -10,6 +10,11 @@ SECRET_STREAM = "GH_SECRETS"
 SECRET_SUBJECTS = "secret.>"
 INTEGRATION_STREAM = "GH_INTEGRATION"
 INTEGRATION_SUBJECTS = "integration.>"
+# Signed match certificates (certificate.<game>.<match_id>) and the referees' public keys
+# (certificate.keys.<key_id>).
+CERTIFICATE_STREAM = "GH_CERTIFICATES"
+CERTIFICATE_SUBJECTS = "certificate.>"
+PUBLIC_KEY_SUBJECTS = "certificate.keys.*"
 
 DEFAULT_PARTITIONS = 4
 REFEREE_QUEUE = "referees"
@@ -65,3 +70,11 @@ def match_id_from_subject(subject: str) -> str:
 
 def game_from_subject(subject: str) -> str:
     return subject.split(".", 2)[1]
+
+
+def certificate_subject(game: str, match_id: str) -> str:
+    return f"certificate.{game}.{match_id}"
+
+
+def public_key_subject(key_id: str) -> str:
+    return f"certificate.keys.{key_id}"

@@ -7,11 +7,13 @@ a wrong outcome or a forged deal all show up at the envelope where they happen.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
 
 from contracts.audit import AuditBundle, AuditReport
+from contracts.certificate import MatchCertificate, SignedCertificate, certificate_decoder
 from contracts.codecs import codec
 from contracts.envelope import EventEnvelope, Rejected
 from contracts.match import MatchCreated, ServerSeedRevealed
@@ -41,7 +43,79 @@ def _where(i: int, env: EventEnvelope[Any] | None) -> str:
     return f"envelope #{i + 1}" + (f" (seq {env.seq})" if env is not None else "")
 
 
-def audit(bundle: AuditBundle) -> AuditReport:
+# Checks a certificate's signature against published keys: None when it holds, else the problem.
+# The caller supplies it (signatures are a library's business, not the rules'); see
+# services/common/certificates.py.
+SignatureCheck = Callable[[SignedCertificate, MatchCertificate], str | None]
+
+
+def audit(bundle: AuditBundle, verify: SignatureCheck | None = None) -> AuditReport:
+    """The full audit of a bundle; with a certificate in it, also the certificate: its signature
+    (when ``verify`` is given) and that it pins exactly this log and this outcome."""
+    report = _audit_log(bundle)
+    if bundle.certificate is None:
+        return report
+    problems, notes, certified_by = _certificate_problems(bundle, report, verify)
+    return msgspec.structs.replace(
+        report,
+        ok=report.ok and not problems,
+        problems=report.problems + tuple(problems),
+        notes=report.notes + tuple(notes),
+        certified_by=certified_by,
+    )
+
+
+def _certificate_problems(
+    bundle: AuditBundle, report: AuditReport, verify: SignatureCheck | None
+) -> tuple[list[str], list[str], str | None]:
+    signed = bundle.certificate
+    assert signed is not None
+    problems: list[str] = []
+    notes: list[str] = []
+    try:
+        cert = certificate_decoder.decode(signed.certificate.encode())
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        return [f"certificate (key {signed.key_id}): not a valid match certificate: {exc}"], notes, None
+    name = f"certificate (key {signed.key_id})"
+    if verify is None:
+        notes.append(f"{name}: signature not checked (no public keys given)")
+    else:
+        bad = verify(signed, cert)
+        if bad:
+            problems.append(f"{name}: {bad}")
+    for field, ours in (("match_id", bundle.match_id), ("game", bundle.game), ("rules_version", bundle.rules_version)):
+        if getattr(cert, field) != ours:
+            problems.append(f"{name}: certifies {field} {getattr(cert, field)!r}, the bundle is {ours!r}")
+    held = len(bundle.envelopes)
+    if held != cert.envelopes:
+        lost = "envelopes were removed from its end" if held < cert.envelopes else "envelopes were added"
+        problems.append(f"{name}: covers {cert.envelopes} envelopes but the bundle holds {held} ({lost})")
+    elif bundle.envelopes and envelope_hash(bundle.envelopes[-1].data.encode()) != cert.head_hash:
+        problems.append(
+            f"{name}: the last envelope's sha256 does not match the certified head_hash "
+            f"{cert.head_hash[:16]}… (the log was changed after it was certified)"
+        )
+    created = _created(bundle)
+    if created is not None and created.ruleset_hash != cert.ruleset_hash:
+        problems.append(f"{name}: certifies ruleset {cert.ruleset_hash[:16]}…, the log {created.ruleset_hash[:16]}…")
+    if report.outcome is not None and msgspec.to_builtins(cert.outcome) != report.outcome:
+        problems.append(f"{name}: certifies the outcome {msgspec.to_builtins(cert.outcome)}, the log {report.outcome}")
+    if report.outcome is None and report.ok:
+        problems.append(f"{name}: certifies a finished match but the log in the bundle never ends it")
+    certified = not problems and verify is not None
+    return problems, notes, signed.key_id if certified else None
+
+
+def _created(bundle: AuditBundle) -> MatchCreated | None:
+    try:
+        first = codec(bundle.game).decode_envelope(bundle.envelopes[0].data.encode())
+    except (KeyError, IndexError, msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    event = first.events[0] if first.events else None
+    return event if isinstance(event, MatchCreated) else None
+
+
+def _audit_log(bundle: AuditBundle) -> AuditReport:
     problems: list[str] = []
     listing: list[str] = []
     notes: list[str] = []

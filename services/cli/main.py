@@ -168,6 +168,7 @@ def demo_settings(settings: settings_mod.Settings, ranked: bool) -> settings_mod
 
 async def _load_bundle(match_id: str) -> Any:
     from services.cli.stackrun import data_dir_nats_url
+    from services.common.certificates import load_certificate
     from services.common.natsio import EventStore, connect
     from services.common.reader import load_match
     from services.gateway.app import make_bundle
@@ -177,6 +178,11 @@ async def _load_bundle(match_id: str) -> Any:
         nc = await connect(url, "gamehall-cli", credential)
         try:
             folded = await load_match(EventStore(nc.jetstream()), match_id)
+            certificate = (
+                await load_certificate(nc.jetstream(), folded.game, match_id)
+                if folded is not None and folded.finished
+                else None
+            )
         finally:
             await nc.close()
     finally:
@@ -184,7 +190,7 @@ async def _load_bundle(match_id: str) -> Any:
             await asyncio.to_thread(nats.stop)
     if folded is None:
         return None
-    return make_bundle(folded)
+    return make_bundle(folded, certificate)
 
 
 def _bundle_or_exit(match_id: str, verb: str) -> Any:
@@ -256,10 +262,18 @@ def audit_main(
     file: Annotated[Path | None, typer.Option("--file", "-f", help="Audit an exported bundle file.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No move listing.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="The report as JSON.")] = False,
+    keys: Annotated[
+        Path | None,
+        typer.Option(
+            "--keys",
+            help="Public keys to check a certificate with (the JSON of GET /api/keys or "
+            "'gamehall keys --json'); the data folder's keys when omitted.",
+        ),
+    ] = None,
 ) -> None:
     """gamehall audit MATCH_ID | gamehall audit --file match.json | gamehall audit shuffle ..."""
     if ctx.invoked_subcommand is not None:
-        ctx.obj = {"quiet": quiet, "json": as_json}
+        ctx.obj = {"quiet": quiet, "json": as_json, "keys": keys}
         return
     if file is None:
         typer.echo("give a MATCH_ID or --file BUNDLE (see --help)", err=True)
@@ -269,7 +283,7 @@ def audit_main(
     except OSError as exc:
         typer.echo(f"cannot read {file}: {exc}", err=True)
         raise typer.Exit(2) from None
-    raise typer.Exit(_audit_bytes(data, str(file), quiet, as_json))
+    raise typer.Exit(_audit_bytes(data, str(file), quiet, as_json, keys))
 
 
 @audit_app.command("match", hidden=True)
@@ -287,11 +301,31 @@ def audit_match(
     opts["json"] = opts.get("json") or as_json
     bundle = _bundle_or_exit(match_id, "audit")
     raise typer.Exit(
-        _audit_bytes(encode(bundle), match_id, opts.get("quiet", False), opts.get("json", False))
+        _audit_bytes(encode(bundle), match_id, opts.get("quiet", False), opts.get("json", False), opts.get("keys"))
     )
 
 
-def _audit_bytes(data: bytes, source: str, quiet: bool, as_json: bool) -> int:
+def _verifier(keys_file: Path | None) -> Any:
+    """The signature check of certificates: keys from ``--keys``, else the data folder's."""
+    import msgspec
+
+    from contracts.certificate import keyset_decoder
+    from services.common.certificates import KeyRing, verifier
+
+    if keys_file is not None:
+        try:
+            keyset = keyset_decoder.decode(keys_file.read_bytes())
+        except (OSError, msgspec.DecodeError, msgspec.ValidationError) as exc:
+            typer.echo(f"cannot read public keys from {keys_file}: {exc}", err=True)
+            raise typer.Exit(2) from None
+    else:
+        keyset = KeyRing(_settings().signing_keys_dir).public()
+        if not keyset.keys:
+            return None
+    return verifier(keyset)
+
+
+def _audit_bytes(data: bytes, source: str, quiet: bool, as_json: bool, keys: Path | None = None) -> int:
     import msgspec
 
     from domain.audit import audit, decode_bundle
@@ -304,7 +338,7 @@ def _audit_bytes(data: bytes, source: str, quiet: bool, as_json: bool) -> int:
     except msgspec.ValidationError as exc:
         typer.echo(f"AUDIT FAILED: {source} is not an audit bundle: {exc}", err=True)
         return 1
-    report = audit(bundle)
+    report = audit(bundle, _verifier(keys))
     if as_json:
         typer.echo(msgspec.json.encode(report).decode())
         return 0 if report.ok else 1
@@ -321,6 +355,12 @@ def _audit_bytes(data: bytes, source: str, quiet: bool, as_json: bool) -> int:
             f"OK: hash chain intact, {report.redecided}/{report.envelopes} decisions re-decided identically, "
             + (f"outcome {report.outcome} confirmed" if report.finished else "match still running")
         )
+        if report.certified_by:
+            typer.echo(f"finished and certified by key {report.certified_by}")
+        elif report.finished and bundle.certificate is None:
+            typer.echo("finished, but the bundle carries no certificate")
+        elif not report.finished:
+            typer.echo("the bundle is of an unfinished match (no certificate)")
         return 0
     for problem in report.problems:
         typer.echo(f"AUDIT FAILED: {problem}", err=True)
@@ -353,12 +393,14 @@ app.add_typer(audit_app, name="audit")
 
 def _mount() -> None:
     from services.cli.apps import apps_app
+    from services.cli.keys import keys_app
     from services.cli.ranked import leaderboard_cmd, ratings_app
     from services.cli.rules import rules_app
 
     app.add_typer(rules_app, name="rules", help="Rules tools: presets, perft.")
     app.command("leaderboard")(leaderboard_cmd)
     app.add_typer(ratings_app, name="ratings")
+    app.add_typer(keys_app, name="keys")
     app.add_typer(apps_app, name="apps")
 
 

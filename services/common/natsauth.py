@@ -7,7 +7,7 @@ same for a real cluster):
   (``GH_INTEGRATION``).  One user per service: ``referee``, ``gateway``, ``bots``, ``scoring``,
   ``leaderboard``, ``matchmaking`` and ``cli`` (operator commands).  Every user but ``referee``
   may not publish or subscribe on ``secret.>``, may not touch a ``GH_SECRETS`` stream through
-  the JetStream API, may not append to ``match.>`` and may not serve ``cmd.>`` (pose as a
+  the JetStream API, may not append to ``match.>`` or sign on ``certificate.>`` and may not serve ``cmd.>`` (pose as a
   referee).
 - account ``SECRETS`` (JetStream): ``GH_SECRETS``, the server seeds of card matches.  Its only
   user, ``referee-secrets``, is the referee's second connection.  No other account imports it.
@@ -39,6 +39,7 @@ _S = subjects.SECRET_STREAM
 DENY_PUBLISH = (
     subjects.SECRET_SUBJECTS,
     subjects.MATCH_SUBJECTS,
+    subjects.CERTIFICATE_SUBJECTS,
     f"$JS.API.*.*.{_S}",
     f"$JS.API.*.*.{_S}.>",
     f"$JS.API.*.*.*.{_S}",

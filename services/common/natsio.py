@@ -61,9 +61,10 @@ STREAM_SUBJECTS = (
     (subjects.MATCH_STREAM, subjects.MATCH_SUBJECTS),
     (subjects.SECRET_STREAM, subjects.SECRET_SUBJECTS),
     (subjects.INTEGRATION_STREAM, subjects.INTEGRATION_SUBJECTS),
+    (subjects.CERTIFICATE_STREAM, subjects.CERTIFICATE_SUBJECTS),
 )
 # Streams every service may see (account APP) and the referee's own (account SECRETS).
-APP_STREAMS = (subjects.MATCH_STREAM, subjects.INTEGRATION_STREAM)
+APP_STREAMS = (subjects.MATCH_STREAM, subjects.INTEGRATION_STREAM, subjects.CERTIFICATE_STREAM)
 SECRET_STREAMS = (subjects.SECRET_STREAM,)
 
 

@@ -190,6 +190,12 @@ class Settings(_Section):
         description="folder of NATS credentials, one `<user>.json` per service (see NATS accounts below); "
         "`gamehall up` sets it for its embedded nats-server; an open server when unset",
     )
+    signing_keys: Path | None = Field(
+        None,
+        validation_alias="GAMEHALL_SIGNING_KEYS",
+        description="folder of the referees' Ed25519 keys that sign match certificates "
+        "(`keys` in the data folder when unset)",
+    )
     referee: RefereeSettings = Field(default_factory=RefereeSettings)
     scoring: ScoringSettings = Field(default_factory=ScoringSettings)
     matchmaking: MatchmakingSettings = Field(default_factory=MatchmakingSettings)
@@ -203,6 +209,10 @@ class Settings(_Section):
     @classmethod
     def _absolute(cls, value: Path) -> Path:
         return value.resolve()
+
+    @property
+    def signing_keys_dir(self) -> Path:
+        return self.signing_keys or self.data_dir / "keys"
 
     @property
     def sqlite_url(self) -> str:

@@ -31,12 +31,14 @@ from contracts import subjects
 from contracts.audit import AuditBundle, StoredEnvelope
 from contracts.bots import BotSeatAssigned
 from contracts.bots import reply_decoder as bots_reply_decoder
+from contracts.certificate import SignedCertificate
 from contracts.codecs import codec, encode
 from contracts.envelope import Accepted, EventEnvelope, Rejected
 from domain.core import match as match_layer
 from domain.core.audit import envelope_hash
 from domain.games import registry
 from services.common import commands, logs, metrics
+from services.common.certificates import load_certificate, published_keys
 from services.common.health import nats_checks, readiness, referee_answers
 from services.common.natsio import APP_STREAMS, EventStore, Stored, connect, ensure_streams
 from services.common.reader import FoldedMatch, find_game, load_match
@@ -245,7 +247,9 @@ class Gateway:
 
     async def bundle(self, match_id: str) -> AuditBundle:
         folded = await self.load(match_id)
-        return make_bundle(folded)
+        assert self.nc is not None
+        certificate = await load_certificate(self.nc.jetstream(), folded.game, match_id) if folded.finished else None
+        return make_bundle(folded, certificate)
 
     async def follow(self, folded: FoldedMatch) -> AsyncIterator[Stored]:
         """New envelopes of a match as they are stored (ordered consumer from the next sequence)."""
@@ -278,7 +282,7 @@ def decision_for(game: Any, env: EventEnvelope[Any], seat: str | None) -> dict[s
     }
 
 
-def make_bundle(folded: FoldedMatch) -> AuditBundle:
+def make_bundle(folded: FoldedMatch, certificate: SignedCertificate | None = None) -> AuditBundle:
     game = registry.get(folded.game)
     if game.hidden_info and not folded.finished:
         raise ApiError(409, "match_running", "a match with hidden cards can be exported once it is over")
@@ -289,6 +293,7 @@ def make_bundle(folded: FoldedMatch) -> AuditBundle:
         exported_at=time.time_ns() // 1_000_000,
         head_hash=envelope_hash(folded.stored[-1].data),
         envelopes=tuple(StoredEnvelope(stream_seq=s.stream_seq, data=s.data.decode()) for s in folded.stored),
+        certificate=certificate,
     )
 
 
@@ -651,6 +656,15 @@ def create_app(settings: Settings, nats_url: str) -> FastAPI:
     )
     async def replay(match_id: str) -> dict[str, Any]:
         return replay_frames(await gw.load(match_id))
+
+    @app.get(
+        "/api/keys",
+        tags=["audit"],
+        summary="Public keys that sign match certificates (Ed25519, hex), with their validity",
+    )
+    async def keys() -> Response:
+        assert gw.nc is not None
+        return Response(encode(await published_keys(gw.nc.jetstream())), media_type="application/json")
 
     @app.get("/api/matches/{match_id}/export", tags=["audit"], summary="Audit bundle of a match")
     async def export(match_id: str) -> Response:

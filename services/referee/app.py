@@ -12,6 +12,7 @@ from contracts import subjects
 from contracts.subjects import INTEGRATION_STREAM, MATCH_STREAM, SECRET_STREAM
 from domain.games.registry import GAMES
 from services.common import logs, metrics, natsauth, natsio
+from services.common.certificates import KeyRing
 from services.common.health import REFEREE_PING, Check
 from services.common.settings import Settings
 from services.common.shell import service_shell
@@ -94,6 +95,7 @@ async def run(settings: Settings, stop: asyncio.Event, metrics_port: int | None 
                 partitions=settings.partitions,
                 owned=owned,
                 secrets_js=secrets_js,
+                keys=KeyRing(settings.signing_keys_dir),
             )
             metrics.init_game_series(GAMES)
             await referee.start()

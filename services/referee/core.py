@@ -21,8 +21,10 @@ import structlog
 from nats.aio.client import Client
 from nats.aio.msg import Msg
 from nats.js import JetStreamContext
+from nats.js.errors import APIError
 
 from contracts import subjects
+from contracts.certificate import MatchCertificate
 from contracts.codecs import codec, encode
 from contracts.envelope import Accepted, CommandEnvelope, EventEnvelope, Rejected
 from contracts.integration import MatchFinished, MatchStarted
@@ -32,9 +34,10 @@ from domain.core.audit import envelope_hash, genesis_hash
 from domain.core.matchlog import Folded, fold_envelope
 from domain.core.rng import commitment
 from domain.games import registry
-from services.common import metrics
+from services.common import certificates, metrics
+from services.common.certificates import KeyRing
 from services.common.commands import token_hash
-from services.common.natsio import AppendConflict, EventStore
+from services.common.natsio import WRONG_LAST_SEQUENCE, AppendConflict, EventStore
 
 log = structlog.get_logger("referee")
 
@@ -79,8 +82,12 @@ class Referee:
         games: tuple[str, ...] | None = None,
         name: str = "referee",
         secrets_js: JetStreamContext | None = None,
+        keys: KeyRing | None = None,
     ) -> None:
         self.nc = nc
+        # Signs a certificate of every match that ends (None: no certificates, e.g. in tests).
+        self.keys = keys
+        self._published_keys: set[str] = set()
         self.js = js
         # GH_SECRETS (server seeds) lives in its own NATS account when the server has users
         # (services.common.natsauth): the referee reaches it on a second connection.
@@ -484,3 +491,45 @@ class Referee:
         await self.js.publish(
             subjects.MATCH_FINISHED, encode(notice), headers={subjects.MSG_ID: f"finished:{match_id}"}
         )
+        await self._certify(match_id, live)
+
+    async def _certify(self, match_id: str, live: Live) -> None:
+        """Sign the finished match's certificate and store it once: the first certificate of a
+        match is the one that stands (a referee that reloads the match later only retries)."""
+        state = live.state
+        if self.keys is None or state is None or state.outcome is None:
+            return
+        created = state.created
+        certificate = MatchCertificate(
+            match_id=match_id,
+            game=created.game,
+            rules_version=created.rules_version,
+            ruleset_hash=created.ruleset_hash,
+            envelopes=live.seq,
+            head_hash=live.last_hash,
+            outcome=state.outcome,
+            signed_at=now_ms(),
+        )
+        signed = await asyncio.to_thread(certificates.sign, self.keys, certificate)
+        await self._publish_key(signed.key_id)
+        try:
+            await self.js.publish(
+                subjects.certificate_subject(created.game, match_id),
+                encode(signed),
+                headers={subjects.EXPECTED_LAST_SUBJECT_SEQ: "0", subjects.MSG_ID: f"certificate:{match_id}"},
+            )
+        except APIError as exc:
+            if exc.err_code != WRONG_LAST_SEQUENCE:
+                raise
+            # certified already (by this referee before a crash, or by another one)
+
+    async def _publish_key(self, key_id: str) -> None:
+        if key_id in self._published_keys or self.keys is None:
+            return
+        for key in self.keys.public().keys:
+            await self.js.publish(
+                subjects.public_key_subject(key.key_id),
+                encode(key),
+                headers={subjects.MSG_ID: f"key:{key.key_id}:{key.retired_at or 0}"},
+            )
+        self._published_keys.add(key_id)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Mutation testing of one or more domain packages with mutmut (not part of `make test`: slow).
 #   scripts/mutants.sh [PACKAGE ...]      e.g. domain/games/ugolki domain/core
+#   MUTANTS='domain.games.ugolki.decide.*' scripts/mutants.sh domain/games/ugolki   (some mutants only)
 # Each package is mutated in its own working copy under .mutants/<name>/ (kept between runs, so a
 # second run re-tests only the mutants of functions that changed) against the unit, golden and
 # property tests of that package.  Prints the kill rate per package; the survivors are listed by
@@ -55,7 +56,8 @@ PY
     printf '%s' "$selection"
   } >"$work/setup.cfg"
   echo "== $pkg: tests $(tests_for "$pkg")"
-  (cd "$work" && nice -n 19 "$MUTMUT" run --max-children 1 >run.log 2>&1) || {
+  # shellcheck disable=SC2086  # MUTANTS holds globs of mutant names, one word each
+  (cd "$work" && nice -n 19 "$MUTMUT" run --max-children "${MUTANTS_CHILDREN:-1}" ${MUTANTS:-} >run.log 2>&1) || {
     echo "mutmut failed for $pkg; see $work/run.log"; tail -20 "$work/run.log"; exit 1; }
   (cd "$work" && "$ROOT/.venv/bin/python" "$ROOT/scripts/mutants_summary.py" "$pkg")
 done

@@ -95,6 +95,10 @@ class UgolkiView(msgspec.Struct, frozen=True, kw_only=True):
     tempo_to_go: dict[str, int]  # T(P) - T_full
     history: tuple[str, ...]  # every turn in notation, e.g. "g2-e2-e4" or "--" for a pass
     legal: tuple[str, ...] = ()  # the viewer's legal moves as "from-to" when it is the viewer's turn
+    # D1: the viewer's jump chains hop by hop when it is the viewer's turn: chain so far ("h3-h5")
+    # -> the squares the next jump may land on that the piece has not stood on this turn; with
+    # auto-finish on, a client ends the turn at a chain whose list is empty.
+    continuations: dict[str, tuple[str, ...]] = {}
     result: str | None = None
 
 

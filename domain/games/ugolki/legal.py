@@ -201,3 +201,52 @@ def legal_commands(state: UgolkiState, seat: str) -> tuple[MovePiece, ...]:
         MovePiece(path=tuple(geo.names[i] for i in representative_path(state, side, move)))
         for move in legal_moves(state, side)
     )
+
+
+# A bound on the continuation tree of one view (D1); beyond it a client plays by end square.
+MAX_CONTINUATIONS = 2000
+
+
+def continuations(state: UgolkiState) -> dict[str, tuple[str, ...]]:
+    """D1 (auto-finish): every jump chain of the side to move, hop by hop.
+
+    Keys are chains so far (``"h3"``, ``"h3-h5"``; the origin alone for a piece that can jump), values
+    the squares the next jump may land on that the piece has not stood on this turn.  With auto-finish
+    on, a client ends the turn when the value is empty: jumping back to a visited square stays legal
+    (Q16) but never holds a turn open.  Whether the turn may end at a chain is the rules' answer to
+    the full path (the view's legal moves list one path per end square)."""
+    if state.result is not None:
+        return {}
+    geo = state.geo
+    side = state.side
+    own, opp = state.boards(side)
+    target = target_of(geo, side)
+    out: dict[str, tuple[str, ...]] = {}
+    for origin in geo.squares(own):
+        ob = 1 << origin
+        occ = (own | opp) ^ ob
+        empty = geo.board ^ occ
+        if lock_mode(state) == 1 and (target >> origin) & 1:
+            empty &= target
+
+        stack: list[tuple[int, ...]] = [(origin,)]
+        while stack and len(out) < MAX_CONTINUATIONS:
+            chain = stack.pop()
+            if len(chain) > 64:
+                continue
+            fresh = sorted(set(_hops(geo, occ, empty, chain[-1])) - set(chain), key=geo.file_rank)
+            if len(chain) == 1 and not fresh:
+                break
+            out["-".join(geo.names[i] for i in chain)] = tuple(geo.names[i] for i in fresh)
+            stack.extend((*chain, nxt) for nxt in fresh)
+    return dict(sorted(out.items()))
+
+
+def _hops(geo: Geometry, occ: int, empty: int, sq: int) -> list[int]:
+    """Single jumps from ``sq``: over an occupied square onto an empty one."""
+    lands = []
+    for s in geo.jump_shifts:
+        over, land = sq + s, sq + 2 * s
+        if over >= 0 and land >= 0 and (occ >> over) & 1 and (empty >> land) & 1:
+            lands.append(land)
+    return lands

@@ -5,7 +5,7 @@ from __future__ import annotations
 from contracts.games.ugolki import MovePiece, UgolkiEvent, UgolkiView
 
 from .geometry import Geometry
-from .legal import legal_moves
+from .legal import continuations, legal_moves
 from .notation import format_path
 from .state import BLACK, WHITE, UgolkiState
 from .tempo import tempo, tempo_to_go
@@ -32,8 +32,10 @@ def view(state: UgolkiState, viewer: str | None) -> UgolkiView:
     over = state.result is not None
     mover = None if over else state.seats[state.side]
     legal: tuple[str, ...] = ()
+    chains: dict[str, tuple[str, ...]] = {}
     if viewer is not None and viewer == mover:
         legal = tuple(f"{geo.names[f]}-{geo.names[t]}" for f, t in legal_moves(state))
+        chains = continuations(state)
     return UgolkiView(
         board=geo.n,
         white=_sorted_squares(geo, state.white),
@@ -46,6 +48,7 @@ def view(state: UgolkiState, viewer: str | None) -> UgolkiView:
         tempo_to_go={white: tempo_to_go(state, WHITE), black: tempo_to_go(state, BLACK)},
         history=tuple(format_path(geo, p) for p in state.turns),
         legal=legal,
+        continuations=chains,
         result=_result_text(state),
     )
 

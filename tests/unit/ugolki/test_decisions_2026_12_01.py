@@ -142,3 +142,23 @@ def test_d6_the_seeds_notation_still_reads() -> None:
     start().when("white", MovePiece(path=("h3–h5",))).then(moved("white", "h3", "h5"))
     start().when("white", MovePiece(path=("3-H-5-H",))).then(moved("white", "h3", "h5"))
     start().when("white", MovePiece(path=("Н3 - Н5",))).then(moved("white", "h3", "h5"))
+
+
+# ---------------------------------------------------------------- D1 auto-finish in the server
+def test_d1_a_jump_whose_only_further_jump_goes_back_ends_the_turn() -> None:
+    """D1: auto-finish ends the turn after a jump from which no jump reaches an unvisited square;
+    jumping back stays legal (Q16) but never holds the turn open."""
+    state = pos(rules("kostrov"), "h3 h4", "a8 b8")
+    chains = GAME.view(state, "white").continuations
+    assert chains["h3"] == ("h5",)
+    assert chains["h3-h5"] == ()  # the jump back to h3 is to a visited square: the turn ends
+    at(state).when("white", mv("h3", "h5", "h3", "h5")).then(moved("white", "h3", "h5", "h3", "h5"))
+
+
+def test_d1_a_jump_to_an_unvisited_square_holds_the_turn_open() -> None:
+    """D1: after h3-h5 a jump over h6 to h7 is still open; after h3-h5-h7 the turn ends."""
+    state = pos(rules("kostrov"), "h3 h4 d1", "h6 a8")
+    chains = GAME.view(state, "white").continuations
+    assert chains["h3-h5"] == ("h7",) and chains["h3-h5-h7"] == ()
+    assert GAME.view(state, "black").continuations == {} and GAME.view(state, None).continuations == {}
+    assert "d1" not in chains  # a piece with no jump has no chain

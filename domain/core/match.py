@@ -82,11 +82,28 @@ def check_ruleset(game: Decider[Any, Any, Any, Any, Any], data: Any, seats: int)
     return ruleset
 
 
+def default_seats(game: Decider[Any, Any, Any, Any, Any], ruleset: Any | None = None) -> int:
+    """The fewest seats ``ruleset`` (the default preset's when None) can be played with: the seat
+    count used when a caller names none (a 4-player King preset needs 4 of King's 3-4 seats)."""
+    if ruleset is None:
+        ruleset = game.presets[game.default_preset].ruleset
+    for n in range(game.min_seats, game.max_seats + 1):
+        if game.validate(ruleset, n) is None:
+            return n
+    return game.min_seats
+
+
+def default_seats_of(game: Decider[Any, Any, Any, Any, Any], preset: str | None) -> int:
+    """``default_seats`` of a preset by name (the fewest seats when the preset is unknown)."""
+    base = game.presets.get(preset or game.default_preset)
+    return game.min_seats if base is None else default_seats(game, base.ruleset)
+
+
 def resolve_ruleset(
     game: Decider[Any, Any, Any, Any, Any], preset: str, overrides: dict[str, Any], seats: int | None = None
 ) -> Any:
-    """Preset + overrides for ``seats`` seats (the game's fewest by default) -> a validated ruleset
-    struct, or Rejected."""
+    """Preset + overrides for ``seats`` seats (by default the fewest the preset plays with) -> a
+    validated ruleset struct, or Rejected."""
     base = game.presets.get(preset)
     if base is None:
         return Rejected(
@@ -98,7 +115,7 @@ def resolve_ruleset(
     if unknown:
         return Rejected(code="invalid_ruleset", detail=f"unknown ruleset parameter(s): {', '.join(unknown)}")
     data.update(overrides)
-    return check_ruleset(game, data, game.min_seats if seats is None else seats)
+    return check_ruleset(game, data, default_seats(game, base.ruleset) if seats is None else seats)
 
 
 def decide_create(game: Decider[Any, Any, Any, Any, Any], cmd: CreateMatch) -> tuple[MatchCreated] | Rejected:

@@ -12,6 +12,7 @@ from typing import Any
 from contracts.games.registry import CONTRACTS
 from domain.core.decider import Decider
 from domain.games.farkle_flip import GAME as FARKLE_FLIP
+from domain.games.king import GAME as KING
 from domain.games.kings_corner import GAME as KINGS_CORNER
 from domain.games.kings_cup import GAME as KINGS_CUP
 from domain.games.thousand import GAME as THOUSAND
@@ -19,7 +20,7 @@ from domain.games.ugolki import GAME as UGOLKI
 
 Game = Decider[Any, Any, Any, Any, Any]
 
-_ALL: tuple[Game, ...] = (UGOLKI, KINGS_CORNER, THOUSAND, FARKLE_FLIP, KINGS_CUP)
+_ALL: tuple[Game, ...] = (UGOLKI, KINGS_CORNER, THOUSAND, FARKLE_FLIP, KINGS_CUP, KING)
 
 GAMES: dict[str, Game] = {g.name: g for g in _ALL}
 BY_VERSION: dict[tuple[str, str], Game] = {(g.name, g.rules_version): g for g in _ALL}

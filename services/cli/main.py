@@ -70,6 +70,7 @@ def demo(
 
     Uses the running stack (gamehall up) or starts an embedded one that keeps its data in the
     default data folder, so 'gamehall export' and 'gamehall audit' find the matches later."""
+    from domain.core import match as match_layer
     from domain.games import registry
     from services.cli.demo import PlayerCredentials, games_on_leaderboard, play_match, wait_for_scoring
     from services.cli.stackrun import in_process_stack
@@ -80,7 +81,7 @@ def demo(
         raise typer.Exit(2)
     decider = registry.get(game)
     bots = sorted(decider.bots or {"random": None})
-    n = seats or decider.min_seats
+    n = seats or match_layer.default_seats_of(decider, preset)
     chosen = tuple(strength or [])
     for s in chosen:
         if s not in bots:

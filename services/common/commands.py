@@ -111,7 +111,7 @@ async def create_match(
         )
     meta = decider
     preset = preset or meta.default_preset
-    n = seats or (len(players) if players else meta.min_seats)
+    n = seats or (len(players) if players else match_layer.default_seats_of(decider, preset))
     ruleset = match_layer.resolve_ruleset(decider, preset, overrides or {}, n)
     if isinstance(ruleset, Rejected):
         return ruleset

@@ -320,7 +320,7 @@ def bot_seats_problem(body: CreateMatchBody) -> str | None:
     if game is None:
         return None  # create_match names the unknown game
     meta = game
-    n = body.seats or (len(body.players) if body.players else meta.min_seats)
+    n = body.seats or (len(body.players) if body.players else match_layer.default_seats_of(game, body.preset))
     if not meta.min_seats <= n <= meta.max_seats:
         return None  # create_match names the seat count problem
     seats = meta.seat_names(n)

@@ -58,7 +58,7 @@ def played_match(
     decider = registry.get(game)
     preset = preset or decider.default_preset
     ruleset = match_layer.resolve_ruleset(decider, preset, {})
-    seats = decider.seat_names(decider.min_seats)
+    seats = decider.seat_names(match_layer.default_seats_of(decider, preset))
     from domain.core.rng import commitment
 
     seed_bytes = server_seed if server_seed is not None else (b"\x07" * 32 if decider.chance else None)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from contracts.envelope import Rejected
+from domain.core import match as match_layer
 from domain.core.decider import Decider
 
 AnyDecider = Decider[Any, Any, Any, Any, Any]
@@ -67,6 +68,6 @@ def spec(
         if ruleset is None:
             ruleset = meta.presets[meta.default_preset].ruleset
         if seats is None:
-            seats = meta.seat_names(meta.min_seats)
+            seats = meta.seat_names(match_layer.default_seats(game, ruleset))
         state = game.initial_state(ruleset, seats, seed)
     return Spec(game, state)

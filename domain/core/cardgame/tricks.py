@@ -35,24 +35,47 @@ def of_suit(cards: Sequence[Card], suit: str) -> tuple[Card, ...]:
 
 
 def legal_follows(
-    hand: Sequence[Card], led: Card | None, trump: str | None, *, must_trump_when_void: bool
+    hand: Sequence[Card],
+    led: Card | None,
+    trump: str | None,
+    *,
+    must_trump_when_void: bool,
+    must_overtrump: bool = False,
+    trick: Sequence[Card] = (),
+    strength: Sequence[str] = (),
 ) -> tuple[Card, ...]:
     """The cards of ``hand`` that may be played to a trick whose first card is ``led``.
 
     ``led`` is None when the player leads: every card may be led (games narrow this).  The order
-    of ``hand`` is kept.
+    of ``hand`` is kept.  With ``must_overtrump`` (king.md Decision K5), a seat that plays a trump
+    to a trick already holding one (``trick``: the cards played so far) must beat the best trump
+    in it when it can (``strength``: ranks strongest first).
     """
     cards = tuple(hand)
     if led is None:
         return cards
     follow = of_suit(cards, suit_of(led))
     if follow:
+        if must_overtrump and trump is not None and suit_of(led) == trump:
+            return _overtrumps(follow, trick, trump, strength)
         return follow
     if trump is not None and must_trump_when_void:
         trumps = of_suit(cards, trump)
         if trumps:
-            return trumps
+            return _overtrumps(trumps, trick, trump, strength) if must_overtrump else trumps
     return cards
+
+
+def _overtrumps(
+    trumps: tuple[Card, ...], trick: Sequence[Card], trump: str, strength: Sequence[str]
+) -> tuple[Card, ...]:
+    """The trumps that beat every trump already in ``trick``, or all of them when none can."""
+    played = [rank_of(c) for c in trick if suit_of(c) == trump]
+    if not played:
+        return trumps
+    best = min(strength.index(r) for r in played)
+    higher = tuple(c for c in trumps if strength.index(rank_of(c)) < best)
+    return higher or trumps
 
 
 def trick_winner(cards: Sequence[Card], trump: str | None, strength: Sequence[str]) -> int:

@@ -1,0 +1,71 @@
+"""King (Кинг) (rules/king.md): every preset of §11 as data, the referee of §12.
+
+The package follows the card-game shape of docs/architecture.md: ``state`` (state and phases),
+``rules`` (presets), ``engine`` (set-up and the rng_v1 deal with ``verify_chance``, the phase
+steps of decide, evolve, legal commands, the TIMEOUT auto-act), ``legal`` (§12.4 legal cards and
+§12.5 trick resolution on the card kernel's tricks), ``scoring`` (§12.6 early end, §12.7, K4
+ranks), ``view`` (views, notation, redaction) and ``bots``.
+"""
+
+from __future__ import annotations
+
+from contracts.games.king import CONTRACT, KingCommand, KingEvent, KingRuleset, KingView
+from domain.core.decider import Decider, Preset
+from domain.games.king.bots import BOTS
+from domain.games.king.engine import (
+    decide,
+    evolve,
+    hidden,
+    initial_state,
+    legal_commands,
+    outcome,
+    to_move,
+    verify_chance,
+)
+from domain.games.king.rules import DESCRIPTIONS, PRESETS
+from domain.games.king.state import KingState
+from domain.games.king.view import notation, redact, view
+
+
+def seat_names(n: int) -> tuple[str, ...]:
+    return tuple(f"p{i}" for i in range(1, n + 1))
+
+
+def validate(ruleset: KingRuleset, seats: int) -> str | None:
+    """§11.1 (and K6, K12, §9.3's zero-sum flag) and the seat count the ruleset is for."""
+    return ruleset.validate() or ruleset.check_seats(seats)
+
+
+GAME: Decider[KingState, KingCommand, KingEvent, KingView, KingRuleset] = Decider(
+    contract=CONTRACT,
+    title="King",
+    rules_version="king-1",
+    min_seats=3,
+    max_seats=4,
+    seat_names=seat_names,
+    presets={name: Preset(ruleset, DESCRIPTIONS[name]) for name, ruleset in PRESETS.items()},
+    default_preset="king-4p-classic",
+    validate=validate,
+    chance=True,
+    hidden_info=True,
+    # The longest preset (king-4p-ordered, 56 deals) takes about 56 x (4 ready + 4 orders + 32
+    # plays) decisions; atomic King with 4 players 36 x (4 + 1 + 1 + 30).
+    max_decisions=4_000,
+    initial_state=initial_state,
+    decide=decide,
+    evolve=evolve,
+    legal_commands=legal_commands,
+    to_move=to_move,
+    outcome=outcome,
+    view=view,
+    redact=redact,
+    hidden=hidden,
+    describe=notation,
+    bots=BOTS,
+    default_bot="random",
+    verify_chance=verify_chance,
+)
+
+HIDDEN = hidden
+
+__all__ = ["GAME", "HIDDEN", "KingState"]

@@ -6,7 +6,7 @@ Runs, each on its own fresh nats-server:
   3. the same through the gateway over HTTP (--mode gateway),
 then the time from `gamehall up` to its printed URL, and the game benchmarks that exist
 (bench/ugolki_perft.py, bench/kc_bench.py, bench/thousand_bench.py,
-bench/farkle_bench.py, bench/ranked_bench.py).  Prints each result and
+bench/farkle_bench.py, bench/king_bench.py, bench/ranked_bench.py).  Prints each result and
 ends with one JSON line holding the ratios.
 """
 
@@ -142,6 +142,7 @@ def main() -> None:
             "kc_bench.py",
             "thousand_bench.py",
             "farkle_bench.py",
+            "king_bench.py",
             "ranked_bench.py",
         ):
             path = ROOT / "bench" / script

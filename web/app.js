@@ -9,6 +9,7 @@ import { api, tokens, prefs, account, accountToken, MatchSocket } from "./api.js
 const RENDERERS = {
   "ugolki": () => import("./games/ugolki.js"),
   "kings-corner": () => import("./games/kings-corner.js"),
+  "king": () => import("./games/king.js"),
 };
 
 async function rendererOf(game) {

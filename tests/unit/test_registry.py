@@ -10,6 +10,7 @@ import pytest
 from contracts.codecs import codec
 from contracts.games.registry import CONTRACTS
 from domain.core.decider import Decider
+from domain.core.match import default_seats
 from domain.games import registry
 
 GAMES = sorted(registry.GAMES)
@@ -54,7 +55,7 @@ def test_every_game_declares_every_field(name: str) -> None:
 def test_describe_labels_every_legal_command_of_the_first_position(name: str) -> None:
     game = registry.get(name)
     preset = game.presets[game.default_preset].ruleset
-    seats = game.seat_names(game.min_seats)
+    seats = game.seat_names(default_seats(game))
     state = game.initial_state(preset, seats, b"\x01" * 32 if game.chance else None)
     labels = [game.describe(c) for s in seats for c in game.legal_commands(state, s)]
     assert labels and all(isinstance(label, str) and label for label in labels)
@@ -69,7 +70,7 @@ def test_a_view_lists_the_viewers_legal_moves_as_label_and_command(name: str) ->
     from domain.core.rng import commitment
 
     game = registry.get(name)
-    seats = game.seat_names(game.min_seats)
+    seats = game.seat_names(match_layer.default_seats(game))
     seed = b"\x02" * 32 if game.chance else None
     created = match_layer.decide(
         game,

@@ -22,6 +22,7 @@ from domain.games.king.engine import (
     to_move,
     verify_chance,
 )
+from domain.games.king.record import RECORD
 from domain.games.king.rules import DESCRIPTIONS, PRESETS
 from domain.games.king.state import KingState
 from domain.games.king.view import notation, redact, view
@@ -62,8 +63,9 @@ GAME: Decider[KingState, KingCommand, KingEvent, KingView, KingRuleset] = Decide
     hidden=hidden,
     describe=notation,
     bots=BOTS,
-    default_bot="random",
+    default_bot="heuristic",
     verify_chance=verify_chance,
+    record=RECORD,
 )
 
 HIDDEN = hidden

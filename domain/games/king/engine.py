@@ -161,6 +161,16 @@ def deal(state: KingState) -> Dealt | str:
                 pos += 1
         hands = [tuple(h) for h in lists]
         talon = tuple(shuffled[pos:])
+    return dealt_from(state, deal_no, dealer, hands, talon)
+
+
+def dealt_from(
+    state: KingState, deal_no: int, dealer: int, hands: list[tuple[str, ...]], talon: tuple[str, ...]
+) -> Dealt:
+    """The Dealt event of full hands (each in dealing order) and a talon: in HV and TR deals each
+    seat holds its first ``hvPeek`` cards and the rest is pending (§6.2 step 1, §6.3)."""
+    rules = state.rules
+    n = state.n()
     game: str | None = None
     if rules.schedule == "fixed":
         game = schedule_deals(rules)[state.cursor]
@@ -170,12 +180,14 @@ def deal(state: KingState) -> Dealt | str:
     if game in ("HV", "TR") and not isinstance(peek, str):
         held = [h[:peek] for h in hands]
         pending = [h[peek:] for h in hands]
+    order = [(dealer + k) % n for k in range(1, n + 1)]
+    first_active = next(i for i in order if not (rules.sit_out_dealer and i == dealer))
     return Dealt(
         deal_no=deal_no,
         dealer=state.seats[dealer],
         seats=state.seats,
         game=game,  # type: ignore[arg-type]
-        declarer=state.seats[seq[0]] if game in ("HV", "TR") else None,
+        declarer=state.seats[first_active] if game in ("HV", "TR") else None,
         hands=tuple(tuple(h) for h in held),
         pending=tuple(tuple(p) for p in pending),
         talon=tuple(talon),

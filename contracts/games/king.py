@@ -414,6 +414,7 @@ KING_REJECTION_CODES: tuple[str, ...] = (
     "wrong_phase",  # the command does not belong to this phase of the deal
     "invalid_seats",  # the ruleset cannot be played with these seats
     "seed_unavailable",  # the server seed is not available to deal
+    "not_dealing",  # Ready outside the pause between deals
     "already_ready",
     "client_seed_too_long",
     "not_in_list",  # ORDER: the game is not in the seat's remaining list

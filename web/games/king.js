@@ -8,7 +8,7 @@ import { cardHtml, cardLabel } from "../cards.js";
 
 const SUIT = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const PHASE = {
-  ready: "waiting for every seat to be ready",
+  waiting: "waiting for every seat to be ready",
   ordering: "ordering a game",
   buyout: "buy-out offers",
   buyout_answer: "the declarer answers the best offer",

@@ -1,10 +1,11 @@
 """King (Кинг) (rules/king.md): every preset of §11 as data, the referee of §12.
 
 The package follows the card-game shape of docs/architecture.md: ``state`` (state and phases),
-``rules`` (presets), ``engine`` (set-up and the rng_v1 deal with ``verify_chance``, the phase
-steps of decide, evolve, legal commands, the TIMEOUT auto-act), ``legal`` (§12.4 legal cards and
-§12.5 trick resolution on the card kernel's tricks), ``scoring`` (§12.6 early end, §12.7, K4
-ranks), ``view`` (views, notation, redaction) and ``bots``.
+``rules`` (presets), ``deal`` (set-up, the rng_v1 deal, ``verify_chance``), ``decide`` (one step
+per phase), ``evolve``, ``queries`` (legal commands, movers, outcome, ``hidden``, the TIMEOUT
+auto-act), ``legal`` (§12.4 legal cards and §12.5 trick resolution on the card kernel's tricks),
+``scoring`` (§12.6 early end, §12.7, K4 ranks), ``view`` (views, notation, redaction), ``bots``
+and ``record`` (portable game records).
 """
 
 from __future__ import annotations
@@ -12,16 +13,10 @@ from __future__ import annotations
 from contracts.games.king import CONTRACT, KingCommand, KingEvent, KingRuleset, KingView
 from domain.core.decider import Decider, Preset
 from domain.games.king.bots import BOTS
-from domain.games.king.engine import (
-    decide,
-    evolve,
-    hidden,
-    initial_state,
-    legal_commands,
-    outcome,
-    to_move,
-    verify_chance,
-)
+from domain.games.king.deal import initial_state, verify_chance
+from domain.games.king.decide import decide
+from domain.games.king.evolve import evolve
+from domain.games.king.queries import hidden, legal_commands, outcome, to_move
 from domain.games.king.record import RECORD
 from domain.games.king.rules import DESCRIPTIONS, PRESETS
 from domain.games.king.state import KingState

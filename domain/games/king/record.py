@@ -42,8 +42,11 @@ from contracts.games.king import (
     RefuseBuyout,
     SeatReady,
 )
+from domain.core.cardgame.builder import Builder
 from domain.core.decider import RecordAdapter
-from domain.games.king.engine import _auto, _Builder, check_scripted_deal, dealt_from, evolve
+from domain.games.king.deal import check_scripted_deal, dealt_from
+from domain.games.king.decide import _auto
+from domain.games.king.evolve import evolve
 from domain.games.king.state import KingState
 
 OPTIONS = ("SUIT", "NO_TRUMP", "BY_LAST", "MISERE", "RASPIS")
@@ -154,7 +157,7 @@ def format_action(state: KingState, seat: str, command: KingCommand) -> list[Any
 
 def wants_deal(state: KingState) -> bool:
     """Before the first deal, and after a scored deal while the match goes on."""
-    return state.phase in ("ready", "scored")
+    return state.phase in ("waiting", "scored")
 
 
 def deal(state: KingState, entry: Mapping[str, Any]) -> tuple[KingEvent, ...] | Rejected:
@@ -187,7 +190,7 @@ def deal(state: KingState, entry: Mapping[str, Any]) -> tuple[KingEvent, ...] | 
     problem = check_scripted_deal(s, event)
     if problem is not None:
         return _bad(problem)
-    b = _Builder(s)
+    b: Builder[KingState, KingEvent] = Builder(s, evolve)
     b.emit(event)
     _auto(b)
     return (*ready, *b.events)

@@ -8,11 +8,11 @@ import msgspec
 
 from contracts.games.king import AuctionEntry, KingRuleset, SheetRow, TrickTaken
 
-# ready: waiting for Ready before the first deal; scored: a deal is scored and the seats confirm
+# waiting: waiting for Ready before the first deal (the kernel lifecycle's phases between rounds); scored: a deal is scored and the seats confirm
 # the next one; ordering / buyout / buyout_answer / declaring / auction / naming / discard /
 # playing: the phases of §12.2; finished: the match is over.
 Phase = Literal[
-    "ready",
+    "waiting",
     "ordering",
     "buyout",
     "buyout_answer",
@@ -50,7 +50,7 @@ class KingState(msgspec.Struct, frozen=True, kw_only=True):
     seed: bytes | None  # the server seed; never in a view or a redacted event
     client_seeds: tuple[str, ...] = ()
     ready: tuple[bool, ...] = ()
-    phase: Phase = "ready"
+    phase: Phase = "waiting"
     deal_no: int = 0
     first_dealer: int = -1
     dealer: int = -1

@@ -30,7 +30,8 @@ from contracts.games.king import (
 )
 from domain.core import cards
 from domain.games.king import scoring
-from domain.games.king.engine import UNKNOWN, to_move
+from domain.games.king.evolve import UNKNOWN
+from domain.games.king.queries import to_move
 from domain.games.king.rules import GAME_NAMES
 from domain.games.king.state import KingState
 
@@ -125,7 +126,7 @@ def view(state: KingState, viewer: str | None) -> KingView:
     s = state
     seats = s.seats
     me = seats.index(viewer) if viewer in seats else None
-    in_deal = s.phase not in ("ready", "finished") and s.deal_no > 0
+    in_deal = s.phase not in ("waiting", "finished") and s.deal_no > 0
     hand: tuple[str, ...] = ()
     if me is not None and in_deal and s.phase != "scored":
         hand = cards.sorted_cards(s.hands[me], cards.KING_ORDER)

@@ -11,7 +11,9 @@ import pytest
 from contracts.envelope import Rejected
 from contracts.games.king import Dealt, Play
 from domain.games.king import GAME
-from domain.games.king.engine import decide, evolve, initial_state
+from domain.games.king.deal import initial_state
+from domain.games.king.decide import decide
+from domain.games.king.evolve import evolve
 from domain.games.king.record import RECORD, parse_action
 from domain.games.king.rules import PRESETS
 
@@ -36,7 +38,7 @@ def export(preset: str, seed: int) -> tuple[dict[str, Any], Any]:
                 assert entry is not None
                 deals.append(entry)
             s = evolve(s, e)
-        if before.phase not in ("ready", "scored"):
+        if before.phase not in ("waiting", "scored"):
             actions.append(RECORD.format_action(before, seat, cmd))
     record = {
         "game": "king",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from contracts.games.king import ChooseContract, Discard, Play, UnitValues, match_balance
 from domain.games.king import legal, scoring
-from domain.games.king.engine import legal_commands
+from domain.games.king.queries import legal_commands
 from domain.games.king.rules import PRESETS
 from tests.unit.king.helpers import DEAL4, act, contract, one_deal, rejected, rules, scripted
 

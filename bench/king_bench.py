@@ -14,7 +14,8 @@ Rates and times are CPU time of the benchmark process.
 3. Strength: heuristic against three random players, and search against three heuristics, over
    ``--matches`` / ``--search-matches`` matches of ``--strength-preset`` (the stronger player
    sits in each seat in turn); the win share (rank 1, shared first places counted) with a 95 %
-   Wilson interval, and the mean ms per decision of each player.
+   Wilson interval, the mean ms per decision of each player, and the stronger player's mean ms
+   per card play with more than one legal card (where the search player searches).
 
 The last line printed is one JSON object with every number.
 """
@@ -119,11 +120,22 @@ def record_match(seed: bytes) -> tuple[str, list[bytes]]:
         command = GAME.bots["heuristic"](state.game_state, seat, r)
 
 
+def chain_breaks(match_id: str, stored: list[bytes], prev_hashes: list[str]) -> list[int]:
+    """Indexes i where envelope i's recorded prev_hash does not match the bytes before it."""
+    expected = audit.genesis_hash(match_id)
+    broken = []
+    for i, (data, recorded) in enumerate(zip(stored, prev_hashes, strict=True)):
+        if recorded != expected:
+            broken.append(i)
+        expected = audit.envelope_hash(data)
+    return broken
+
+
 def audit_bundle(match_id: str, stored: list[bytes]) -> dict[str, Any]:
     assert GAME.verify_chance is not None
     king = codec("king")
     envelopes = [king.decode_envelope(b) for b in stored]
-    breaks = audit.chain_breaks(match_id, stored, [e.prev_hash for e in envelopes])
+    breaks = chain_breaks(match_id, stored, [e.prev_hash for e in envelopes])
     assert not breaks, breaks
     revealed = [e for env in envelopes for e in env.events if isinstance(e, ServerSeedRevealed)]
     seed = bytes.fromhex(revealed[-1].server_seed)
@@ -157,6 +169,7 @@ def strength(preset: str, strong: str, weak: str, matches: int) -> dict[str, Any
     n = len(names)
     wins = 0.0
     timing = {strong: [0, 0.0], weak: [0, 0.0]}
+    card_play = [0, 0.0]  # the strong player's card plays with a choice (the search proper)
     for m in range(matches):
         me = m % n
         who = [weak] * n
@@ -166,10 +179,15 @@ def strength(preset: str, strong: str, weak: str, matches: int) -> dict[str, Any
         while GAME.outcome(state) is None:
             seat = min(GAME.to_move(state))
             kind = who[names.index(seat)]
+            choice = kind == strong and state.phase == "playing" and len(GAME.legal_commands(state, seat)) > 1
             t = time.process_time()
             cmd = GAME.bots[kind](state, seat, r)
-            timing[kind][1] += time.process_time() - t
+            spent = time.process_time() - t
+            timing[kind][1] += spent
             timing[kind][0] += 1
+            if choice:
+                card_play[0] += 1
+                card_play[1] += spent
             events = GAME.decide(state, seat, cmd)
             assert not isinstance(events, Rejected), (kind, cmd, events)
             for e in events:
@@ -186,6 +204,7 @@ def strength(preset: str, strong: str, weak: str, matches: int) -> dict[str, Any
         f"{key}_baseline": round(1 / n, 3),
         f"king_{strong}_ms_per_decision": round(1000 * timing[strong][1] / max(1, timing[strong][0]), 3),
         f"king_{weak}_ms_per_decision": round(1000 * timing[weak][1] / max(1, timing[weak][0]), 3),
+        f"king_{strong}_ms_per_card_choice": round(1000 * card_play[1] / max(1, card_play[0]), 3),
     }
 
 

@@ -34,7 +34,7 @@ def validate(ruleset: KingRuleset, seats: int) -> str | None:
 
 GAME: Decider[KingState, KingCommand, KingEvent, KingView, KingRuleset] = Decider(
     contract=CONTRACT,
-    title="King",
+    title="King (Кинг)",
     rules_version="king-1",
     min_seats=3,
     max_seats=4,

@@ -56,7 +56,7 @@ def power(c: Contract, card: str) -> int:
 
 def penalty(rules: KingRuleset, c: Contract, card: str) -> int:
     """Points the card itself carries in this deal's game (0 in trick-only games)."""
-    if c.game not in scoring.CATEGORIES:
+    if c.game in ("HV", "TR", "AU", "OT"):
         return 0
     return sum(
         getattr(rules.v, cat) * scoring.card_units(rules, card, cat)

@@ -5,7 +5,7 @@
   only in ``king-atomic``.  The first deal's dealer is the record's ``first_dealer`` (the
   replaying framework passes it in the first entry as ``"first_dealer"``, 0 when absent); later
   deals pass to the left (§11.4, K11).  Before a deal every seat is marked ready (a record lists
-  no ``ready``; a ``["ready", s]`` action is accepted and changes nothing).
+  no ``ready``; a ``["ready", s]`` action after its deal is accepted and changes nothing).
 - Actions (names of §12.3): ``["choose_contract", s, game]`` (ORDER; with ``king-atomic``
   ``["choose_contract", s, game, suit_or_null]``), ``["pass_order", s]``, ``["offer_buyout", s,
   n]``, ``["pass_buyout", s]``, ``["accept_buyout", s]``, ``["refuse_buyout", s]``,
@@ -50,6 +50,7 @@ from domain.games.king.evolve import evolve
 from domain.games.king.state import KingState
 
 OPTIONS = ("SUIT", "NO_TRUMP", "BY_LAST", "MISERE", "RASPIS")
+_NO_OP_READY = Ready()  # a listed ready after the record's deal: skipped (``ignored``)
 
 
 def _bad(detail: str) -> Rejected:
@@ -113,13 +114,19 @@ def parse_action(state: KingState, seat: str, action: Sequence[Any]) -> KingComm
         if not all(isinstance(c, str) and c for c in args):
             return _bad(f"{name} takes card ids")
         return Discard(cards=tuple(args)) if name == "discard" else Play(card=args[0])
+    if name == "ready":
+        # before a deal the record's own deal entry readies every seat, so a listed ready that
+        # follows it changes nothing; one with no deal entry left (a record cut between deals)
+        # marks the seat ready as in live play
+        i = state.seats.index(seat)
+        between = state.phase in ("waiting", "scored") and not state.ready[i]
+        return Ready() if between else _NO_OP_READY
     simple: dict[str, KingCommand] = {
         "pass_order": PassOrder(),
         "pass_buyout": PassBuyout(),
         "accept_buyout": AcceptBuyout(),
         "refuse_buyout": RefuseBuyout(),
         "pass_bid": PassBid(),
-        "ready": Ready(),
     }
     if name in simple:
         return simple[name]
@@ -202,6 +209,8 @@ def deal_entry(event: KingEvent) -> dict[str, Any] | None:
         entry: dict[str, Any] = {
             "hands": [list(h) + list(p) for h, p in zip(event.hands, event.pending, strict=True)]
         }
+        if event.deal_no == 1:  # an export moves it to the record's first_dealer
+            entry["first_dealer"] = event.seats.index(event.dealer)
         if event.talon:
             entry["talon"] = list(event.talon)
         return entry
@@ -220,4 +229,5 @@ RECORD: RecordAdapter[KingState, KingCommand, KingEvent] = RecordAdapter(
     deal=deal,
     deal_entry=deal_entry,
     scores=scores,
+    ignored=lambda command: command is _NO_OP_READY,  # records.md: a record needs no ready
 )

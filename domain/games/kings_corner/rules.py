@@ -141,46 +141,21 @@ DESCRIPTIONS: dict[str, str] = {
     "crestanello": "Crestanello: every pile built down in suit",
 }
 
-# rank -> penalty per table (rules/kings-corner.md §4.1 point tables)
-_FACE = {"A": 1, "J": 11, "Q": 12, "K": 13}
-
-
-def _pip(rank: str) -> int:
-    return _FACE.get(rank) or int(rank)
-
-
-def _k10_o1(rank: str) -> int:
-    return 10 if rank == "K" else 1
-
-
-def _a25_f10_pip(rank: str) -> int:
-    return 25 if rank == "A" else min(_pip(rank), 10)
-
-
-def _a50_tf10_p5(rank: str) -> int:
-    return 50 if rank == "A" else 10 if _pip(rank) >= 10 else 5
-
-
-def _f10_6t10_5_a5_1(rank: str) -> int:
-    p = _pip(rank)
-    return 10 if p >= 11 else 5 if p >= 6 else 1
-
-
-def _a25_tf10_p5(rank: str) -> int:
-    return 25 if rank == "A" else 10 if _pip(rank) >= 10 else 5
-
-
-_TABLES = {
-    "K10_O1": _k10_o1,
-    "COUNT": lambda rank: 1,
-    "A25_F10_PIP": _a25_f10_pip,
-    "A50_TF10_P5": _a50_tf10_p5,
-    "F10_6T10_5_A5_1": _f10_6t10_5_a5_1,
-    "A25_TF10_P5": _a25_tf10_p5,
-    "ROBINSON": _pip,
-}
+# Penalty per card left in hand, by table (rules/kings-corner.md §4.1 point tables), as data:
+#                A   2   3   4   5   6   7   8   9  10   J   Q   K
 _RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-POINTS: dict[str, dict[str, int]] = {name: {r: f(r) for r in _RANKS} for name, f in _TABLES.items()}
+_TABLE_ROWS: dict[str, tuple[int, ...]] = {
+    "K10_O1": (1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 10),
+    "COUNT": (1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1),
+    "A25_F10_PIP": (25, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10),
+    "A50_TF10_P5": (50, 5, 5, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10),
+    "F10_6T10_5_A5_1": (1, 1, 1, 1, 1, 5, 5, 5, 5, 5, 10, 10, 10),
+    "A25_TF10_P5": (25, 5, 5, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10),
+    "ROBINSON": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13),
+}
+POINTS: dict[str, dict[str, int]] = {
+    name: dict(zip(_RANKS, row, strict=True)) for name, row in _TABLE_ROWS.items()
+}
 
 
 # D6: cardgames-zone plays 1, 3 or 5 rounds (003:L49); so do its derived fixed-round presets.

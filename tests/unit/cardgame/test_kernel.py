@@ -234,3 +234,29 @@ def test_match_over_kinds() -> None:
     assert scoring.match_over("target", 50, 1, (51, 0), (0, 1), strict=True) == (True, frozenset())
     # a seat that is no longer playing does not end a target match
     assert scoring.match_over("target", 50, 1, (90, 0, 3), (1, 2)) == (False, frozenset())
+
+
+def test_ready_problems_say_why() -> None:
+    """The details a client shows (one per reason)."""
+    assert lifecycle.ready_problem("play", (False,), (0,), 0, "") == Rejected(
+        code="not_dealing", detail="Ready is for the start of a round"
+    )
+    assert lifecycle.ready_problem("scored", (False,), (1,), 0, "") == Rejected(
+        code="not_dealing", detail="a seat that is out takes no part in later rounds"
+    )
+    assert lifecycle.ready_problem("scored", (True,), (0,), 0, "") == Rejected(
+        code="already_ready", detail="this seat is ready already"
+    )
+
+
+def test_next_seat_names_the_problem() -> None:
+    with pytest.raises(ValueError, match="^no seat is still playing$"):
+        scoring.next_seat((2, 1, 3), 1)
+
+
+def test_elimination_strictly_exceeding() -> None:
+    """An elimination target compared strictly: reaching it exactly keeps the seat in."""
+    assert scoring.match_over("elimination", 25, 2, (25, 30, 3), (0, 1, 2), strict=True) == (
+        False,
+        frozenset({1}),
+    )

@@ -226,3 +226,16 @@ def test_joker_needs_a_declaration_and_bars_its_card_from_corners() -> None:
         .then(CardPlayed(seat="p1", card="RJ", slot="NE", as_card="KS"))
     )
     then_from(state).when("p1", PlayCard(card="KS", slot="SE")).then_rejected("card_barred")
+
+
+def test_card_facts_rank_colour_suit_face() -> None:
+    """§2.2 and §5.1 card identity: A=1 .. K=13, hearts and diamonds red, a second deck's copy has
+    the same face; a joker has rank 0 and its colour."""
+    from domain.games.kings_corner.state import _facts
+
+    ace, king, ten = _facts("AS"), _facts("KH"), _facts("10D2")
+    assert (ace.rank, ace.suit, ace.red, ace.face, ace.joker) == (1, "S", False, "AS", False)
+    assert (king.rank, king.suit, king.red, king.face, king.joker) == (13, "H", True, "KH", False)
+    assert (ten.rank, ten.suit, ten.red, ten.face, ten.joker) == (10, "D", True, "10D", False)
+    joker = _facts("BJ")
+    assert (joker.rank, joker.red, joker.joker) == (0, False, True) and _facts("RJ").red

@@ -212,12 +212,11 @@ def has_legal_action(state: KCState, seat: int) -> bool:
     return bool(hand_plays(scratch, seat, first_only=True)) or bool(pile_moves(scratch))
 
 
-def runs(state: KCState, seat: int, singles: list[PlayCard] | None = None) -> list[PlayRun]:
-    """Every legal PLAY_RUN (two cards or more, no jokers) of ``seat``; ``singles`` = its hand plays."""
-    if not state.ruleset.run_play_action or state.pending is not None:
+def runs(state: KCState, seat: int, singles: list[PlayCard]) -> list[PlayRun]:
+    """Every legal PLAY_RUN (two cards or more, no jokers) of ``seat`` in phase ``play``;
+    ``singles`` = its hand plays."""
+    if not state.ruleset.run_play_action:
         return []
-    if singles is None:
-        singles = hand_plays(state, seat)
     hand = [c for c in dict.fromkeys(state.hands[seat]) if not FACTS[c].joker]
     barred = state.barred
     out: list[PlayRun] = []
@@ -260,10 +259,8 @@ def any_empty_slot_takes(state: KCState, cid: str) -> bool:
 
 
 def draw_problem(s: KCState, i: int) -> Rejected | None:
-    """A1 DRAW: why the current seat may not draw now, or None."""
+    """A1 DRAW in phase ``play``: why the current seat may not draw now, or None."""
     ruleset = s.ruleset
-    if s.pending is not None:
-        return reject("pending_placement", f"{s.pending} must first go to an empty slot")
     timing = ruleset.draw_timing
     if timing in ("start", "start_if_stuck"):
         return reject("draw_not_allowed", f"under {timing} timing the server draws for you")
@@ -279,10 +276,8 @@ def draw_problem(s: KCState, i: int) -> Rejected | None:
 
 
 def end_turn_problem(s: KCState, i: int) -> Rejected | None:
-    """A6 END_TURN: why the current seat may not end its turn now, or None."""
+    """A6 END_TURN in phase ``play``: why the current seat may not end its turn now, or None."""
     ruleset = s.ruleset
-    if s.pending is not None:
-        return reject("pending_placement", f"{s.pending} must first go to an empty slot")
     if ruleset.mandatory_kings == "enforce" and king_obliged(s, i):
         return reject("kings_must_be_played", "a king must go to the empty corner first")
     if ruleset.draw_timing == "until_playable" and not ruleset.optional_play:

@@ -110,6 +110,8 @@ def apply_finished(
         },
     )
     for i, player in enumerate(finished.players):
+        if i < len(finished.seats) and finished.seats[i] in finished.guests:
+            continue  # a guest's name is no account's: it never appears on a player's page
         queue_insert(
             cache,
             MatchPlayer,

@@ -180,11 +180,22 @@ def record_match(seed: bytes) -> tuple[str, list[bytes]]:
         command = GAME.bots["heuristic"](state.game_state, seat, r)
 
 
+def chain_breaks(match_id: str, stored: list[bytes], prev_hashes: list[str]) -> list[int]:
+    """Indexes i where envelope i's recorded prev_hash does not match the bytes before it."""
+    expected = audit.genesis_hash(match_id)
+    broken = []
+    for i, (data, recorded) in enumerate(zip(stored, prev_hashes, strict=True)):
+        if recorded != expected:
+            broken.append(i)
+        expected = audit.envelope_hash(data)
+    return broken
+
+
 def audit_bundle(match_id: str, stored: list[bytes]) -> dict[str, Any]:
     assert GAME.verify_chance is not None
     th = codec("thousand")
     envelopes = [th.decode_envelope(b) for b in stored]
-    breaks = audit.chain_breaks(match_id, stored, [e.prev_hash for e in envelopes])
+    breaks = chain_breaks(match_id, stored, [e.prev_hash for e in envelopes])
     assert not breaks, breaks
     revealed = [e for env in envelopes for e in env.events if isinstance(e, ServerSeedRevealed)]
     seed = bytes.fromhex(revealed[-1].server_seed)

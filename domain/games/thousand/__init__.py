@@ -22,6 +22,7 @@ from domain.games.thousand.engine import (
     unseen,
     verify_chance,
 )
+from domain.games.thousand.record import RECORD
 from domain.games.thousand.rules import DESCRIPTIONS, PRESETS
 from domain.games.thousand.state import TState
 from domain.games.thousand.view import describe, redact, view
@@ -70,6 +71,7 @@ GAME: Decider[TState, ThousandCommand, ThousandEvent, ThousandView, ThousandRule
     bots=BOTS,
     default_bot="heuristic",
     verify_chance=verify_chance,
+    record=RECORD,
 )
 
 UNSEEN = unseen

@@ -184,35 +184,53 @@ def deal(state: TState) -> DealDealt | str:
     """The next deal (or redeal) from rng_v1 (§2.3 server deal, §2.21.3 step 1)."""
     if state.seed is None:
         return "the server seed is not available"
-    r = state.rules
     n = len(state.seats)
     key = rng.derive_key(state.seed, state.client_seeds)
     dealer = state.dealer if state.dealer >= 0 else rng.Stream(key, b"dealer").randbelow(n)
     shuffle = state.shuffle + 1
     order = rng.shuffle(key, b"deal:%d" % shuffle, DECK)
-    sitout = dealer if r.sitout_4p else -1
-    probe = _replace(state, sitout=sitout, dealer=dealer)
-    seq = [probe.next_active(dealer)]
-    while len(seq) < 3:
-        seq.append(probe.next_active(seq[-1]))
     hands: list[list[str]] = [[] for _ in range(n)]
     pos = 0
     for _ in range(7):
-        for i in seq:
+        for i in deal_order(state, dealer):
             hands[i].append(order[pos])
             pos += 1
+    return deal_from(state, dealer, tuple(tuple(h) for h in hands), tuple(order[pos : pos + 3]), order)
+
+
+def deal_order(state: TState, dealer: int) -> tuple[int, ...]:
+    """The three seats that play a deal of ``dealer``, from the dealer's left (the sit-out skipped)."""
+    probe = _replace(state, sitout=dealer if state.rules.sitout_4p else -1)
+    seq = [probe.next_active(dealer)]
+    while len(seq) < 3:
+        seq.append(probe.next_active(seq[-1]))
+    return tuple(seq)
+
+
+def deal_from(
+    state: TState,
+    dealer: int,
+    hands: tuple[tuple[str, ...], ...],
+    talon: tuple[str, ...],
+    order: tuple[str, ...],
+) -> DealDealt:
+    """The deal event for given hands and talon (from rng_v1, or from a game record's deal entry)."""
+    r = state.rules
+    sitout = dealer if r.sitout_4p else -1
+    probe = _replace(state, sitout=sitout, dealer=dealer)
+    seq = deal_order(state, dealer)
     forced = seq[0] if r.forced_bidder == "left_of_dealer" else dealer
     golden = r.golden_kon and state.golden_left > 0
     blind_seat = seq[0] if not golden and _blind_eligible(probe, seq[0]) else -1
     return DealDealt(
         deal_no=state.deal_no,
-        shuffle=shuffle,
+        shuffle=state.shuffle + 1,
         dealer=state.seats[dealer],
         seats=state.seats,
         sitout=state.seats[sitout] if sitout >= 0 else None,
         order=order,
-        hands=tuple(tuple(h) for h in hands),
-        talon=tuple(order[pos : pos + 3]),
+        hands=hands,
+        talon=talon,
         forced_seat=state.seats[forced],
         golden=golden,
         blind_seat=state.seats[blind_seat] if blind_seat >= 0 else None,
@@ -314,7 +332,9 @@ def evolve(state: TState, event: ThousandEvent) -> TState:  # noqa: C901 - one b
         after = {"before_bid": "pre_auction", "talon": "talon_open", "after_pass": "contract"}
         return _replace(state, window=(), phase=after[state.window_kind], window_kind="")
     if isinstance(event, RedealClaimed):
-        return _replace(state, phase="redeal", window=(), window_kind="")
+        return _replace(
+            state, phase="redeal", window=(), window_kind="", deal_rows=(*state.deal_rows, state.scores)
+        )
     if isinstance(event, AuctionOpened):
         return _replace(
             state,
@@ -456,6 +476,7 @@ def evolve(state: TState, event: ThousandEvent) -> TState:  # noqa: C901 - one b
             bolts=tuple(x.bolts for x in lines),
             writeoffs=tuple(x.writeoffs for x in lines),
             sheet=(*state.sheet, event),
+            deal_rows=(*state.deal_rows, tuple(x.score for x in lines)),
             dealer=(state.dealer + 1) % n,
             hands=tuple(() for _ in seats),
             talon=(),
@@ -699,6 +720,8 @@ def _advance(b: _Builder) -> None:
         elif s.phase not in SERVER_PHASES:
             return
         elif s.phase == "redeal":
+            if s.seed is None:
+                return  # a game record's replay: the next deal entry comes from the record
             _start_deal(b)
         elif s.phase == "pre_auction":
             _open_auction(b)

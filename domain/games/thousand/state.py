@@ -55,6 +55,7 @@ class TState(msgspec.Struct, frozen=True, kw_only=True):
     bolts: tuple[int, ...] = ()
     writeoffs: tuple[int, ...] = ()
     sheet: tuple[DealScored, ...] = ()
+    deal_rows: tuple[tuple[int, ...], ...] = ()  # scores after every dealing, redeals included
     ranks: tuple[int, ...] = ()
     winner: int = -1
     end_reason: str = ""

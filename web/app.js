@@ -10,6 +10,7 @@ const RENDERERS = {
   "ugolki": () => import("./games/ugolki.js"),
   "kings-corner": () => import("./games/kings-corner.js"),
   "king": () => import("./games/king.js"),
+  "thousand": () => import("./games/thousand.js"),
 };
 
 async function rendererOf(game) {

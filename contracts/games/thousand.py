@@ -482,6 +482,7 @@ class ThousandView(msgspec.Struct, frozen=True, kw_only=True):
     legal: tuple[str, ...]  # the viewer's legal commands in short notation
     result: str | None = None
     winner: str | None = None
+    shortfall: dict[str, int] = {}  # at the end, what each loser lacks to the target (§2.16)
 
 
 THOUSAND_REJECTION_CODES: tuple[str, ...] = (

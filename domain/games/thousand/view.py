@@ -137,6 +137,11 @@ def view(state: TState, viewer: str | None) -> ThousandView:
         legal=legal,
         result=s.end_reason or None if s.phase == "finished" else None,
         winner=seats[s.winner] if s.winner >= 0 else None,
+        shortfall={
+            x: s.rules.target - s.scores[j]
+            for j, x in enumerate(seats)
+            if j != s.winner and s.phase == "finished" and s.rules.settlement_report == "shortfall"
+        },
     )
 
 

@@ -186,8 +186,14 @@ def deal(state: TState, entry: Mapping[str, Any]) -> tuple[ThousandEvent, ...] |
 
 
 def deal_entry(event: ThousandEvent) -> dict[str, Any] | None:
+    """The record's deal entry of a recorded deal (with its dealer, which an export keeps for the
+    first deal as the record's ``first_dealer``)."""
     if isinstance(event, DealDealt):
-        return {"hands": [list(h) for h in event.hands], "talon": list(event.talon)}
+        return {
+            "hands": [list(h) for h in event.hands],
+            "talon": list(event.talon),
+            "first_dealer": event.seats.index(event.dealer),
+        }
     return None
 
 
@@ -202,4 +208,5 @@ RECORD: RecordAdapter[TState, ThousandCommand, ThousandEvent] = RecordAdapter(
     deal=deal,
     deal_entry=deal_entry,
     scores=scores,
+    ignored=lambda command: isinstance(command, Ready),  # records.md: deals follow the record
 )

@@ -34,6 +34,7 @@ def live(preset: str, seed: int, limit: int = 4000) -> tuple[Any, list[dict[str,
         for e in events:
             entry = RECORD.deal_entry(e)
             if entry is not None:
+                entry.pop("first_dealer")
                 deals.append(entry)
             state = GAME.evolve(state, e)
     return state, deals, actions
@@ -61,6 +62,49 @@ def replay(preset: str, deals: list[dict[str, Any]], actions: list[list[Any]], f
         assert not isinstance(cmd, Rejected), (i, cmd)
         state = feed(act(state, seat, cmd))
     return state
+
+
+def test_gamehall_rules_replay_referees_an_exported_record() -> None:
+    """domain.records: the export of a live match (with its first dealer) replays to the same result."""
+    import msgspec
+
+    from contracts.match import CreateMatch
+    from domain import records
+    from domain.core import match as match_layer
+    from domain.core import rng
+
+    seed = bytes(range(32))
+    rules = PRESETS["classic"]
+    seats = GAME.seat_names(3)
+    create = CreateMatch(
+        preset="classic",
+        ruleset=msgspec.to_builtins(rules),
+        seats=seats,
+        players=seats,
+        token_hashes=("0" * 64,) * 3,
+        seed_commitment=rng.commitment(seed),
+    )
+    created = match_layer.decide(GAME, None, None, create, seed)
+    assert not isinstance(created, Rejected)
+    state = match_layer.evolve(GAME, None, created[0], seed)
+    decisions: list[Any] = [(None, create, created)]
+    r = random.Random(2)
+    while state.outcome is None:
+        seat = match_layer.to_move(GAME, state)[0]
+        cmd = GAME.bots["heuristic"](state.game_state, seat, r)
+        events = match_layer.decide(GAME, state, seat, cmd, seed)
+        assert not isinstance(events, Rejected)
+        decisions.append((seat, cmd, events))
+        for e in events:
+            state = match_layer.evolve(GAME, state, e, seed)
+    record = msgspec.json.decode(msgspec.json.encode(records.to_record(decisions)))
+    first_deal = next(e for _, _, evs in decisions for e in evs if type(e).__name__ == "DealDealt")
+    assert record["first_dealer"] == seats.index(first_deal.dealer)
+    assert "first_dealer" not in record["deals"][0]
+    replayed = records.replay(record)
+    assert isinstance(replayed, records.Replayed), replayed
+    assert replayed.finished and replayed.ranks == state.outcome.ranks
+    assert list(replayed.totals) == list(state.game_state.scores)
 
 
 @pytest.mark.parametrize("preset", ["classic", "online", "simple", "classic-4p-sitout", "classic-golden-kon"])

@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint unit integration e2e browser bench mutants install clean help
+.PHONY: run test lint unit integration e2e browser bench mutants fuzz install clean help
 
 help:
 	@echo "make run    - create .venv, install, start the whole stack (embedded nats-server + SQLite)"
@@ -13,6 +13,7 @@ help:
 	@echo "make mutants - mutation testing of domain/ packages (slow; PKG=domain/games/ugolki for one)"
 	@echo "make lint   - ruff, mypy (strict on contracts/ and domain/), import-linter"
 	@echo "make unit | integration | e2e | browser - one folder of tests/ (ARGS='-k name' to narrow)"
+	@echo "make fuzz   - a long schemathesis run against the gateway's OpenAPI, and the WebSocket fuzz"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -50,6 +51,10 @@ e2e: $(STAMP)
 browser: $(STAMP)
 	bash scripts/ensure-chromium.sh
 	$(BIN)/python -m pytest -q tests/browser $(ARGS)
+
+fuzz: $(STAMP)
+	GAMEHALL_FUZZ_EXAMPLES=$${GAMEHALL_FUZZ_EXAMPLES:-400} nice -n 19 $(BIN)/python -m pytest -q -s -p no:cacheprovider \
+		tests/fuzz tests/integration/test_websocket_edge.py tests/property/test_command_codec.py
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py

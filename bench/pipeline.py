@@ -201,6 +201,12 @@ async def run(mode: str, secs: float, warm: float, slots: int, referees: int = 1
     store = Path(tempfile.mkdtemp(prefix="gh-bench-"))
     server = EmbeddedNats(store / "nats").start()
     env = dict(os.environ, NATS_URL=server.url, GAMEHALL_DATA_DIR=str(store), GAMEHALL_LOG_FORMAT="json")
+    # The gateway's rate limits stay on (their cost is measured) but far above what one
+    # loopback client driving every match at once sends (docs/operations.md "Limits").
+    env.setdefault("GAMEHALL_RATE_ADDRESS", "1000000/1000000")
+    env.setdefault("GAMEHALL_RATE_CREDENTIAL", "1000000/1000000")
+    env.setdefault("GAMEHALL_RATE_CREATE", "1000000/1000000")
+    env.setdefault("GAMEHALL_MAX_CONNECTIONS_PER_ADDRESS", "100000")
     procs: dict[str, subprocess.Popen] = {}
     wanted = ["referee"] + [s for s in available_services() if s in ("scoring", "leaderboard")]
     port = free_port()

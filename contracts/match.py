@@ -26,7 +26,7 @@ class Outcome(msgspec.Struct, frozen=True, kw_only=True):
 
 
 # ---------------------------------------------------------------- commands
-class CreateMatch(msgspec.Struct, frozen=True, kw_only=True, tag="create_match.v1"):
+class CreateMatch(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="create_match.v1"):
     preset: str
     ruleset: dict[str, Any]
     seats: tuple[str, ...]
@@ -38,19 +38,19 @@ class CreateMatch(msgspec.Struct, frozen=True, kw_only=True, tag="create_match.v
     guests: tuple[str, ...] = ()
 
 
-class Resign(msgspec.Struct, frozen=True, kw_only=True, tag="resign.v1"):
+class Resign(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="resign.v1"):
     pass
 
 
-class OfferDraw(msgspec.Struct, frozen=True, kw_only=True, tag="offer_draw.v1"):
+class OfferDraw(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="offer_draw.v1"):
     pass
 
 
-class AcceptDraw(msgspec.Struct, frozen=True, kw_only=True, tag="accept_draw.v1"):
+class AcceptDraw(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="accept_draw.v1"):
     pass
 
 
-class DeclineDraw(msgspec.Struct, frozen=True, kw_only=True, tag="decline_draw.v1"):
+class DeclineDraw(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="decline_draw.v1"):
     pass
 
 

@@ -182,7 +182,7 @@ async function quickMatch(g, preset, seats, player, say) {
 
 async function recentMatches(target, limit) {
   try {
-    const rows = (await api(`/api/matches?limit=1000`)).slice(-limit).reverse();
+    const rows = (await api(`/api/matches?limit=1000`)).matches.slice(-limit).reverse();
     target.classList.remove("muted");
     target.innerHTML = rows.length ? `<table class="matches"><tr><th>match</th><th>game</th><th>decisions</th><th></th></tr>${rows.map((r) => `
       <tr><td><code>${esc(r.match_id)}</code></td><td>${esc(gameTitle(r.game))}</td><td>${r.decisions}</td>

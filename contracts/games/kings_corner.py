@@ -119,17 +119,17 @@ MAX_PLAYERS: dict[int, int] = {1: 6, 2: 10}
 
 
 # ---------------------------------------------------------------- commands
-class Ready(msgspec.Struct, frozen=True, kw_only=True, tag="kc_ready.v1"):
+class Ready(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="kc_ready.v1"):
     """Ready for the next deal.  Before the first deal it carries the seat's client seed (rng_v1)."""
 
     client_seed: str = ""
 
 
-class DrawCard(msgspec.Struct, frozen=True, kw_only=True, tag="kc_draw.v1"):
+class DrawCard(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="kc_draw.v1"):
     """A1: draw (end timing: ends the turn; until_playable: only while nothing can be played)."""
 
 
-class PlayCard(msgspec.Struct, frozen=True, kw_only=True, tag="kc_play_card.v1"):
+class PlayCard(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="kc_play_card.v1"):
     """A2: a card from hand onto a slot.  ``as_card`` declares a joker's identity (V17)."""
 
     card: str
@@ -137,28 +137,28 @@ class PlayCard(msgspec.Struct, frozen=True, kw_only=True, tag="kc_play_card.v1")
     as_card: str | None = None
 
 
-class PlayRun(msgspec.Struct, frozen=True, kw_only=True, tag="kc_play_run.v1"):
+class PlayRun(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="kc_play_run.v1"):
     """A3: several cards from hand onto one slot, each fitting the one before (no jokers)."""
 
     cards: tuple[str, ...]
     slot: Slot
 
 
-class MovePile(msgspec.Struct, frozen=True, kw_only=True, tag="kc_move_pile.v1"):
+class MovePile(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="kc_move_pile.v1"):
     """A4: a whole pile onto another pile whose exposed card its base fits."""
 
     from_slot: Slot
     to_slot: Slot
 
 
-class MoveKingPile(msgspec.Struct, frozen=True, kw_only=True, tag="kc_move_king_pile.v1"):
+class MoveKingPile(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="kc_move_king_pile.v1"):
     """A5: a cross pile with a king at its base into an empty corner."""
 
     from_slot: Slot
     to_slot: Slot
 
 
-class EndTurn(msgspec.Struct, frozen=True, kw_only=True, tag="kc_end_turn.v1"):
+class EndTurn(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="kc_end_turn.v1"):
     """A6: end the turn (performs the compulsory draw where the timing demands one)."""
 
 

@@ -62,7 +62,7 @@ class UgolkiRuleset(msgspec.Struct, frozen=True, kw_only=True):
     move_cap: int | None = None
 
 
-class MovePiece(msgspec.Struct, frozen=True, kw_only=True, tag="move_piece.v1"):
+class MovePiece(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="move_piece.v1"):
     """A turn: the full path (every landing square) or just (from, to)."""
 
     path: tuple[str, ...]

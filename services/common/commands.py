@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import hmac
 import secrets
 import uuid
 from typing import Any
@@ -26,6 +28,12 @@ def new_match_id() -> str:
 def new_token(seat: str) -> str:
     """A seat token names its seat; the referee keeps only its sha256."""
     return f"{seat}.{secrets.token_urlsafe(24)}"
+
+
+def derived_token(key: bytes, seat: str) -> str:
+    """A seat token derived from a secret key (an idempotent creation re-derives the same ones)."""
+    mac = hmac.new(key, seat.encode(), hashlib.sha256).digest()[:24]
+    return f"{seat}.{base64.urlsafe_b64encode(mac).decode().rstrip('=')}"
 
 
 def token_hash(token: str) -> str:
@@ -101,9 +109,11 @@ async def create_match(
     match_id: str | None = None,
     partitions: int = subjects.DEFAULT_PARTITIONS,
     guests: tuple[str, ...] | None = None,
+    token_key: bytes | None = None,
 ) -> CreatedMatch | Rejected:
     """Create a match.  ``guests``: the seats whose players presented no credential (all seats
-    when None and ``ranked`` is false: a named guest is never rated)."""
+    when None and ``ranked`` is false: a named guest is never rated).  ``token_key`` derives the
+    seat tokens from a key instead of at random (an idempotent creation)."""
     decider = registry.GAMES.get(game)
     if decider is None:
         return Rejected(
@@ -119,7 +129,7 @@ async def create_match(
     names = tuple(players) if players else tuple(f"guest-{s}" for s in seat_names)
     if len(names) != n:
         return Rejected(code="invalid_seats", detail=f"{n} seats but {len(names)} players")
-    tokens = {s: new_token(s) for s in seat_names}
+    tokens = {s: derived_token(token_key, s) if token_key else new_token(s) for s in seat_names}
     command = CreateMatch(
         preset=preset,
         ruleset=msgspec.to_builtins(ruleset),

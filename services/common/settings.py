@@ -8,6 +8,7 @@ that does not parse stops the process at start-up with the variable's name.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal, Self
 
@@ -125,6 +126,122 @@ class BotsSettings(_Section):
     )
 
 
+@dataclass(frozen=True)
+class Rate:
+    """A token bucket: ``per_s`` tokens a second up to ``burst``; ``per_s`` 0 turns it off."""
+
+    per_s: float
+    burst: float
+
+    @classmethod
+    def parse(cls, text: str) -> Rate:
+        """``"RATE/BURST"`` (e.g. ``"100/400"``), ``"RATE"`` (burst = rate), ``"0"`` or ``"off"``."""
+        text = text.strip().lower()
+        if text in ("", "0", "off", "none"):
+            return cls(0.0, 0.0)
+        rate, _, burst = text.partition("/")
+        per_s = float(rate)
+        if per_s < 0 or (burst and float(burst) < 0):
+            raise ValueError("a rate is RATE/BURST with numbers >= 0, or off")
+        return cls(per_s, float(burst) if burst else max(per_s, 1.0))
+
+    def __str__(self) -> str:
+        return "off" if not self.per_s else f"{self.per_s:g}/{self.burst:g}"
+
+
+@dataclass(frozen=True)
+class EdgeLimits:
+    """The gateway's limits (docs/operations.md "Limits"); the bench raises them."""
+
+    per_address: Rate = Rate(100.0, 400.0)
+    per_credential: Rate = Rate(30.0, 120.0)
+    create_match: Rate = Rate(2.0, 30.0)
+    auth_failures: Rate = Rate(1.0, 20.0)
+    max_connections_per_address: int = 128
+    header_timeout_s: float = 5.0
+    idempotency_window_s: float = 24 * 3600.0
+
+
+_EDGE = EdgeLimits()
+
+
+class GatewaySettings(_Section):
+    rate_address: str = Field(
+        str(_EDGE.per_address),
+        validation_alias="GAMEHALL_RATE_ADDRESS",
+        description="the gateway's token bucket per client address: `RATE/BURST` per second; `off` disables",
+    )
+    rate_credential: str = Field(
+        str(_EDGE.per_credential),
+        validation_alias="GAMEHALL_RATE_CREDENTIAL",
+        description="token bucket per seat token or bearer",
+    )
+    rate_create: str = Field(
+        str(_EDGE.create_match),
+        validation_alias="GAMEHALL_RATE_CREATE",
+        description="token bucket of `POST /api/matches` per client address",
+    )
+    rate_auth_failures: str = Field(
+        str(_EDGE.auth_failures),
+        validation_alias="GAMEHALL_RATE_AUTH_FAILURES",
+        description="failed authentications (401) per client address; when spent, requests with a credential wait",
+    )
+    max_connections_per_address: int = Field(
+        _EDGE.max_connections_per_address,
+        ge=0,
+        validation_alias="GAMEHALL_MAX_CONNECTIONS_PER_ADDRESS",
+        description="open HTTP and WebSocket connections per client address (`0`: no cap)",
+    )
+    header_timeout_s: float = Field(
+        _EDGE.header_timeout_s,
+        ge=0,
+        validation_alias="GAMEHALL_HEADER_TIMEOUT_S",
+        description="a request's headers must arrive within this many seconds (slow clients are dropped)",
+    )
+    idempotency_window_s: float = Field(
+        _EDGE.idempotency_window_s,
+        gt=0,
+        validation_alias="GAMEHALL_IDEMPOTENCY_WINDOW_S",
+        description="how long the gateway keeps a creation's first reply in memory for its `Idempotency-Key` "
+        "(later, and after a restart, it is rebuilt from the stored match)",
+    )
+    forwarded_allow_ips: str | None = Field(
+        None,
+        validation_alias="GAMEHALL_FORWARDED_ALLOW_IPS",
+        description="proxies whose `X-Forwarded-For` names the client; the socket's peer is the client when unset",
+    )
+
+    @field_validator("rate_address", "rate_credential", "rate_create", "rate_auth_failures", mode="after")
+    @classmethod
+    def _rate(cls, value: str) -> str:
+        Rate.parse(value)
+        return value
+
+    def limits(self) -> EdgeLimits:
+        return EdgeLimits(
+            per_address=Rate.parse(self.rate_address),
+            per_credential=Rate.parse(self.rate_credential),
+            create_match=Rate.parse(self.rate_create),
+            auth_failures=Rate.parse(self.rate_auth_failures),
+            max_connections_per_address=self.max_connections_per_address,
+            header_timeout_s=self.header_timeout_s,
+            idempotency_window_s=self.idempotency_window_s,
+        )
+
+    @classmethod
+    def of(cls, limits: EdgeLimits) -> GatewaySettings:
+        """The section that gives ``limits`` (tests and benchmarks)."""
+        return cls(
+            rate_address=str(limits.per_address),
+            rate_credential=str(limits.per_credential),
+            rate_create=str(limits.create_match),
+            rate_auth_failures=str(limits.auth_failures),
+            max_connections_per_address=limits.max_connections_per_address,
+            header_timeout_s=limits.header_timeout_s,
+            idempotency_window_s=limits.idempotency_window_s,
+        )
+
+
 class Settings(_Section):
     data_dir: Path = Field(
         Path(".gamehall"),
@@ -200,6 +317,7 @@ class Settings(_Section):
     scoring: ScoringSettings = Field(default_factory=ScoringSettings)
     matchmaking: MatchmakingSettings = Field(default_factory=MatchmakingSettings)
     bots: BotsSettings = Field(default_factory=BotsSettings)
+    gateway: GatewaySettings = Field(default_factory=GatewaySettings)
 
     def nats_credential(self, user: str) -> Credential | None:
         """The NATS credential of ``user``; None for an open server (no credentials folder)."""
@@ -229,6 +347,7 @@ SECTIONS: dict[str, type[_Section]] = {
     "scoring": ScoringSettings,
     "matchmaking": MatchmakingSettings,
     "bots": BotsSettings,
+    "gateway": GatewaySettings,
 }
 
 

@@ -106,7 +106,7 @@ def test_full_match_over_http_and_websocket(tmp_path: Path) -> None:
                 content=b"{not json",
                 headers={"Authorization": f"Bearer {tokens['white']}", "Content-Type": "application/json"},
             )
-            assert garbage.status_code == 422
+            assert garbage.status_code == 400 and garbage.json()["code"] == "malformed"
             assert client.get(f"/api/matches/{match_id}").json()["seq"] == 1
             moves = 0
             while view["status"] == "running":

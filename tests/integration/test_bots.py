@@ -88,11 +88,11 @@ async def test_two_bots_play_an_ugolki_match_to_the_end(nats_url: str, tmp_path:
 
 async def test_bad_bot_seats_are_refused_before_a_match_exists(nats_url: str, tmp_path: Path) -> None:
     async with stack(nats_url, tmp_path) as (client, _):
-        before = len((await client.get("/api/matches")).json())
+        before = len((await client.get("/api/matches")).json()["matches"])
         for bots in ({"white": "grandmaster"}, {"green": "random"}):
             r = await client.post("/api/matches", json={"game": "ugolki", "bots": bots})
             assert r.status_code == 400 and r.json()["code"] == "invalid_bots", r.text
-        assert len((await client.get("/api/matches")).json()) == before
+        assert len((await client.get("/api/matches")).json()["matches"]) == before
 
 
 async def test_a_person_against_a_bot_at_kings_in_the_corner(nats_url: str, tmp_path: Path) -> None:

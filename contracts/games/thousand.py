@@ -183,54 +183,54 @@ class ThousandRuleset(msgspec.Struct, frozen=True, kw_only=True):
 
 
 # ---------------------------------------------------------------- commands
-class Ready(msgspec.Struct, frozen=True, kw_only=True, tag="thousand_ready.v1"):
+class Ready(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True, tag="thousand_ready.v1"):
     """Ready to start; carries the seat's client seed (rng_v1).  Later deals follow on their own."""
 
     client_seed: str = ""
 
 
-class DeclareBlind(msgspec.Struct, frozen=True, kw_only=True, tag="thousand_declare_blind.v1"):
+class DeclareBlind(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True, tag="thousand_declare_blind.v1"):
     """§2.14: bid 120 without looking at the hand (the seat left of the dealer, before seeing it)."""
 
 
-class DeclineBlind(msgspec.Struct, frozen=True, kw_only=True, tag="thousand_decline_blind.v1"):
+class DeclineBlind(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True, tag="thousand_decline_blind.v1"):
     pass
 
 
-class ClaimRedeal(msgspec.Struct, frozen=True, kw_only=True, tag="thousand_claim_redeal.v1"):
+class ClaimRedeal(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True, tag="thousand_claim_redeal.v1"):
     """§2.4: ``weak`` / ``four_nines`` (before bidding, or a defender after the passing), ``talon_low``."""
 
     reason: Literal["weak", "four_nines", "talon_low"]
 
 
-class KeepHand(msgspec.Struct, frozen=True, kw_only=True, tag="thousand_keep_hand.v1"):
+class KeepHand(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True, tag="thousand_keep_hand.v1"):
     """Answer to a redeal window without a claim."""
 
 
-class Bid(msgspec.Struct, frozen=True, kw_only=True, tag="thousand_bid.v1"):
+class Bid(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True, tag="thousand_bid.v1"):
     amount: int
 
 
-class Pass(msgspec.Struct, frozen=True, kw_only=True, tag="thousand_pass.v1"):
+class Pass(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True, tag="thousand_pass.v1"):
     pass
 
 
-class GiveCards(msgspec.Struct, frozen=True, kw_only=True, tag="thousand_give_cards.v1"):
+class GiveCards(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True, tag="thousand_give_cards.v1"):
     """§2.6: one card to each opponent: ``gifts`` maps each defender's seat to the card he gets."""
 
     gifts: dict[str, str]
     face_up: bool = False
 
 
-class SetContract(msgspec.Struct, frozen=True, kw_only=True, tag="thousand_set_contract.v1"):
+class SetContract(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True, tag="thousand_set_contract.v1"):
     amount: int
 
 
-class WriteOff(msgspec.Struct, frozen=True, kw_only=True, tag="thousand_write_off.v1"):
+class WriteOff(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True, tag="thousand_write_off.v1"):
     """§2.7: concede the deal before play (the amount is the winning bid)."""
 
 
-class Play(msgspec.Struct, frozen=True, kw_only=True, tag="thousand_play.v1"):
+class Play(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True, tag="thousand_play.v1"):
     card: str
     announce: Announce = "none"
 

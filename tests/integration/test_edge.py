@@ -146,8 +146,8 @@ def test_player_names_over_64_characters_are_refused_and_nothing_is_created(clie
     assert_error(response, 422, "malformed")
     big = client.post("/api/matches", json={"game": "ugolki", "players": ["x" * 400_000, "bob"]})
     assert_error(big, 413, "body_too_large")
-    queue = client.post("/api/queue", json={"player": "y" * 65, "game": "ugolki"})
-    assert_error(queue, 422, "malformed")
+    account = client.post("/api/accounts", json={"name": "y" * 65})
+    assert_error(account, 422, "malformed")
     assert client.get("/api/matches", params={"limit": 1000}).json()["matches"] == before
 
 

@@ -54,7 +54,7 @@ class DeclineDraw(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     pass
 
 
-class ExpireIdle(msgspec.Struct, frozen=True, kw_only=True, tag="expire_idle.v1"):
+class ExpireIdle(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True, tag="expire_idle.v1"):
     """Platform command (no seat), issued only by the referee: the match has had no decision
     for ``limit_ms`` (the abandonment rule, docs/audit.md).  The audit checks ``at`` and
     ``last_decision_at`` against the envelopes' ``recorded_at``."""

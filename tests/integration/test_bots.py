@@ -19,6 +19,7 @@ from services.bots import app as bots_app
 from services.cli.stackrun import in_process_stack
 from services.common import settings as settings_module
 from services.common.players import PublicFold, choose_command
+from tests.support.gateway import OPEN
 
 pytestmark = pytest.mark.integration
 
@@ -42,7 +43,10 @@ class Bots:
 
 @contextlib.asynccontextmanager
 async def stack(nats_url: str, data_dir: Path) -> AsyncIterator[tuple[httpx.AsyncClient, Bots]]:
-    settings = settings_module.load().replace(nats_url=nats_url, data_dir=data_dir)
+    # These clients poll as fast as they can: the gateway's rate limits (tested in test_edge) are off.
+    settings = settings_module.load().replace(
+        nats_url=nats_url, data_dir=data_dir, gateway=settings_module.GatewaySettings.of(OPEN)
+    )
     bots = Bots(settings)
     await bots.start()
     try:

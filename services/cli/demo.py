@@ -16,6 +16,28 @@ from domain.games import registry
 from services.common.players import PublicFold, choose_command
 
 
+class PatientTransport(httpx.HTTPTransport):
+    """A client that honours the gateway's rate limits: on ``429`` it waits ``Retry-After`` (the
+    body's ``retry_after`` when finer) and sends the request again (docs/api.md "Limits")."""
+
+    ATTEMPTS = 50
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        for _ in range(self.ATTEMPTS):
+            response = super().handle_request(request)
+            if response.status_code != 429:
+                return response
+            response.read()
+            try:
+                wait = float(response.json().get("retry_after") or response.headers.get("retry-after", 1))
+            except ValueError:
+                wait = 1.0
+            response.close()
+            time.sleep(min(max(wait, 0.01), 5.0))
+        return response
+
+
+
 def create_match(
     client: httpx.Client, game: str, preset: str | None, players: list[str]
 ) -> tuple[str, dict[str, str]]:

@@ -72,7 +72,13 @@ def demo(
     default data folder, so 'gamehall export' and 'gamehall audit' find the matches later."""
     from domain.core import match as match_layer
     from domain.games import registry
-    from services.cli.demo import PlayerCredentials, games_on_leaderboard, play_match, wait_for_scoring
+    from services.cli.demo import (
+        PatientTransport,
+        PlayerCredentials,
+        games_on_leaderboard,
+        play_match,
+        wait_for_scoring,
+    )
     from services.cli.stackrun import in_process_stack
     from services.common import stack
 
@@ -108,7 +114,7 @@ def demo(
 
         results = []
         credentials = PlayerCredentials(settings.data_dir / "credentials" / "demo-players.json")
-        with httpx.Client(base_url=base_url, timeout=60.0) as client:
+        with httpx.Client(base_url=base_url, timeout=60.0, transport=PatientTransport()) as client:
             games_before = games_on_leaderboard(client, game) if ranked else 0
             for i in range(matches):
                 try:

@@ -8,6 +8,7 @@ import msgspec
 
 from contracts.envelope import Rejected
 from contracts.games.kings_corner import (
+    CardPlayed,
     CardsDrawn,
     DrawCard,
     EndTurn,
@@ -19,6 +20,7 @@ from contracts.games.kings_corner import (
     SeatReady,
     SeatResult,
 )
+from contracts.match import Resign
 from domain.games.kings_corner import GAME
 from domain.games.kings_corner.rules import PRESETS
 
@@ -216,3 +218,62 @@ def test_move_pile_onto_a_corner_with_a_barred_joker_is_refused() -> None:
     then_from(state).when("p1", MovePile(from_slot="E", to_slot="NE")).then_accepted()
     barred = msgspec.structs.replace(state, barred=frozenset({"9D"}))
     assert _rejected(then_from(barred), "p1", MovePile(from_slot="E", to_slot="NE")).code == "card_barred"
+
+
+def test_malformed_commands_and_strangers_are_refused_with_their_texts() -> None:
+    """Bad input gets a typed rejection naming what is wrong."""
+    spec = kc().given(dealt(hands=("8C 2D", "3D"), layout={"N": "9H"}, stock="4C"))
+    state = spec.state
+    assert GAME.decide(state, "p9", EndTurn()) == Rejected(
+        code="not_your_turn", detail="'p9' is not a seat of this match"
+    )
+    slots = "N, E, S, W, NE, SE, SW, NW"
+    for command, field in (
+        (PlayCard(card="8C", slot="X"), "slot"),  # type: ignore[arg-type]
+        (MovePile(from_slot="X", to_slot="N"), "from_slot"),  # type: ignore[arg-type]
+        (MovePile(from_slot="N", to_slot="X"), "to_slot"),  # type: ignore[arg-type]
+    ):
+        assert GAME.decide(state, "p1", command) == Rejected(
+            code="malformed", detail=f"{field} must be one of {slots}"
+        )
+    assert GAME.decide(state, "p1", PlayCard(card=5, slot="N")) == Rejected(  # type: ignore[arg-type]
+        code="malformed", detail="card ids are strings"
+    )
+    assert GAME.decide(state, "p1", Resign()) == Rejected(  # type: ignore[arg-type]
+        code="malformed", detail="not a Kings in the Corner command: Resign"
+    )
+
+
+def test_resign_refusals() -> None:
+    assert GAME.resign is not None
+    state = kc().given(dealt(hands=("8C 2D", "3D"), layout={"N": "9H"}, stock="4C")).state
+    assert GAME.resign(state, "p9") == Rejected(
+        code="not_your_turn", detail="'p9' is not a seat of this match"
+    )
+    over = msgspec.structs.replace(state, phase="over")
+    assert GAME.resign(over, "p1") == Rejected(code="round_not_active", detail="the match is over")
+    waiting = GAME.initial_state(PRESETS["pagat-classic"], ("p1", "p2", "p3"), None)
+    waiting = GAME.evolve(GAME.evolve(waiting, SeatReady(seat="p1")), SeatReady(seat="p2"))
+    assert GAME.resign(waiting, "p3") == Rejected(
+        code="seed_unavailable", detail="the server seed is not available"
+    )
+
+
+def test_joker_declarations_are_checked() -> None:
+    """V17: a joker needs a declared real card; only a joker is declared."""
+    given = dealt(hands=("RJ 8C 2D", "3D"), layout={"N": "9H"}, stock="4C")
+    spec = kc("freeman-jokers").given(given)
+    assert _rejected(spec, "p1", PlayCard(card="RJ", slot="N")) == Rejected(
+        code="joker_needs_declaration", detail="say which card the joker stands for (as_card)"
+    )
+    for bad in ("ZZ", "BJ", "8S2"):
+        assert _rejected(
+            kc("freeman-jokers").given(given), "p1", PlayCard(card="RJ", slot="N", as_card=bad)
+        ) == Rejected(code="bad_declaration", detail=f"{bad!r} is not a card a joker can stand for")
+    assert _rejected(
+        kc("freeman-jokers").given(given), "p1", PlayCard(card="8C", slot="N", as_card="8S")
+    ) == Rejected(code="bad_declaration", detail="only a joker is declared as another card")
+    kc("freeman-jokers").given(given).when("p1", PlayCard(card="RJ", slot="N", as_card="8S")).then_accepted()
+    kc("freeman-jokers").given(given).when("p1", PlayCard(card="8C", slot="N", as_card="8C")).then(
+        CardPlayed(seat="p1", card="8C", slot="N")  # a natural card records no declaration
+    )

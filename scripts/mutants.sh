@@ -13,7 +13,7 @@ MUTMUT=$ROOT/.venv/bin/mutmut
 [ $# -gt 0 ] || set -- domain/games/ugolki domain/games/kings_corner domain/core
 tests_for() {
   case "$1" in
-    domain/core) echo "tests/unit/test_match_layer.py tests/unit/test_match_creation.py tests/unit/test_matchlog.py tests/unit/test_rng.py tests/unit/test_cards.py tests/unit/test_audit.py tests/unit/test_registry.py tests/unit/test_records.py tests/unit/cardgame" ;;
+    domain/core) echo "tests/unit/test_match_layer.py tests/unit/test_match_creation.py tests/unit/test_matchlog.py tests/unit/test_rng.py tests/unit/test_cards.py tests/unit/test_audit.py tests/unit/test_registry.py tests/unit/test_records.py tests/unit/kings_corner/test_resign.py tests/unit/cardgame" ;;
     domain/core/*) echo "tests/unit/$(basename "$1")" ;;
     domain/games/*) local g; g=$(basename "$1"); echo "tests/unit/$g tests/golden/$g tests/property/test_conformance.py" ;;
     domain/*) echo "tests/unit/$(basename "$1")" ;;

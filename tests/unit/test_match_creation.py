@@ -88,3 +88,57 @@ def test_commands_outside_a_running_match_are_refused_with_their_codes() -> None
     assert isinstance(missing, Rejected) and missing.code == "match_not_found" and missing.detail
     stranger = match_layer.decide(UGOLKI, state, "green", Resign())
     assert isinstance(stranger, Rejected) and stranger.code == "not_a_seat" and "white" in stranger.detail
+
+
+def _started():  # type: ignore[no-untyped-def]
+    created = match_layer.decide(UGOLKI, None, None, create())
+    assert isinstance(created, tuple)
+    return match_layer.evolve(UGOLKI, None, created[0])
+
+
+def test_the_match_view_shows_the_match_and_the_viewers_moves() -> None:
+    state = _started()
+    view = match_layer.view(UGOLKI, state, "white", "m1", 1)
+    assert (view.match_id, view.game, view.preset, view.rules_version) == (
+        "m1",
+        "ugolki",
+        UGOLKI.default_preset,
+        UGOLKI.rules_version,
+    )
+    assert view.seats == ("white", "black") and view.players == ("player white", "player black")
+    assert (view.viewer, view.seq, view.to_move, view.status) == ("white", 1, ("white",), "running")
+    assert view.ruleset == state.created.ruleset and view.outcome is None and view.draw_offer is None
+    assert view.game_view == UGOLKI.view(state.game_state, "white")
+    assert [m.command for m in view.legal_moves] == list(UGOLKI.legal_commands(state.game_state, "white"))
+    assert match_layer.view(UGOLKI, state, "black", "m1", 1).legal_moves == ()
+
+
+def test_decide_and_evolve_equals_decide_then_evolve_through_draws_and_resignation() -> None:
+    """The referee's hot path gives the events and the state that decide and evolve give."""
+    from contracts.match import AcceptDraw, DeclineDraw, OfferDraw
+
+    state = _started()
+    script = [
+        ("white", OfferDraw()),
+        ("black", DeclineDraw()),
+        ("white", UGOLKI.legal_commands(state.game_state, "white")[0]),
+        ("black", OfferDraw()),
+        ("white", AcceptDraw()),
+    ]
+    slow = fast = state
+    for seat, command in script:
+        events = match_layer.decide(UGOLKI, slow, seat, command)
+        assert isinstance(events, tuple), (seat, command, events)
+        for event in events:
+            slow = match_layer.evolve(UGOLKI, slow, event)
+        decided = match_layer.decide_and_evolve(UGOLKI, fast, seat, command)
+        assert isinstance(decided, tuple)
+        assert decided[0] == events and decided[1] == slow
+        fast = decided[1]
+    assert slow.outcome is not None and slow.outcome.draw and slow.outcome.reason == "draw agreed"
+    assert slow.outcome.ranks == (1, 1)
+    resigned = match_layer.decide_and_evolve(UGOLKI, state, "black", Resign())
+    assert isinstance(resigned, tuple) and resigned[1].outcome is not None
+    assert resigned[1].outcome.ranks == (1, 2) and resigned[1].outcome.reason == "resignation"
+    over = match_layer.decide_and_evolve(UGOLKI, slow, "white", Resign())
+    assert isinstance(over, Rejected) and over.code == "match_over"

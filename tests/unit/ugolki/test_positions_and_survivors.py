@@ -69,3 +69,49 @@ def test_d5_a_lock_breaking_move_when_no_home_piece_can_move_is_the_target_home_
     assert state.vrednyugi_bound[BLACK]
     at(state).when("black", mv("b2", "c3")).then_rejected("target_home_lock")
     at(state).when("black", mv("b2", "b3")).then_accepted()
+
+
+CAGE = ["d6", "d7", "d4", "d3", "c5", "b5", "e5", "f5"]  # two-deep on all four sides of d5
+STEP_IN = {"d7": "e7", "d6": "e6", "d4": "e4", "d3": "e3", "c5": "c6", "b5": "b6", "e5": "e6", "f5": "f6"}
+
+
+@pytest.mark.parametrize("missing", CAGE)
+def test_anti_lock_refuses_the_move_that_completes_any_side_of_the_cage(missing: str) -> None:
+    """§6.7 LITERAL_ORTH: the move completing a two-deep cage on all four sides is refused,
+    whichever square it fills."""
+    white = [sq for sq in CAGE if sq != missing] + [STEP_IN[missing], "h1"]
+    state = pos(rules(), " ".join(white), "d5 a8")
+    at(state).when("white", mv(STEP_IN[missing], missing)).then_rejected("anti_lock")
+
+
+@pytest.mark.parametrize("gap", ["d4", "d3", "d6", "c5", "f5"])
+def test_anti_lock_allows_a_move_that_leaves_one_square_of_the_cage_open(gap: str) -> None:
+    """§6.7: a cage with any square open (above, below, near or far) is no lock."""
+    missing = "d7" if gap != "d7" else "d6"
+    white = [sq for sq in CAGE if sq not in (missing, gap)] + [STEP_IN[missing], "h1"]
+    state = pos(rules(), " ".join(white), "d5 a8")
+    at(state).when("white", mv(STEP_IN[missing], missing)).then_accepted()
+
+
+def test_anti_lock_edges_count_only_the_sides_off_the_board() -> None:
+    """§6.7 anti_lock_edges: the board edge closes its own side, not the others."""
+    rs = rules(anti_lock_edges=True)
+    # Black on a5: right side b5 c5 closed by the move, the left is the edge, above and below open.
+    state = pos(rs, "b5 c6 a3 h1", "a5 h8")
+    at(state).when("white", mv("c6", "c5")).then_accepted()
+    closed = pos(rs, "b5 c6 a6 a7 a4 a3 h1", "a5 h8")
+    at(closed).when("white", mv("c6", "c5")).then_rejected("anti_lock")
+
+
+def test_a_constructed_position_has_no_white_move_to_copy() -> None:
+    """§6.8 in a constructed position (no recorded turns): Black's move copies nothing."""
+    state = pos(rules(mirror_limit=0), "d4 h1", "e5 a8", (1, 0))
+    at(state).when("black", mv("e5", "e6")).then_accepted()
+    at(pos(rules(), "d4 h1", "e5 a8", (1, 0))).when("black", mv("e5", "e6")).then_accepted()
+
+
+def test_a_tempo_draw_reports_both_tempo_numbers() -> None:
+    """§6.4 / D3: a draw by tempo still records the scores it was judged by."""
+    state = pos(rules("kostrov"), "a8 b8", "h1 g2", (200, 199))
+    out = GAME.outcome(at(state).when("black", mv("g2", "g1")).then_accepted())
+    assert out is not None and out.draw and out.scores and out.scores[0] == out.scores[1]

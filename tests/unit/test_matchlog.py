@@ -59,3 +59,33 @@ def test_before_event_sees_the_state_before_each_event() -> None:
         folded = fold_decision(UGOLKI, folded, i, events, before_event=lambda s, e: seen.append((s, e)))
         assert seen[-len(events)][0] == before
     assert [e for _, e in seen] == [e for *_, events in decisions for e in events]
+
+
+def test_the_referee_folds_with_the_server_seed_and_a_gap_names_both_decisions() -> None:
+    """The referee's reload passes the seed on (a card game keeps it for the next deal)."""
+    kc = registry.get("kings-corner")
+    seed = b"\x07" * 32
+    _, decisions = played_match(game="kings-corner", seed=2, max_moves=30, server_seed=seed)
+    envs = [
+        EventEnvelope(
+            match_id="m",
+            game="kings-corner",
+            rules_version=kc.rules_version,
+            seq=i,
+            command_id=str(i),
+            correlation_id=str(i),
+            recorded_at=0,
+            prev_hash="0" * 64,
+            events=events,
+        )
+        for i, (_seat, _cmd, events) in enumerate(decisions, start=1)
+    ]
+    state = None
+    for _seat, _cmd, events in decisions:
+        for event in events:
+            state = match_layer.evolve(kc, state, event, seed)
+    with_seed = fold_envelopes(kc, envs, seed)
+    assert with_seed.state == state and with_seed.state.game_state.seed == seed
+    assert fold_envelopes(kc, envs).state.game_state.seed is None
+    with pytest.raises(LogGap, match="decision 3 follows decision 1"):
+        fold_decision(kc, fold_envelopes(kc, envs[:1], seed), 3, envs[2].events)

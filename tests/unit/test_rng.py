@@ -154,3 +154,17 @@ def test_hand_checkable_small_shuffle() -> None:
 def test_shuffle_of_empty_and_single() -> None:
     assert rng.shuffle(b"k", b"l", []) == ()
     assert rng.shuffle(b"k", b"l", ["x"]) == ("x",)
+
+
+def test_randbelow_takes_the_whole_word_range_and_names_its_bounds() -> None:
+    """rng_v1: 1 <= n <= 2**64; n = 2**64 takes a word as it is."""
+    import pytest
+
+    from domain.core.rng import Stream
+
+    stream = Stream(b"\x01" * 32, b"deal:1")
+    first = Stream(b"\x01" * 32, b"deal:1").next_word()
+    assert stream.randbelow(2**64) == first
+    for bad in (0, 2**64 + 1):
+        with pytest.raises(ValueError, match=r"randbelow needs 1 <= n <= 2\*\*64"):
+            Stream(b"\x01" * 32, b"deal:1").randbelow(bad)

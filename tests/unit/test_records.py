@@ -120,3 +120,17 @@ def test_an_unfinished_match_is_not_exported_as_a_record() -> None:
     bundle, _ = played_match(game="kings-corner", seed=2, max_moves=5)
     with pytest.raises(ValueError, match="not finished"):
         records.record_of_bundle(bundle)
+
+
+@pytest.mark.parametrize("action", [["move", 0], ["move", 0, 5], ["move", 0, "h3-h5", "x"], ["resign", 0, "now"], ["pass", 0]])
+def test_an_unreadable_ugolki_action_is_bad_action(action: list[Any]) -> None:
+    """records.md: ugolki actions are ["move", seat, "h3-h5-f5"] (and ["resign", seat])."""
+    answer = records.replay(ugolki([action]))
+    assert isinstance(answer, records.Illegal) and answer.code == "bad_action" and answer.detail
+    assert answer.index == 0
+
+
+def test_a_resignation_in_a_record_ends_the_game() -> None:
+    answer = records.replay(ugolki([*OPENING, ["resign", 1]]))
+    assert isinstance(answer, records.Replayed) and answer.finished
+    assert answer.ranks == (1, 2) and answer.reason == "resignation"

@@ -12,9 +12,11 @@ from typing import Any
 
 from contracts.envelope import Rejected
 from contracts.games.kings_corner import (
+    SLOTS,
     CardPlayed,
     CardsDrawn,
     DrawCard,
+    EndTurn,
     KingPenaltyCharged,
     KingsCornerCommand,
     KingsCornerEvent,
@@ -41,13 +43,14 @@ from domain.games.kings_corner.legal import (
     fits,
     hand_plays,
     has_legal_action,
+    king_obliged,
     king_pile_problem,
     pile_problem,
     place_problem,
     reject,
 )
 from domain.games.kings_corner.scoring import score_round
-from domain.games.kings_corner.state import CROSS, FACTS, N_CROSS, SLOT_INDEX, CardFacts, KCState
+from domain.games.kings_corner.state import CORNERS, CROSS, FACTS, N_CROSS, SLOT_INDEX, CardFacts, KCState
 
 B = Builder[KCState, KingsCornerEvent]
 
@@ -315,4 +318,44 @@ def resign(state: KCState, seat: str) -> tuple[KingsCornerEvent, ...] | Rejected
             return reject("seed_unavailable", dealt)
         b.emit(dealt)
         turn_start(b)
+    return b.result()
+
+
+def timeout(state: KCState, seat: str) -> tuple[KingsCornerEvent, ...] | Rejected:
+    """TIMEOUT (§5.4 meta action, Decision D4): the current seat's time ran out.
+
+    The server sends END_TURN with any mandatory draw.  Where END_TURN would be refused it first
+    does the compulsory step: a pending V16 card goes to the first empty slot (in slot order) that
+    takes it [decision: §5.4 names no slot]; under ``enforce`` each obliged king goes to the first
+    empty corner in the order NE, SE, SW, NW; under ``until_playable`` the play requirement is
+    waived and, if the stock is not empty and nothing was played or merged, one card is drawn.
+    For the platform's turn clock; nothing in the match layer calls it yet.
+    """
+    if seat not in state.seats or not state.in_round or state.seats[state.current] != seat:
+        return reject("not_your_turn", f"{seat!r} is not the seat to move")
+    i = state.current
+    b: B = Builder(state, evolve)
+    while b.state.in_round and b.state.current == i and b.state.pending is not None:
+        pending = b.state.pending
+        slot = next(p.slot for p in hand_plays(b.state, i) if p.card == pending)
+        _play_card(b, i, PlayCard(card=pending, slot=slot, as_card=None))
+    s = b.state
+    if not s.in_round or s.current != i:
+        return b.result()
+    if s.ruleset.mandatory_kings == "enforce":
+        while b.state.in_round and b.state.current == i and king_obliged(b.state, i):
+            s = b.state
+            king = next(c for c in s.hands[i] if FACTS[c].rank == 13 and FACTS[c].face not in s.barred)
+            corner = next(c for c in CORNERS if not s.layout[c])
+            _play_card(b, i, PlayCard(card=king, slot=SLOTS[corner]))  # type: ignore[arg-type]
+        if not b.state.in_round or b.state.current != i:
+            return b.result()
+    s = b.state
+    if s.ruleset.draw_timing == "until_playable" and end_turn_problem(s, i) is not None:
+        if s.stock:
+            _draw(b, 1, "until_playable")
+        _end_turn(b, i, draw=False)
+        return b.result()
+    problem = _decide_action(b, i, EndTurn())
+    assert problem is None, problem
     return b.result()

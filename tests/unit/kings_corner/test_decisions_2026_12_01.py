@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from contracts.envelope import Rejected
 from contracts.games.kings_corner import (
     CardPlayed,
     CardsDrawn,
@@ -243,3 +244,56 @@ def test_every_stored_string_in_a_redacted_penalty_turn_is_public() -> None:
         if shown is not None:
             seen |= strings(shown)
     assert not seen & {"KC", "2D", "8H"}
+
+
+# ---------------------------------------------------------------- D4
+def test_d4_timeout_is_end_turn_with_its_draw() -> None:
+    """D4 / §5.4 TIMEOUT: the server sends END_TURN with any mandatory draw."""
+    from domain.games.kings_corner.decide import timeout
+
+    state = kc("pagat-classic").given(dealt(hands=("2D 3S", "3D"), stock="8H 9C")).state
+    assert timeout(state, "p1") == (
+        CardsDrawn(seat="p1", cards=("8H",), count=1, reason="turn_end"),
+        TurnEnded(seat="p1", next_seat="p2"),
+    )
+    rejected = timeout(state, "p2")
+    assert isinstance(rejected, Rejected) and rejected.code == "not_your_turn"
+
+
+def test_d4_timeout_plays_obliged_kings_to_the_first_empty_corners() -> None:
+    """D4 under enforce: each obliged king goes to the first empty corner, NE, SE, SW, NW."""
+    from domain.games.kings_corner.decide import timeout
+
+    state = (
+        kc("s3-mandatory-kings").given(dealt(hands=("KC KD 2D", "3D"), layout={"NE": "KS"}, stock="8H")).state
+    )
+    assert timeout(state, "p1") == (
+        CardPlayed(seat="p1", card="KC", slot="SE"),
+        CardPlayed(seat="p1", card="KD", slot="SW"),
+        CardsDrawn(seat="p1", cards=("8H",), count=1, reason="turn_end"),
+        TurnEnded(seat="p1", next_seat="p2"),
+    )
+
+
+def test_d4_timeout_waives_the_play_requirement_with_one_draw() -> None:
+    """D4 under until_playable: nothing played or merged, stock left: draw 1 and end the turn."""
+    from domain.games.kings_corner.decide import timeout
+
+    state = kc("draw-till-play").given(dealt(hands=("8C 2D", "3D"), layout={"N": "9H"}, stock="8H 9C")).state
+    assert timeout(state, "p1") == (
+        CardsDrawn(seat="p1", cards=("8H",), count=1, reason="until_playable"),
+        TurnEnded(seat="p1", next_seat="p2"),
+    )
+
+
+def test_d4_timeout_places_a_pending_card_first() -> None:
+    """D4 with V16: the pending card goes to the first empty slot that takes it."""
+    from domain.games.kings_corner.decide import timeout
+
+    given = dealt(hands=("8C", "3D"), layout={"N": "9H", "E": "QD", "S": "5S", "W": "4H"}, stock="KS 2C 7D")
+    state = kc("becker-four-card").given(given).when("p1", PlayCard(card="8C", slot="N")).then_accepted()
+    assert timeout(state, "p1") == (
+        CardPlayed(seat="p1", card="KS", slot="NE"),
+        CardsDrawn(seat="p1", cards=("2C",), count=1, reason="going_out"),
+        TurnEnded(seat="p1", next_seat="p2"),
+    )

@@ -178,7 +178,7 @@ async def _load_bundle(match_id: str) -> Any:
     from services.common.certificates import load_certificate
     from services.common.natsio import EventStore, connect
     from services.common.reader import load_match
-    from services.gateway.app import make_bundle
+    from services.gateway.core import make_bundle
 
     url, nats, credential = await asyncio.to_thread(data_dir_nats_url, _settings())
     try:
@@ -202,7 +202,7 @@ async def _load_bundle(match_id: str) -> Any:
 
 def _bundle_or_exit(match_id: str, verb: str) -> Any:
     """The audit bundle of a stored match, or a clear message and exit status 1."""
-    from services.gateway.app import ApiError
+    from services.gateway.edge import ApiError
 
     try:
         bundle = asyncio.run(_load_bundle(match_id))

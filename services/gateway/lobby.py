@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from fastapi import APIRouter, Header, Query
 from nats.js.api import DeliverPolicy
@@ -35,9 +35,9 @@ from contracts.matchmaking import JoinQueue, Queued, Seated
 from domain.games import registry
 from services.common import accounts, commands, db, logs, queries
 from services.common import matchmaking_client as mm_client
-
-if TYPE_CHECKING:
-    from services.gateway.app import Gateway
+from services.gateway.bots import assign_bot
+from services.gateway.core import Gateway
+from services.gateway.edge import ApiError
 
 log = logs.get("gateway")
 
@@ -109,8 +109,6 @@ class Lobby:
                 log.exception("table_match_failed", table_id=event.table_id)
 
     async def create_table(self, table: TableFormed) -> None:
-        from services.gateway.app import assign_bot
-
         gw = self.gw
         assert gw.nc is not None
         created = await commands.create_match(
@@ -130,7 +128,7 @@ class Lobby:
                 "table_match_refused", table_id=table.table_id, code=created.code, detail=created.detail
             )
             return
-        gw._games[created.match_id] = created.game
+        gw.remember(created.match_id, created.game)
         strength = registry.get(table.game).default_bot
         humans = [s for i, s in enumerate(created.seats) if i not in table.bots]
         for i in table.bots:
@@ -155,8 +153,6 @@ class Lobby:
 
     async def player(self, authorization: str | None) -> accounts.Player:
         """The player the request's credential names; 401 without one or with a bad one."""
-        from services.gateway.app import ApiError
-
         if not authorization or not authorization.lower().startswith("bearer "):
             raise ApiError(
                 401,
@@ -175,8 +171,6 @@ def router(lobby: Lobby) -> APIRouter:
 
     @api.post("/api/accounts", status_code=201, tags=["players"], summary="Sign up: a player name and its API token")
     async def sign_up(body: SignUpBody) -> dict[str, Any]:
-        from services.gateway.app import ApiError
-
         engine = await lobby.accounts_engine()
         made = await asyncio.to_thread(accounts.sign_up, engine, body.name)
         if isinstance(made, Rejected):
@@ -192,8 +186,6 @@ def router(lobby: Lobby) -> APIRouter:
 
     @api.post("/api/queue", tags=["lobby"], summary="Quick match: join a matchmaking queue (your credential)")
     async def join(body: JoinBody, authorization: str | None = Header(default=None)) -> dict[str, Any]:
-        from services.gateway.app import ApiError
-
         gw = lobby.gw
         assert gw.nc is not None
         me = await lobby.player(authorization)
@@ -228,8 +220,6 @@ def router(lobby: Lobby) -> APIRouter:
 
     @api.get("/api/queue", tags=["lobby"], summary="Quick match: where you are (your own ticket when queued)")
     async def my_queue(authorization: str | None = Header(default=None)) -> dict[str, Any]:
-        from services.gateway.app import ApiError
-
         me = await lobby.player(authorization)
         assert lobby.gw.nc is not None
         try:
@@ -243,8 +233,6 @@ def router(lobby: Lobby) -> APIRouter:
 
     @api.get("/api/queue/{ticket_id}", tags=["lobby"], summary="Quick match: your seat once the table formed")
     async def ticket(ticket_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:
-        from services.gateway.app import ApiError
-
         me = await lobby.player(authorization)
         entry = lobby.tickets.get(ticket_id)
         # Another player's ticket is answered as no ticket at all: its seat token is theirs.
@@ -271,8 +259,6 @@ def router(lobby: Lobby) -> APIRouter:
 
     @api.post("/api/queue/leave", tags=["lobby"], summary="Quick match: leave the queue (your credential)")
     async def leave(body: LeaveBody | None = None, authorization: str | None = Header(default=None)) -> dict[str, Any]:
-        from services.gateway.app import ApiError
-
         me = await lobby.player(authorization)
         if body is not None and body.player is not None and body.player != me.name:
             raise ApiError(403, "not_your_player", "you may take only yourself out of the queue")
@@ -301,8 +287,6 @@ def router(lobby: Lobby) -> APIRouter:
 
     @api.get("/api/players/{player}", tags=["ranked"], summary="A player's ratings, standings and matches")
     async def player(player: str) -> dict[str, Any]:
-        from services.gateway.app import ApiError
-
         try:
             profile = await asyncio.to_thread(queries.player_profile, lobby.engine(), player)
         except SQLAlchemyError:

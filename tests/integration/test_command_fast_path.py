@@ -1,8 +1,11 @@
 """The command fast path answers exactly like the documented FastAPI route: for the same
-requests, the same status, body and headers (docs/architecture.md, "The gateway's hot route")."""
+requests, the same status, body and headers (docs/architecture.md, "The gateway's hot route"),
+both behind the same edge."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -12,9 +15,10 @@ import httpx
 import pytest
 
 from services.common.natsio import connect, ensure_streams
-from services.common.settings import Settings
-from services.gateway.app import CommandFastPath, create_app
+from services.common.settings import GatewaySettings, Settings
+from services.gateway.app import asgi_app
 from services.referee.core import Referee
+from tests.support.gateway import OPEN
 
 pytestmark = pytest.mark.integration
 
@@ -41,22 +45,41 @@ CASES: list[tuple[str, str | None, str, Any]] = [
 ]
 
 
+@contextlib.asynccontextmanager
+async def lifespan(asgi: Any) -> AsyncIterator[None]:
+    """Run an ASGI app's start-up and shut-down, as uvicorn does."""
+    inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+    outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+    task = asyncio.create_task(asgi({"type": "lifespan", "asgi": {"version": "3.0"}}, inbox.get, outbox.put))
+    await inbox.put({"type": "lifespan.startup"})
+    assert (await outbox.get())["type"] == "lifespan.startup.complete"
+    try:
+        yield
+    finally:
+        await inbox.put({"type": "lifespan.shutdown"})
+        await outbox.get()
+        await task
+
+
 @pytest.fixture
 async def gateway_apps(nats_url: str, tmp_path: Path) -> AsyncIterator[tuple[httpx.AsyncClient, httpx.AsyncClient]]:
-    """The same gateway twice: through the fast path, and straight into the FastAPI app."""
+    """The gateway's whole ASGI stack twice: with the command fast path (as it runs), and without
+    it, so that the documented FastAPI route answers the commands."""
     nc = await connect(nats_url, "fast-path-test")
     await ensure_streams(nc.jetstream())
     referee = Referee(nc, nc.jetstream())
     await referee.start()
-    app = create_app(Settings(data_dir=tmp_path, nats_url=nats_url), nats_url)
+    settings = Settings(data_dir=tmp_path, nats_url=nats_url).replace(gateway=GatewaySettings.of(OPEN))
+    fast, _ = asgi_app(settings, nats_url)
+    plain, _ = asgi_app(settings, nats_url, fast_path=False)
     try:
-        async with app.router.lifespan_context(app):
-            fast = CommandFastPath(app, app.state.gateway)
-            async with (
-                httpx.AsyncClient(transport=httpx.ASGITransport(fast), base_url="http://gw") as via_fast,
-                httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://gw") as via_route,
-            ):
-                yield via_fast, via_route
+        async with (
+            lifespan(fast),
+            lifespan(plain),
+            httpx.AsyncClient(transport=httpx.ASGITransport(fast), base_url="http://gw") as via_fast,
+            httpx.AsyncClient(transport=httpx.ASGITransport(plain), base_url="http://gw") as via_route,
+        ):
+            yield via_fast, via_route
     finally:
         await referee.stop()
         await nc.drain()

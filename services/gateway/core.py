@@ -1,0 +1,261 @@
+"""The gateway's state and reads: the connection to NATS, matches folded from their logs (kept,
+least recently used first out), views and redacted decisions for a viewer, sending a command
+to the referee, audit bundles and replays.  Routes, the command fast path, the lobby and the
+WebSocket all work through a ``Gateway``."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import time
+from collections import OrderedDict
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
+
+import msgspec
+from nats.aio.client import Client
+from nats.js.api import ConsumerConfig, DeliverPolicy
+
+from contracts import subjects
+from contracts.audit import AuditBundle, StoredEnvelope
+from contracts.certificate import SignedCertificate
+from contracts.codecs import codec
+from contracts.envelope import Accepted, EventEnvelope, Rejected
+from domain.core import match as match_layer
+from domain.core.audit import envelope_hash
+from domain.games import registry
+from services.common import commands
+from services.common.certificates import load_certificate
+from services.common.natsio import APP_STREAMS, EventStore, Stored, connect, ensure_streams
+from services.common.reader import FoldedMatch, find_game, load_match
+from services.common.settings import Settings
+from services.gateway import edge
+from services.gateway.edge import ApiError
+from services.gateway.errors import nats_down, rejection_error
+
+MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+FOLDED_CACHE_SIZE = 2048  # matches kept folded in a gateway's memory
+
+
+CommandId = Annotated[str, msgspec.Meta(min_length=1, max_length=edge.MAX_COMMAND_ID)]
+
+
+class CommandRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The body of POST /api/matches/{id}/commands (documented by ``CommandBody``)."""
+
+    command: dict[str, Any]
+    command_id: CommandId | None = None
+
+
+command_request_decoder = msgspec.json.Decoder(CommandRequest)
+
+
+def bearer(authorization: str | None, token: str | None) -> str | None:
+    if authorization and authorization.lower().startswith("bearer "):
+        return authorization[7:].strip()
+    return token or None
+
+
+class Gateway:
+    def __init__(self, settings: Settings, nats_url: str) -> None:
+        self.settings = settings
+        self.nats_url = nats_url
+        self.nc: Client | None = None
+        self.store: EventStore | None = None
+        self._games: dict[str, str] = {}  # match_id -> game
+        self._folded: OrderedDict[str, FoldedMatch] = OrderedDict()
+        self._refresh_locks: dict[str, asyncio.Lock] = {}
+        self.internal_url = ""  # set by run(): where the bots service reaches this gateway
+        self.limiter = edge.Limiter(settings.gateway.limits())
+        self.connections: edge.ConnectionGuard | None = None  # set by run()
+        self.idempotency = edge.IdempotencyStore(
+            edge.gateway_secret(settings.data_dir), settings.gateway.idempotency_window_s
+        )
+
+    async def start(self) -> None:
+        self.nc = await connect(self.nats_url, "gamehall-gateway", self.settings.nats_credential("gateway"))
+        js = self.nc.jetstream()
+        await ensure_streams(js, replicas=self.settings.stream_replicas, streams=APP_STREAMS)
+        self.store = EventStore(js)
+
+    async def stop(self) -> None:
+        if self.nc is not None:
+            await self.nc.drain()
+
+    def remember(self, match_id: str, game: str) -> None:
+        """The game of a match this gateway has just created (no look-up in the log later)."""
+        self._games[match_id] = game
+
+    # -------------------------------------------------------------- helpers
+    def check_bus(self) -> None:
+        """503 now, rather than a wait and a 5xx, while the connection to NATS is down."""
+        if self.nc is None or not self.nc.is_connected:
+            raise nats_down()
+
+    async def game_of(self, match_id: str) -> str:
+        if MATCH_ID.fullmatch(match_id) is None:
+            raise ApiError(400, "malformed", "a match id is 1-64 letters, digits, '-' and '_'")
+        game = self._games.get(match_id)
+        if game is None:
+            self.check_bus()
+            assert self.store is not None
+            game = await find_game(self.store, match_id)
+            if game is None:
+                raise ApiError(404, "match_not_found", f"no match {match_id!r}")
+            self._games[match_id] = game
+        return game
+
+    async def load(self, match_id: str, private: bool = False) -> FoldedMatch:
+        """The match folded from its log.  Clients poll, so folded matches are kept (LRU) and
+        only the decisions stored since are fetched; ``private`` gives a fresh fold that the
+        caller may go on applying to (a WebSocket follower)."""
+        assert self.store is not None
+        game = await self.game_of(match_id)
+        self.check_bus()
+        if private:
+            folded = await load_match(self.store, match_id, game)
+            if folded is None or folded.state is None:
+                raise ApiError(404, "match_not_found", f"no match {match_id!r}")
+            return folded
+        lock = self._refresh_locks.setdefault(match_id, asyncio.Lock())
+        async with lock:
+            subject = subjects.match_subject(game, match_id)
+            last = await self.store.last_seq(subjects.MATCH_STREAM, subject)
+            folded = self._folded.get(match_id)
+            if folded is None:
+                folded = FoldedMatch(match_id=match_id, game=game)
+            for item in await self.store.load(subject, after=folded.last_stream_seq, last=last):
+                folded.apply(item)
+            if folded.state is None:
+                raise ApiError(404, "match_not_found", f"no match {match_id!r}")
+            self._folded[match_id] = folded
+            self._folded.move_to_end(match_id)
+            while len(self._folded) > FOLDED_CACHE_SIZE:
+                evicted, _ = self._folded.popitem(last=False)
+                self._refresh_locks.pop(evicted, None)
+        return folded
+
+    @staticmethod
+    def viewer(folded: FoldedMatch, token: str | None) -> str | None:
+        """The seat a token acts for; None (spectator) without a token; 401 for a bad one."""
+        if not token:
+            return None
+        state = folded.state
+        assert state is not None
+        seat = commands.seat_of_token(token)
+        seats = state.created.seats
+        if (
+            seat is None
+            or seat not in seats
+            or state.created.token_hashes[seats.index(seat)] != commands.token_hash(token)
+        ):
+            raise ApiError(401, "bad_token", "the token does not belong to any seat of this match")
+        return seat
+
+    @staticmethod
+    def render(folded: FoldedMatch, seat: str | None) -> dict[str, Any]:
+        game = registry.get(folded.game)
+        assert folded.state is not None
+        view = match_layer.view(game, folded.state, seat, folded.match_id, folded.seq)
+        return msgspec.to_builtins(view)  # type: ignore[no-any-return]
+
+    @staticmethod
+    def events_for(folded: FoldedMatch, seat: str | None, since: int = 0) -> list[dict[str, Any]]:
+        game = registry.get(folded.game)
+        return [decision_for(game, env, seat) for env in folded.envelopes if env.seq > since]
+
+    async def send(self, match_id: str, token: str | None, body: CommandRequest) -> Accepted:
+        if not token:
+            raise ApiError(401, "bad_token", "send the seat token as 'Authorization: Bearer <token>'")
+        game = await self.game_of(match_id)
+        found = edge.shape_problem(body.command)
+        if found:
+            raise ApiError(400, *found)
+        command = codec(game).decode_inner_command(body.command)
+        if isinstance(command, Rejected):
+            raise ApiError(400, "malformed", command.detail)
+        seat = commands.seat_of_token(token)
+        if seat is None:
+            raise ApiError(401, "bad_token", "not a seat token")
+        self.check_bus()
+        assert self.nc is not None
+        reply = await commands.send(
+            self.nc,
+            game,
+            match_id,
+            command,
+            seat=seat,
+            token=token,
+            command_id=body.command_id,
+            partitions=self.settings.partitions,
+        )
+        if isinstance(reply, Rejected):
+            raise rejection_error(reply)
+        return reply
+
+    async def bundle(self, match_id: str) -> AuditBundle:
+        folded = await self.load(match_id)
+        assert self.nc is not None
+        certificate = await load_certificate(self.nc.jetstream(), folded.game, match_id) if folded.finished else None
+        return make_bundle(folded, certificate)
+
+    async def follow(self, folded: FoldedMatch) -> AsyncIterator[Stored]:
+        """New envelopes of a match as they are stored (ordered consumer from the next sequence)."""
+        assert self.nc is not None
+        js = self.nc.jetstream()
+        sub = await js.subscribe(
+            subjects.match_subject(folded.game, folded.match_id),
+            stream=subjects.MATCH_STREAM,
+            ordered_consumer=True,
+            config=ConsumerConfig(
+                deliver_policy=DeliverPolicy.BY_START_SEQUENCE, opt_start_seq=folded.last_stream_seq + 1
+            ),
+        )
+        try:
+            async for msg in sub.messages:
+                yield Stored(stream_seq=msg.metadata.sequence.stream, data=msg.data)
+        finally:
+            with contextlib.suppress(Exception):
+                await sub.unsubscribe()
+
+
+def decision_for(game: Any, env: EventEnvelope[Any], seat: str | None) -> dict[str, Any]:
+    """One stored decision as a client sees it: its events redacted for ``seat``."""
+    shown = (match_layer.redact(game, e, seat) for e in env.events)
+    return {
+        "seq": env.seq,
+        "seat": env.seat,
+        "recorded_at": env.recorded_at,
+        "events": [msgspec.to_builtins(e) for e in shown if e is not None],
+    }
+
+
+def make_bundle(folded: FoldedMatch, certificate: SignedCertificate | None = None) -> AuditBundle:
+    game = registry.get(folded.game)
+    if game.hidden_info and not folded.finished:
+        raise ApiError(409, "match_running", "a match with hidden cards can be exported once it is over")
+    return AuditBundle(
+        match_id=folded.match_id,
+        game=folded.game,
+        rules_version=folded.envelopes[0].rules_version,
+        exported_at=time.time_ns() // 1_000_000,
+        head_hash=envelope_hash(folded.stored[-1].data),
+        envelopes=tuple(StoredEnvelope(stream_seq=s.stream_seq, data=s.data.decode()) for s in folded.stored),
+        certificate=certificate,
+    )
+
+
+def replay_frames(folded: FoldedMatch) -> dict[str, Any]:
+    """The match decision by decision as a spectator would have seen it (for the replay viewer)."""
+    game = registry.get(folded.game)
+    state: match_layer.MatchState | None = None
+    frames = []
+    for env in folded.envelopes:
+        for event in env.events:
+            state = match_layer.evolve(game, state, event, None)
+        assert state is not None
+        frame = decision_for(game, env, None)
+        frame["view"] = msgspec.to_builtins(match_layer.view(game, state, None, folded.match_id, env.seq))
+        frames.append(frame)
+    return {"match_id": folded.match_id, "game": folded.game, "frames": frames}

@@ -1,0 +1,193 @@
+"""The gateway's error answers: one ``{code, detail[, retry_after]}`` shape on every 4xx and 5xx
+(docs/api.md "Errors"), the status of each referee rejection, the handlers that turn every
+exception into that shape, and the OpenAPI declaration of every error a route can answer."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import Response
+from nats.errors import Error as NatsError
+from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from contracts.envelope import Rejected
+from services.common import logs
+from services.gateway import edge
+from services.gateway.edge import ApiError
+
+__all__ = ["ApiError"]
+
+
+log = logs.get("gateway")
+
+
+RETRY_AFTER_S = 1.0  # what a 503 tells a client to wait
+
+REJECTION_STATUS = {
+    "malformed": 400,
+    "invalid_ruleset": 400,
+    "unknown_preset": 400,
+    "unknown_game": 404,
+    "invalid_seats": 400,
+    "bad_token": 401,
+    "not_a_seat": 403,
+    "match_not_found": 404,
+    "unavailable": 503,
+    "timeout": 504,
+    "busy": 503,
+}
+
+
+def rejection_error(rej: Rejected) -> ApiError:
+    status = REJECTION_STATUS.get(rej.code, 409)
+    return ApiError(status, rej.code, rej.detail, RETRY_AFTER_S if status == 503 else None)
+
+
+def nats_down() -> ApiError:
+    return ApiError(503, "unavailable", "the message bus is unreachable; retry shortly", RETRY_AFTER_S)
+
+
+class ErrorBody(BaseModel):
+    """Every error answer (4xx and 5xx)."""
+
+    code: str = Field(description="Stable snake_case code, e.g. 'not_your_turn', 'rate_limited'.")
+    detail: str = Field(description="A sentence for people.")
+    retry_after: float | None = Field(
+        default=None, description="Seconds to wait before retrying (429 and 503, with a Retry-After header)."
+    )
+
+
+ERROR_TEXT = {
+    400: "Malformed request, or JSON over the limits (too_deep, too_long)",
+    401: "Missing or wrong token",
+    403: "The token names a seat the match does not have",
+    404: "No such match, game or route",
+    405: "Method not allowed",
+    408: "The body did not arrive in time",
+    409: "A well-formed command or request the rules or the state refuse",
+    413: "Body over 64 KB",
+    415: "Body not application/json",
+    422: "The body does not match the schema",
+    429: "Rate limited (Retry-After)",
+    503: "The message bus or no referee answers (Retry-After)",
+    504: "The referee did not answer in time: retry with the same command_id",
+}
+
+
+def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI ``responses`` for a route: every error it can answer (429 on every route), each
+    with the one error shape."""
+    return {
+        status: {"model": ErrorBody, "description": ERROR_TEXT[status]} for status in sorted({429, *statuses})
+    }
+
+
+BODY_ERRORS = (400, 408, 413, 415, 422)
+
+
+def retry_header(retry_after: float | None) -> dict[str, str] | None:
+    return None if retry_after is None else {"Retry-After": str(max(1, math.ceil(retry_after)))}
+
+
+def error_response(status: int, code: str, detail: str, retry_after: float | None = None) -> Response:
+    return Response(
+        edge.error_body(code, detail, retry_after),
+        status_code=status,
+        media_type="application/json",
+        headers=retry_header(retry_after),
+    )
+
+
+HTTP_CODES = {400: "malformed", 404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}
+
+
+def validation_detail(exc: RequestValidationError) -> str:
+    """FastAPI's error list as one sentence: where and what, never the input itself."""
+    parts = []
+    for err in exc.errors()[:5]:
+        where = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "body"
+        parts.append(f"{where}: {err.get('msg', 'invalid')}")
+    return "; ".join(parts) or "the request does not match the schema"
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Every error leaves the app as ``{code, detail}`` (docs/api.md "Errors")."""
+
+    @app.exception_handler(ApiError)
+    async def api_error(request: Request, exc: ApiError) -> Response:
+        return error_response(exc.status, exc.code, exc.detail, exc.retry_after)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        code = HTTP_CODES.get(exc.status_code, "http_error")
+        detail = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
+        if exc.status_code == 404 and detail == "Not Found":
+            detail = f"no route {request.url.path}"
+        response = error_response(exc.status_code, code, detail)
+        if exc.headers:
+            response.headers.update(exc.headers)
+        return response
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, exc: RequestValidationError) -> Response:
+        return error_response(422, "malformed", validation_detail(exc))
+
+    @app.exception_handler(NatsError)
+    async def bus_error(request: Request, exc: NatsError) -> Response:
+        log.warning("nats_error", path=request.url.path, error=repr(exc))
+        down = nats_down()
+        return error_response(down.status, down.code, down.detail, down.retry_after)
+
+    @app.exception_handler(Exception)
+    async def internal_error(request: Request, exc: Exception) -> Response:
+        log.exception("request_failed", path=request.url.path)
+        return error_response(500, "internal", "the gateway failed on this request; it is logged")
+
+
+def declare_errors(schema: dict[str, Any]) -> dict[str, Any]:
+    """The OpenAPI description with every error answer declared in the one error shape: the
+    route's own (``responses=errors(...)``) plus those of the edge (429 everywhere; 400, 408,
+    413, 415 and 422 where a body is sent; 404 on paths with ids; 503 where NATS is read)."""
+    components = schema.setdefault("components", {}).setdefault("schemas", {})
+    components["ErrorBody"] = ErrorBody.model_json_schema()
+    ref = {"$ref": "#/components/schemas/ErrorBody"}
+    for path, operations in schema.get("paths", {}).items():
+        for operation in operations.values():
+            responses = operation.setdefault("responses", {})
+            wanted = {429}
+            if "requestBody" in operation:
+                wanted |= set(BODY_ERRORS)
+            if "{" in path:
+                wanted |= {400, 404}
+            if operation.get("parameters") or "requestBody" in operation:
+                wanted.add(422)
+            if path.startswith("/api/matches") or path.startswith("/api/queue"):
+                wanted.add(503)
+            for status in wanted:
+                responses.setdefault(str(status), {"description": ERROR_TEXT[status]})
+            for status, response in responses.items():
+                if status[:1] in ("4", "5"):
+                    response["content"] = {"application/json": {"schema": ref}}
+                    response.setdefault("description", ERROR_TEXT.get(int(status), "Error"))
+    for unused in ("HTTPValidationError", "ValidationError"):
+        components.pop(unused, None)
+    return schema
+
+
+def install_error_responses(app: FastAPI) -> None:
+    """The app's OpenAPI document (as generated so far) with every error answer declared."""
+    generate = app.openapi
+    done: list[bool] = []
+
+    def openapi() -> dict[str, Any]:
+        schema = generate()
+        if not done:
+            app.openapi_schema = declare_errors(schema)
+            done.append(True)
+        return app.openapi_schema or schema
+
+    app.openapi = openapi  # type: ignore[method-assign]

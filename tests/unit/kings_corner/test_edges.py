@@ -277,3 +277,15 @@ def test_joker_declarations_are_checked() -> None:
     kc("freeman-jokers").given(given).when("p1", PlayCard(card="8C", slot="N", as_card="8C")).then(
         CardPlayed(seat="p1", card="8C", slot="N")  # a natural card records no declaration
     )
+
+
+def test_v18_going_out_draws_the_last_cards_and_plays_on() -> None:
+    """V18 / E2: out of cards with an open cross slot and two cards left: draw both; the stock is
+    now empty but the seat can still play, so the round goes on."""
+    given = dealt(hands=("8C", "3D"), layout={"N": "9H", "E": "QD", "S": "5S"}, stock="2C 7H")
+    result = kc("draw-till-play").given(given).when("p1", PlayCard(card="8C", slot="N"))
+    state = result.then(
+        CardPlayed(seat="p1", card="8C", slot="N"),
+        CardsDrawn(seat="p1", cards=("2C", "7H"), count=2, reason="open_cross"),
+    )
+    assert state.phase == "play" and state.current == 0 and not state.stock

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from dataclasses import dataclass
 
 import nats
@@ -100,6 +101,13 @@ async def ensure_streams(
                 await asyncio.sleep(0.2)
 
 
+DIRECT_BATCH = 256  # messages per batched direct get
+
+
+class DirectGetUnsupported(Exception):
+    """The server does not answer batched direct gets (nats-server before 2.11)."""
+
+
 class AppendConflict(Exception):
     """Another decision was stored first: reload and decide again."""
 
@@ -148,12 +156,61 @@ class EventStore:
         last: int | None = None,
     ) -> list[Stored]:
         """The messages stored on ``subject`` after stream sequence ``after`` (all by default), in
-        order, up to ``last`` (the subject's last sequence, looked up when not given)."""
+        order, up to ``last`` (the subject's last sequence, looked up when not given).
+
+        Read with JetStream's batched direct get, which creates no consumer: a gateway that
+        polls thousands of times a minute must not leave consumers behind for the server to
+        expire (they pile up to the server's consumer limit).  A server without batched direct
+        gets is read with an ordered consumer, deleted afterwards."""
         if last is None:
             last = await self.last_seq(stream, subject)
         if last <= after:
             return []
-        config = ConsumerConfig(deliver_policy=DeliverPolicy.BY_START_SEQUENCE, opt_start_seq=after + 1)
+        try:
+            return await self._direct_batches(subject, stream, timeout, after, last)
+        except DirectGetUnsupported:
+            return await self._consumer_read(subject, stream, timeout, after, last)
+
+    async def _direct_batches(
+        self, subject: str, stream: str, timeout: float, after: int, last: int
+    ) -> list[Stored]:
+        nc = self.js._nc
+        out: list[Stored] = []
+        inbox = nc.new_inbox()
+        sub = await nc.subscribe(inbox)
+        try:
+            start = after + 1
+            while start <= last:
+                request = {"seq": start, "next_by_subj": subject, "batch": DIRECT_BATCH}
+                await nc.publish(f"$JS.API.DIRECT.GET.{stream}", json.dumps(request).encode(), reply=inbox)
+                while True:
+                    msg = await sub.next_msg(timeout=timeout)
+                    headers = msg.headers or {}
+                    status = headers.get("Status")
+                    if status is None:
+                        seq = int(headers["Nats-Sequence"])
+                        if seq <= last:
+                            out.append(Stored(stream_seq=seq, data=msg.data))
+                        start = seq + 1
+                        continue
+                    if status == "204":  # end of this batch
+                        if headers.get("Nats-Num-Pending", "0") == "0":
+                            start = last + 1
+                        break
+                    if status == "404":  # nothing more on the subject
+                        start = last + 1
+                        break
+                    raise DirectGetUnsupported(f"direct get answered {status} {headers}")
+        finally:
+            await sub.unsubscribe()
+        return out
+
+    async def _consumer_read(
+        self, subject: str, stream: str, timeout: float, after: int, last: int
+    ) -> list[Stored]:
+        config = ConsumerConfig(
+            deliver_policy=DeliverPolicy.BY_START_SEQUENCE, opt_start_seq=after + 1, inactive_threshold=5.0
+        )
         sub = await self.js.subscribe(subject, stream=stream, ordered_consumer=True, config=config)
         out: list[Stored] = []
         try:

@@ -142,3 +142,28 @@ def test_decide_and_evolve_equals_decide_then_evolve_through_draws_and_resignati
     assert resigned[1].outcome.ranks == (1, 2) and resigned[1].outcome.reason == "resignation"
     over = match_layer.decide_and_evolve(UGOLKI, slow, "white", Resign())
     assert isinstance(over, Rejected) and over.code == "match_over"
+
+
+def test_the_match_layer_states_each_refusal_in_words() -> None:
+    """The detail of every match-level refusal, as a client shows it."""
+    from contracts.match import AcceptDraw, DeclineDraw, OfferDraw
+
+    state = _started()
+
+    def detail(state, seat, command) -> str:  # type: ignore[no-untyped-def]
+        result = match_layer.decide(UGOLKI, state, seat, command)
+        assert isinstance(result, Rejected), result
+        return f"{result.code}: {result.detail}"
+
+    assert detail(state, None, create()) == "match_exists: the match already exists"
+    assert detail(None, "white", Resign()) == "match_not_found: no such match"
+    assert detail(state, "green", Resign()) == "not_a_seat: seat must be one of ['white', 'black']"
+    assert detail(state, "white", AcceptDraw()) == "no_draw_offer: there is no draw offer for you to accept"
+    assert detail(state, "white", DeclineDraw()) == "no_draw_offer: there is no draw offer for you to decline"
+    offered = match_layer.evolve(UGOLKI, state, match_layer.decide(UGOLKI, state, "white", OfferDraw())[0])  # type: ignore[index]
+    assert detail(offered, "black", OfferDraw()) == "draw_already_offered: white has offered a draw already"
+    assert detail(offered, "white", AcceptDraw()) == "no_draw_offer: there is no draw offer for you to accept"
+    ended = match_layer.decide_and_evolve(UGOLKI, state, "white", Resign())
+    assert isinstance(ended, tuple)
+    assert detail(ended[1], "black", Resign()) == "match_over: the match is over"
+    assert detail(None, None, create(preset="x")) == "unknown_preset: ugolki has no preset 'x'"

@@ -11,6 +11,8 @@ const RENDERERS = {
   "kings-corner": () => import("./games/kings-corner.js"),
   "king": () => import("./games/king.js"),
   "thousand": () => import("./games/thousand.js"),
+  "farkle-flip": () => import("./games/farkle-flip.js"),
+  "kings-cup": () => import("./games/kings-cup.js"),
 };
 
 async function rendererOf(game) {

@@ -75,7 +75,7 @@ def _best_in_area(state: FFState, o: int, extra: str) -> int:
                 if counts[f] >= p.groups[0] and (not p.face_values or f in p.face_values):
                     best = max(best, p.face_values.get(f, 0) if p.face_values else p.value)
         else:
-            sizes = sorted(counts.values(), reverse=True)
+            sizes = sorted((counts[f] for f in FACES if counts[f]), reverse=True)
             if len(sizes) >= len(p.groups) and all(a >= b for a, b in zip(sizes, p.groups, strict=False)):
                 best = max(best, p.value)
     return best

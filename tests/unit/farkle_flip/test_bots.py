@@ -81,3 +81,31 @@ def test_search_banks_a_big_centre_at_high_risk() -> None:
         centre=centre(2000),
     )
     assert search_bot(s, "p1", random.Random(2)) == Stop()
+
+
+def test_the_best_combination_an_added_card_makes_in_an_area() -> None:
+    """What place_target compares: the most one lock could score in the area with the card added."""
+    from domain.games.farkle_flip.bots import _best_in_area
+
+    s = table(n=3, areas=(area("3 3"), area("1 2 3 4 5"), area("2 2 2 2 6")))
+    assert _best_in_area(s, 0, "3") == 300
+    assert _best_in_area(s, 0, "4") == 0
+    assert _best_in_area(s, 1, "6") == 1500  # a straight
+    assert _best_in_area(s, 2, "6") == 1500  # four of a kind and a pair
+    assert _best_in_area(s, 2, "1") == 1000
+    assert _best_in_area(s, 1, "?") == 0
+
+
+def test_rollouts_sample_the_draw_pile_from_the_unseen_cards() -> None:
+    from collections import Counter
+
+    from domain.games.farkle_flip.bots import _ROLLOUT_SEED, _sample_pile
+
+    r = rules(deck_composition={"2": 5, "F": 3})
+    s = table(draw="?? ?? ?? ??", areas=(area("2 2 2"),), ruleset=r, farkle_held=(1, 0))
+    sim = _sample_pile(s, random.Random(4))
+    assert len(sim.draw_pile) == 4 and sim.seed == _ROLLOUT_SEED
+    assert Counter(sim.draw_pile) == Counter({"2": 2, "F": 2})
+    empty = table(draw="", ruleset=r, scored_pile=("2", "F"))
+    again = _sample_pile(empty, random.Random(4))
+    assert again.draw_pile == () and again.seed == _ROLLOUT_SEED and again.scored_pile == ("2", "F")

@@ -58,6 +58,21 @@ def test_unreadable_actions_are_bad_action(action: list[Any]) -> None:
     assert isinstance(result, Rejected) and result.code == "bad_action" and result.detail
 
 
+@pytest.mark.parametrize(
+    ("action", "words"),
+    [
+        ([3], "starts with its name"),
+        (["place", 0, "p2"], "target_seat must be a seat index"),
+        (["lock", 0, 5, [0], "straight"], "owner_seat must be a seat index"),
+        (["lock", 0, 0, [True], "straight"], "list of positions"),
+        (["lock", 0, 0, [0], None], "pattern name"),
+    ],
+)
+def test_bad_actions_say_what_is_wrong(action: list[Any], words: str) -> None:
+    result = RECORD.parse_action(table(), "p1", action)
+    assert isinstance(result, Rejected) and words in result.detail
+
+
 def test_the_set_up_deals_from_the_records_deck_from_the_first_dealers_left_ff2() -> None:
     s = GAME.initial_state(PRESETS["farkle-flip-placeholder"], GAME.seat_names(3), None)
     assert RECORD.wants_deal(s)

@@ -18,8 +18,9 @@ export function create(root, ctx) {
     const g = view.game_view;
     const names = Object.fromEntries(view.seats.map((s, i) => [s, view.players[i]]));
     const mv = moves();
-    const rule = mv.find((m) => m.command.type === "kcup_rule.v1" && !m.command.cancel && m.command.cancel !== 0);
-    const others = mv.filter((m) => m !== rule);
+    // A King's rule is said aloud at the table; the listed move records that it was made (a client
+    // of the API may send the rule's text instead).
+    const others = mv;
     const last = g.last;
     el.innerHTML = `
       <p class="notice">${esc(g.notice)}</p>
@@ -35,18 +36,11 @@ export function create(root, ctx) {
         <div><b>Rules:</b> ${g.rules.length ? `<ol>${g.rules.map((r) => `<li>${esc(r.text)} <small>(${esc(names[r.seat])})</small></li>`).join("")}</ol>` : "none"}</div>
       </div>
       <div class="kc-actions">
-        ${rule ? `<input id="kcup-rule" maxlength="200" placeholder="Your rule for the table"><button class="primary" id="kcup-make">Make the rule</button>` : ""}
         ${others.map((m, i) => `<button class="primary" data-move="${i}">${esc(m.label)}</button>`).join("")}
       </div>
       ${g.status === "finished" ? `<p><b>${esc(g.result === "fourth_king" ? "The fourth King: the cup is theirs." : "Every card has been drawn.")}</b></p>` : ""}
       <details class="rules"><summary>The card rules</summary><table>${Object.entries(g.card_rules).map(([r, c]) => `<tr><th>${r}</th><td><b>${esc(c.title)}</b> ${esc(c.text)}</td></tr>`).join("")}</table></details>`;
     el.querySelectorAll("[data-move]").forEach((b) => { b.onclick = () => { const m = others[Number(b.dataset.move)]; ctx.send(m.command); ctx.say(`You: ${m.label}`); }; });
-    const make = el.querySelector("#kcup-make");
-    if (make) make.onclick = () => {
-      const text = el.querySelector("#kcup-rule").value.trim();
-      if (!text) { ctx.say("Say the rule first.", "error"); return; }
-      ctx.send({ ...rule.command, text });
-    };
   }
 
   return { update(v) { view = v; draw(); }, rejected() { draw(); } };

@@ -31,6 +31,9 @@ from contracts.match import Outcome
 from domain.core import cards, rng
 
 MAX_CLIENT_SEED = 256
+# The rule a King's legal move records when the table says the rule aloud (an API client may send
+# the rule's own text instead).
+SPOKEN_RULE = "the rule said at the table"
 Status = Literal["waiting", "playing", "finished"]
 
 _replace = msgspec.structs.replace
@@ -240,7 +243,7 @@ def legal_commands(state: CupState, seat: str) -> tuple[KingsCupCommand, ...]:
         return (DrawCard(),)
     if state.awaiting in ("choose_seat", "mate"):
         return tuple(ChooseSeat(seat=s) for s in state.seats if s != seat)
-    out: list[KingsCupCommand] = [MakeRule(text="A new rule")]
+    out: list[KingsCupCommand] = [MakeRule(text=SPOKEN_RULE)]
     if state.rules.king_rules == "accumulate":
         out.extend(MakeRule(text="", cancel=k) for k in range(len(state.made)))
     return tuple(out)

@@ -25,6 +25,17 @@ class Outcome(msgspec.Struct, frozen=True, kw_only=True):
     draw: bool = False
 
 
+class TimeControl(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A match's clock, composed around every game by the match layer (docs/audit.md "Clocks").
+
+    Fischer: ``base_s`` for the whole match plus ``increment_s`` after each of the seat's moves;
+    or per move: ``move_s`` for every turn.  Exactly one of ``base_s`` and ``move_s`` is set."""
+
+    base_s: float = 0
+    increment_s: float = 0
+    move_s: float = 0
+
+
 # ---------------------------------------------------------------- commands
 class CreateMatch(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="create_match.v1"):
     preset: str
@@ -36,6 +47,7 @@ class CreateMatch(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     ranked: bool = False
     # Seats whose player presented no credential (guests: named, never rated); issue 9.
     guests: tuple[str, ...] = ()
+    time_control: TimeControl | None = None  # None: no clock
 
 
 class Resign(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="resign.v1"):
@@ -64,7 +76,18 @@ class ExpireIdle(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_onl
     limit_ms: int
 
 
-MatchCommand = CreateMatch | Resign | OfferDraw | AcceptDraw | DeclineDraw | ExpireIdle
+class ClaimTimeout(msgspec.Struct, frozen=True, kw_only=True, tag="claim_timeout.v1"):
+    """Platform command (no seat), issued only by the referee: ``seat``'s clock ran out at
+    ``deadline`` (unix ms, derived from the log's ``recorded_at`` stamps); ``at`` is when the
+    referee decided it, its own envelope's ``recorded_at``.  The match layer refuses it
+    (``not_due``) unless ``deadline`` is the seat's deadline and ``at`` is not before it."""
+
+    seat: str
+    deadline: int
+    at: int
+
+
+MatchCommand = CreateMatch | Resign | OfferDraw | AcceptDraw | DeclineDraw | ExpireIdle | ClaimTimeout
 
 
 # ---------------------------------------------------------------- events
@@ -80,6 +103,7 @@ class MatchCreated(msgspec.Struct, frozen=True, kw_only=True, tag="match_created
     seed_commitment: str = ""
     ranked: bool = False
     guests: tuple[str, ...] = ()  # seats played by guests (no credential): never rated
+    time_control: TimeControl | None = None
 
 
 class Resigned(msgspec.Struct, frozen=True, kw_only=True, tag="resigned.v1"):
@@ -109,6 +133,15 @@ class MatchAbandoned(msgspec.Struct, frozen=True, kw_only=True, tag="match_aband
     idle_ms: int
 
 
+class TimedOut(msgspec.Struct, frozen=True, kw_only=True, tag="timed_out.v1"):
+    """``seat``'s clock ran out at ``deadline``; the game's timeout rule follows (its events, or
+    the match's end)."""
+
+    seat: str
+    deadline: int
+    at: int
+
+
 class ServerSeedRevealed(msgspec.Struct, frozen=True, kw_only=True, tag="server_seed_revealed.v1"):
     server_seed: str  # hex; sha256 of its bytes equals MatchCreated.seed_commitment
 
@@ -122,6 +155,7 @@ MatchEvent = (
     | MatchEnded
     | ServerSeedRevealed
     | MatchAbandoned
+    | TimedOut
 )
 
 # Stable rejection codes of the match layer (each game adds its own).
@@ -141,6 +175,9 @@ MATCH_REJECTION_CODES: tuple[str, ...] = (
     "invalid_seats",
     "invalid_seed",
     "not_idle",
+    "not_due",
+    "invalid_time_control",
+    "out_of_time",
 )
 
 
@@ -150,6 +187,18 @@ class LegalMove(msgspec.Struct, frozen=True, kw_only=True):
 
     label: str
     command: Any
+
+
+class ClockView(msgspec.Struct, frozen=True, kw_only=True):
+    """The match's clocks as of its last decision (``since``, unix ms, that decision's
+    ``recorded_at``): per seat the time left then, and for the seats whose clock runs the unix ms
+    at which it runs out (0 for the others).  A client counts down from these."""
+
+    time_control: TimeControl
+    since: int
+    running: tuple[str, ...]
+    remaining_ms: tuple[int, ...]
+    deadlines: tuple[int, ...]
 
 
 class MatchView(msgspec.Struct, frozen=True, kw_only=True):
@@ -172,3 +221,4 @@ class MatchView(msgspec.Struct, frozen=True, kw_only=True):
     # The viewer's legal game commands when it is to move, in the game's canonical order; a client
     # offers these and needs to know no rules.
     legal_moves: tuple[LegalMove, ...] = ()
+    clock: ClockView | None = None  # None: the match has no time control

@@ -213,7 +213,9 @@ def _audit_log(bundle: AuditBundle) -> AuditReport:
     can_redecide = not first.seed_commitment or seed is not None
     for i, env in enumerate(envelopes):
         listing.append(_listing_line(env))
-        idle = _idle_clock_problem(env, envelopes[i - 1] if i else None)
+        idle = _idle_clock_problem(env, envelopes[i - 1] if i else None) or _timeout_clock_problem(
+            env, envelopes[i - 1] if i else None, first
+        )
         if idle:
             problems.append(f"{_where(i, env)}: {idle}")
         if can_redecide and env.command is not None:
@@ -240,7 +242,9 @@ def _audit_log(bundle: AuditBundle) -> AuditReport:
                     problems.append(f"{_where(i, env)}: {mismatch}")
 
         try:
-            folded = fold_decision(game, Folded(state=state, seq=i), i + 1, env.events, seed, check_chance)
+            folded = fold_decision(
+                game, Folded(state=state, seq=i), i + 1, env.events, seed, check_chance, env.recorded_at, env.seat
+            )
         except Exception as exc:  # noqa: BLE001 - a corrupt log must be reported, not crash the audit
             problems.append(f"{_where(i, env)}: event {describe(current[0])} cannot be applied: {exc}")
             return report(redecided)
@@ -279,6 +283,26 @@ def _idle_clock_problem(env: EventEnvelope[Any], before: EventEnvelope[Any] | No
     return None
 
 
+def _timeout_clock_problem(
+    env: EventEnvelope[Any], before: EventEnvelope[Any] | None, created: MatchCreated
+) -> str | None:
+    """Clocks (docs/audit.md "Clocks") are computed from the envelopes' ``recorded_at`` alone: in a
+    match with a time control the stamps never go back, and a ``claim_timeout.v1`` is the
+    platform's, stamped with its own ``at``.  Re-deciding it then re-checks that it was due."""
+    if created.time_control is None:
+        return None
+    if before is not None and env.recorded_at < before.recorded_at:
+        return f"recorded at {env.recorded_at}, before the previous decision ({before.recorded_at}): the clocks cannot be derived"
+    command = env.command
+    if not isinstance(command, dict) or command.get("type") != "claim_timeout.v1":
+        return None
+    if env.seat is not None:
+        return "claim_timeout was sent by a seat (it is the platform's command)"
+    if command.get("at") != env.recorded_at:
+        return f"claim_timeout says at={command.get('at')} but the envelope was recorded at {env.recorded_at}"
+    return None
+
+
 def _revealed_seed(envelopes: list[EventEnvelope[Any]]) -> bytes | None:
     for env in envelopes:
         for event in env.events:
@@ -299,7 +323,7 @@ def _redecide(
     command = codec(env.game).decode_inner_command(env.command)
     if isinstance(command, Rejected):
         return f"recorded command cannot be decoded: {command.detail}"
-    decided = match_layer.decide(game, state, env.seat, command, seed)
+    decided = match_layer.decide(game, state, env.seat, command, seed, env.recorded_at)
     if isinstance(decided, Rejected):
         return f"the rules reject the recorded command {describe(command)}: {decided.code} ({decided.detail})"
     recorded = [msgspec.to_builtins(e) for e in env.events]

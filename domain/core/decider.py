@@ -118,6 +118,10 @@ class Decider(Generic[S, C, E, V, R]):
     # The match ends when the game's ``outcome`` is then set.  None: a resignation ends the match,
     # the resigning seat last and the others sharing first place.
     resign: Callable[[S, Seat], tuple[E, ...] | Rejected] | None = None
+    # The game's timeout rule (docs/audit.md "Clocks"): the game's events when ``seat``'s clock has
+    # run out (an auto-act, or whatever its rules say), or Rejected.  The match ends when the game's
+    # ``outcome`` is then set.  None: the seat loses on time (last; the others share first place).
+    timeout: Callable[[S, Seat], tuple[E, ...] | Rejected] | None = None
     # A table helper (Kings Cup): the server facilitates a game it does not judge.  Its matches are
     # never rated (created unranked whatever is asked), it is not offered in quick match, and the
     # lobby marks it as a helper table.
@@ -151,6 +155,21 @@ class Decider(Generic[S, C, E, V, R]):
 
     def preset_ruleset(self, preset: str) -> R:
         return self.presets[preset].ruleset
+
+
+def auto_act(
+    decide: Callable[[S, Seat, Any], tuple[E, ...] | Rejected], choose: Callable[[S, Seat], Any]
+) -> Callable[[S, Seat], tuple[E, ...] | Rejected]:
+    """A ``Decider.timeout`` that plays the command its rules name for a seat out of time
+    (``choose``: King's §12.3 TIMEOUT, 1000's §2.21.2 timeouts), decided like the seat's own."""
+
+    def timeout(state: S, seat: Seat) -> tuple[E, ...] | Rejected:
+        command = choose(state, seat)
+        if command is None:
+            return Rejected(code="not_your_turn", detail=f"{seat} has nothing to do")
+        return decide(state, seat, command)
+
+    return timeout
 
 
 def fold(game: Decider[S, C, E, V, R], state: S, events: tuple[E, ...] | list[E]) -> S:

@@ -14,6 +14,8 @@ import msgspec
 from contracts.envelope import Rejected
 from contracts.match import (
     AcceptDraw,
+    ClaimTimeout,
+    ClockView,
     CreateMatch,
     DeclineDraw,
     DrawAccepted,
@@ -30,10 +32,12 @@ from contracts.match import (
     Resign,
     Resigned,
     ServerSeedRevealed,
+    TimeControl,
+    TimedOut,
 )
 from domain.core.decider import Decider
 
-MATCH_COMMAND_TYPES = (CreateMatch, Resign, OfferDraw, AcceptDraw, DeclineDraw, ExpireIdle)
+MATCH_COMMAND_TYPES = (CreateMatch, Resign, OfferDraw, AcceptDraw, DeclineDraw, ExpireIdle, ClaimTimeout)
 MATCH_EVENT_TYPES = (
     MatchCreated,
     Resigned,
@@ -43,7 +47,18 @@ MATCH_EVENT_TYPES = (
     MatchEnded,
     ServerSeedRevealed,
     MatchAbandoned,
+    TimedOut,
 )
+
+
+class Clock(msgspec.Struct, frozen=True, kw_only=True):
+    """The clocks after the last decision, derived only from the log's ``recorded_at`` stamps:
+    ``remaining_ms`` per seat (in seat order) as of ``since`` (that decision's stamp), and the
+    seats whose clock runs from then on (the seats to move)."""
+
+    remaining_ms: tuple[int, ...]
+    since: int
+    running: tuple[str, ...]
 
 
 class MatchState(msgspec.Struct, frozen=True, kw_only=True):
@@ -53,6 +68,7 @@ class MatchState(msgspec.Struct, frozen=True, kw_only=True):
     outcome: Outcome | None = None
     draw_offer: str | None = None
     draw_agreed: tuple[str, ...] = ()
+    clock: Clock | None = None  # None: no time control (or folded without the decisions' stamps)
 
 
 def ruleset_hash(ruleset: dict[str, Any]) -> str:
@@ -136,6 +152,9 @@ def decide_create(game: Decider[Any, Any, Any, Any, Any], cmd: CreateMatch) -> t
         return Rejected(code="invalid_seats", detail="guests must be distinct seats of the match")
     if meta.chance and not cmd.seed_commitment:
         return Rejected(code="invalid_seed", detail="a game with chance needs a seed commitment")
+    problem = time_control_problem(cmd.time_control)
+    if problem:
+        return Rejected(code="invalid_time_control", detail=problem)
     canonical = msgspec.json.decode(msgspec.json.encode(ruleset))  # JSON-shaped: lists, not tuples
     return (
         MatchCreated(
@@ -150,6 +169,7 @@ def decide_create(game: Decider[Any, Any, Any, Any, Any], cmd: CreateMatch) -> t
             seed_commitment=cmd.seed_commitment,
             ranked=cmd.ranked and not game.helper,  # a table helper is never rated
             guests=tuple(cmd.guests),
+            time_control=cmd.time_control,
         ),
     )
 
@@ -160,8 +180,12 @@ def decide(
     seat: str | None,
     command: Any,
     server_seed: bytes | None = None,
+    at: int | None = None,
 ) -> tuple[Any, ...] | Rejected:
-    """Decide any command for a match: match-layer commands here, game commands by the game."""
+    """Decide any command for a match: match-layer commands here, game commands by the game.
+
+    ``at`` is the time of the decision (the envelope's ``recorded_at``): with a clock, a game
+    move of a seat whose deadline has passed is refused (``out_of_time``)."""
     if isinstance(command, CreateMatch):
         if state is not None:
             return Rejected(code="match_exists", detail="the match already exists")
@@ -173,6 +197,8 @@ def decide(
     seats = state.created.seats
     if isinstance(command, ExpireIdle):
         return _expire(game, state, seat, command, server_seed)
+    if isinstance(command, ClaimTimeout):
+        return _timeout(game, state, seat, command, server_seed)
     if seat is None or seat not in seats:
         return Rejected(code="not_a_seat", detail=f"seat must be one of {list(seats)}")
     if isinstance(command, Resign):
@@ -205,8 +231,137 @@ def decide(
         if state.draw_offer is None or state.draw_offer == seat:
             return Rejected(code="no_draw_offer", detail="there is no draw offer for you to decline")
         return (DrawDeclined(seat=seat),)
+    late = _out_of_time(state, seat, at)
+    if late is not None:
+        return late
     decided = _decide_game(game, state, seat, command, server_seed)
     return decided if isinstance(decided, Rejected) else decided[0]
+
+
+# ---------------------------------------------------------------- clocks
+def time_control_problem(tc: TimeControl | None) -> str | None:
+    """What is wrong with a time control (a readable sentence), or None."""
+    if tc is None:
+        return None
+    if min(tc.base_s, tc.increment_s, tc.move_s) < 0:
+        return "time control values must not be negative"
+    if (tc.base_s > 0) == (tc.move_s > 0):
+        return "a time control has either base_s (Fischer, with increment_s) or move_s (per move)"
+    if tc.move_s > 0 and tc.increment_s:
+        return "increment_s goes with base_s, not with move_s"
+    if max(tc.base_s, tc.move_s) > 30 * 86_400 or tc.increment_s > 86_400:
+        return "time control values are limited to 30 days (increment: 1 day)"
+    return None
+
+
+def deadline(state: MatchState, seat: str) -> int | None:
+    """When ``seat``'s clock runs out (unix ms), or None when it does not run."""
+    clock = state.clock
+    if clock is None or state.outcome is not None or seat not in clock.running:
+        return None
+    return clock.since + clock.remaining_ms[state.created.seats.index(seat)]
+
+
+def deadlines(state: MatchState) -> dict[str, int]:
+    """Every running clock's deadline, by seat."""
+    out = {}
+    for seat in state.created.seats:
+        due = deadline(state, seat)
+        if due is not None:
+            out[seat] = due
+    return out
+
+
+def _out_of_time(state: MatchState, seat: str, at: int | None) -> Rejected | None:
+    due = deadline(state, seat)
+    if at is None or due is None or at < due:
+        return None
+    return Rejected(code="out_of_time", detail=f"{seat}'s time ran out at {due}; the move came at {at}")
+
+
+def clock_after(
+    game: Decider[Any, Any, Any, Any, Any],
+    before: MatchState | None,
+    after: MatchState,
+    seat: str | None,
+    events: Any,
+    at: int,
+) -> MatchState:
+    """``after`` with its clocks advanced over one decision stamped ``at`` (docs/audit.md "Clocks").
+
+    Every running clock is charged the time since the last decision.  The seat that made a game
+    move (or timed out) then gets its increment (Fischer) or a fresh ``move_s`` (per move); a seat
+    that starts a turn under ``move_s`` gets a fresh ``move_s``.  The clocks that run next are
+    the seats to move."""
+    tc = after.created.time_control
+    if tc is None:
+        return after
+    seats = after.created.seats
+    running = to_move(game, after)
+    move_ms = int(tc.move_s * 1000)
+    if before is None or before.clock is None:
+        initial = move_ms if tc.move_s else int(tc.base_s * 1000)
+        return msgspec.structs.replace(
+            after, clock=Clock(remaining_ms=tuple(initial for _ in seats), since=at, running=running)
+        )
+    clock = before.clock
+    elapsed = max(0, at - clock.since)
+    remaining = list(clock.remaining_ms)
+    for s in clock.running:
+        remaining[seats.index(s)] -= elapsed
+    timed_out = next((e.seat for e in events if isinstance(e, TimedOut)), None)
+    actor = timed_out or (seat if any(not is_match_event(e) for e in events) else None)
+    if actor is not None and actor in clock.running:
+        i = seats.index(actor)
+        if timed_out is not None:
+            remaining[i] = max(0, remaining[i])
+        if tc.move_s:
+            remaining[i] = move_ms
+        else:
+            remaining[i] += int(tc.increment_s * 1000)
+    if tc.move_s:
+        for s in running:
+            if s not in clock.running:
+                remaining[seats.index(s)] = move_ms
+    return msgspec.structs.replace(after, clock=Clock(remaining_ms=tuple(remaining), since=at, running=running))
+
+
+def _timeout(
+    game: Decider[Any, Any, Any, Any, Any],
+    state: MatchState,
+    seat: str | None,
+    command: ClaimTimeout,
+    server_seed: bytes | None,
+) -> tuple[Any, ...] | Rejected:
+    """A seat's clock ran out: ``TimedOut``, then the game's timeout rule (``Decider.timeout``:
+    the game's events, e.g. an auto-act) or, for a game without one, the seat loses on time:
+    it ranks last and the others share first place (reason ``timeout``)."""
+    if seat is not None:
+        return Rejected(code="not_a_seat", detail="claim_timeout is a platform command, never a seat's")
+    if command.seat not in state.created.seats:
+        return Rejected(code="not_a_seat", detail=f"seat must be one of {list(state.created.seats)}")
+    due = deadline(state, command.seat)
+    if due is None or due != command.deadline or command.at < due:
+        return Rejected(
+            code="not_due",
+            detail=f"{command.seat}'s clock runs out at {due}, not at {command.deadline} (claimed at {command.at})",
+        )
+    events: tuple[Any, ...] = (TimedOut(seat=command.seat, deadline=command.deadline, at=command.at),)
+    if game.timeout is not None:
+        result = game.timeout(state.game_state, command.seat)
+        if isinstance(result, Rejected):
+            return result
+        after = state.game_state
+        for event in result:
+            after = game.evolve(after, event)
+        events += tuple(result)
+        outcome = game.outcome(after)
+        if outcome is not None:
+            events += _ending(game, state, outcome, server_seed)
+        return events
+    seats = state.created.seats
+    ranks = tuple(len(seats) if s == command.seat else 1 for s in seats)
+    return (*events, *_ending(game, state, Outcome(ranks=ranks, reason="timeout"), server_seed))
 
 
 def _expire(
@@ -278,16 +433,32 @@ def decide_and_evolve(
     seat: str | None,
     command: Any,
     server_seed: bytes | None = None,
+    at: int | None = None,
 ) -> tuple[tuple[Any, ...], MatchState] | Rejected:
     """``decide`` and the state after its events, without folding the game's events twice
-    (the referee's hot path)."""
+    (the referee's hot path); with ``at`` (the decision's ``recorded_at``) the clocks advance."""
+    decided = _decide_and_evolve(game, state, seat, command, server_seed, at)
+    if isinstance(decided, Rejected) or at is None:
+        return decided
+    events, after = decided
+    return events, clock_after(game, state, after, seat, events, at)
+
+
+def _decide_and_evolve(
+    game: Decider[Any, Any, Any, Any, Any],
+    state: MatchState | None,
+    seat: str | None,
+    command: Any,
+    server_seed: bytes | None,
+    at: int | None,
+) -> tuple[tuple[Any, ...], MatchState] | Rejected:
     if (
         state is None
         or state.outcome is not None
         or isinstance(command, MATCH_COMMAND_TYPES)
         or (seat is None or seat not in state.created.seats)
     ):
-        events = decide(game, state, seat, command, server_seed)
+        events = decide(game, state, seat, command, server_seed, at)
         if isinstance(events, Rejected):
             return events
         after_state = state
@@ -295,6 +466,9 @@ def decide_and_evolve(
             after_state = evolve(game, after_state, event, server_seed)
         assert after_state is not None
         return events, after_state
+    late = _out_of_time(state, seat, at)
+    if late is not None:
+        return late
     decided = _decide_game(game, state, seat, command, server_seed)
     if isinstance(decided, Rejected):
         return decided
@@ -342,7 +516,7 @@ def evolve(
         return msgspec.structs.replace(state, draw_agreed=(*state.draw_agreed, event.seat))
     if isinstance(event, DrawDeclined):
         return msgspec.structs.replace(state, draw_offer=None, draw_agreed=())
-    if isinstance(event, (Resigned, ServerSeedRevealed, MatchAbandoned)):
+    if isinstance(event, (Resigned, ServerSeedRevealed, MatchAbandoned, TimedOut)):
         return state
     # A game event: a move lets any pending draw offer lapse.
     return msgspec.structs.replace(
@@ -393,4 +567,19 @@ def view(
         draw_offer=state.draw_offer,
         game_view=game.view(state.game_state, viewer),
         legal_moves=legal,
+        clock=clock_view(state),
+    )
+
+
+def clock_view(state: MatchState) -> ClockView | None:
+    clock, tc = state.clock, state.created.time_control
+    if clock is None or tc is None:
+        return None
+    running = clock.running if state.outcome is None else ()
+    return ClockView(
+        time_control=tc,
+        since=clock.since,
+        running=running,
+        remaining_ms=clock.remaining_ms,
+        deadlines=tuple(deadline(state, s) or 0 for s in state.created.seats),
     )

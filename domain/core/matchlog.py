@@ -41,28 +41,35 @@ def fold_decision(
     events: Sequence[Any],
     server_seed: bytes | None = None,
     before_event: Callable[[match_layer.MatchState | None, Any], None] | None = None,
+    at: int | None = None,
+    seat: str | None = None,
 ) -> Folded:
     """Decision ``seq`` with its ``events`` folded into ``folded``.
 
     ``server_seed`` is needed only to decide further chance events (the referee); views and audits
     of recorded events fold without it.  ``before_event(state, event)`` sees the state before each
-    event (the audit re-derives chance events there)."""
+    event (the audit re-derives chance events there).  ``at`` (the decision's ``recorded_at``) and
+    ``seat`` (who decided it) advance the match's clocks; without ``at`` they stay as they were."""
     if seq <= folded.seq:
         return folded
     if seq != folded.seq + 1:
         raise LogGap(f"decision {seq} follows decision {folded.seq}")
-    state = folded.state
+    before = state = folded.state
     for event in events:
         if before_event is not None:
             before_event(state, event)
         state = match_layer.evolve(game, state, event, server_seed)
+    if at is not None and state is not None:
+        state = match_layer.clock_after(game, before, state, seat, events, at)
     return Folded(state=state, seq=seq)
 
 
 def fold_envelope(
     game: Game, folded: Folded, envelope: EventEnvelope[Any], server_seed: bytes | None = None
 ) -> Folded:
-    return fold_decision(game, folded, envelope.seq, envelope.events, server_seed)
+    return fold_decision(
+        game, folded, envelope.seq, envelope.events, server_seed, at=envelope.recorded_at, seat=envelope.seat
+    )
 
 
 def fold_envelopes(

@@ -16,7 +16,7 @@ from nats.errors import NoRespondersError, TimeoutError
 from contracts import subjects
 from contracts.codecs import decode_reply, encode
 from contracts.envelope import Accepted, CommandEnvelope, Rejected
-from contracts.match import CreateMatch
+from contracts.match import CreateMatch, TimeControl
 from domain.core import match as match_layer
 from domain.games import registry
 
@@ -110,6 +110,7 @@ async def create_match(
     partitions: int = subjects.DEFAULT_PARTITIONS,
     guests: tuple[str, ...] | None = None,
     token_key: bytes | None = None,
+    time_control: dict[str, Any] | TimeControl | None = None,
 ) -> CreatedMatch | Rejected:
     """Create a match.  ``guests``: the seats whose players presented no credential (all seats
     when None and ``ranked`` is false: a named guest is never rated).  ``token_key`` derives the
@@ -129,6 +130,17 @@ async def create_match(
     names = tuple(players) if players else tuple(f"guest-{s}" for s in seat_names)
     if len(names) != n:
         return Rejected(code="invalid_seats", detail=f"{n} seats but {len(names)} players")
+    clock = None
+    if isinstance(time_control, TimeControl):
+        clock = time_control
+    elif time_control is not None:
+        try:
+            clock = msgspec.convert(time_control, TimeControl)
+        except msgspec.ValidationError as exc:
+            return Rejected(code="invalid_time_control", detail=str(exc))
+    problem = match_layer.time_control_problem(clock)
+    if problem:
+        return Rejected(code="invalid_time_control", detail=problem)
     tokens = {s: derived_token(token_key, s) if token_key else new_token(s) for s in seat_names}
     command = CreateMatch(
         preset=preset,
@@ -138,6 +150,7 @@ async def create_match(
         token_hashes=tuple(token_hash(tokens[s]) for s in seat_names),
         ranked=ranked,
         guests=(() if ranked else seat_names) if guests is None else guests,
+        time_control=clock,
     )
     mid = match_id or new_match_id()
     reply = await send(nc, game, mid, command, partitions=partitions)

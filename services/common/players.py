@@ -30,7 +30,14 @@ class PublicFold:
             if decision["seq"] <= self.seq:
                 continue
             events = [self._decoder.decode(msgspec.json.encode(raw)) for raw in decision["events"]]
-            folded = fold_decision(self.decider, Folded(state=self.state, seq=self.seq), decision["seq"], events)
+            folded = fold_decision(
+                self.decider,
+                Folded(state=self.state, seq=self.seq),
+                decision["seq"],
+                events,
+                at=decision.get("recorded_at"),
+                seat=decision.get("seat"),
+            )
             self.state, self.seq = folded.state, folded.seq
             self.events += len(events)
 

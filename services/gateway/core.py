@@ -252,9 +252,11 @@ def replay_frames(folded: FoldedMatch) -> dict[str, Any]:
     state: match_layer.MatchState | None = None
     frames = []
     for env in folded.envelopes:
+        before = state
         for event in env.events:
             state = match_layer.evolve(game, state, event, None)
         assert state is not None
+        state = match_layer.clock_after(game, before, state, env.seat, env.events, env.recorded_at)
         frame = decision_for(game, env, None)
         frame["view"] = msgspec.to_builtins(match_layer.view(game, state, None, folded.match_id, env.seq))
         frames.append(frame)

@@ -33,6 +33,7 @@ REJECTION_STATUS = {
     "unknown_preset": 400,
     "unknown_game": 404,
     "invalid_seats": 400,
+    "invalid_time_control": 400,
     "bad_token": 401,
     "not_a_seat": 403,
     "match_not_found": 404,

@@ -60,6 +60,12 @@ class CreateMatchBody(BaseModel):
     bot_think_ms: int | None = Field(
         default=None, ge=0, le=10_000, description="Computer players' pause before each move (ms)."
     )
+    time_control: dict[Word, float] | None = Field(
+        default=None,
+        max_length=3,
+        description='The clock: {"base_s": B, "increment_s": I} (Fischer) or {"move_s": M} (per move). '
+        "A seat whose time runs out times out by the game's rule (docs/audit.md, Clocks).",
+    )
 
 
 class CommandBody(BaseModel):
@@ -251,6 +257,7 @@ def router(gw: Gateway) -> APIRouter:
             partitions=gw.settings.partitions,
             match_id=idem.match_id if idem else None,
             token_key=idem.token_key if idem else None,
+            time_control=body.time_control,
         )
         if isinstance(created, Rejected):
             if idem is not None and created.code == "match_exists":

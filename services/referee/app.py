@@ -16,7 +16,7 @@ from services.common.certificates import KeyRing
 from services.common.health import REFEREE_PING, Check
 from services.common.settings import Settings
 from services.common.shell import service_shell
-from services.referee.core import Referee
+from services.referee.core import Referee, now_ms
 
 
 def owned_partitions(settings: Settings) -> tuple[int, ...] | None:
@@ -74,6 +74,26 @@ async def sweep_idle_matches(referee: Referee, hours: float, stop: asyncio.Event
             await asyncio.wait_for(stop.wait(), every_s)
 
 
+async def run_clocks(referee: Referee, stop: asyncio.Event) -> None:
+    """The timeout timer (docs/audit.md "Clocks"): at start-up every unfinished clocked match of
+    this referee's partitions is loaded and its deadlines recomputed from the log; then every
+    passed deadline is claimed, waking at the next deadline (at least every half second)."""
+    loaded = False
+    while not stop.is_set():
+        wait_s = 0.5
+        try:
+            if not loaded:
+                await referee.load_clocked_matches()
+                loaded = True
+            upcoming = await referee.claim_due_timeouts()
+            if upcoming is not None:
+                wait_s = min(wait_s, max(0.01, (upcoming - now_ms()) / 1000))
+        except Exception:  # noqa: BLE001 - NATS may be away; the next round tries again
+            log.exception("clock_round_failed")
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(stop.wait(), wait_s)
+
+
 async def run(settings: Settings, stop: asyncio.Event, metrics_port: int | None = 0) -> None:
     owned = owned_partitions(settings)
     async with service_shell("referee", settings, metrics_port) as shell:
@@ -108,10 +128,12 @@ async def run(settings: Settings, stop: asyncio.Event, metrics_port: int | None 
             shell.health.checks["subscriptions"] = referee_subscribed(referee)
             sampler = asyncio.create_task(sample_consumers(shell.nc.jetstream(), secrets_js, stop))
             sweeper = asyncio.create_task(sweep_idle_matches(referee, settings.referee.idle_expiry_hours, stop))
+            clocks = asyncio.create_task(run_clocks(referee, stop))
             shell.log.info("referee_started", nats=settings.nats_url, partitions=owned or "all")
             await stop.wait()
             await sampler
             await sweeper
+            await clocks
             await ping.unsubscribe()
             await referee.stop()
         finally:

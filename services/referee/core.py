@@ -28,7 +28,7 @@ from contracts.certificate import MatchCertificate
 from contracts.codecs import codec, encode
 from contracts.envelope import Accepted, CommandEnvelope, EventEnvelope, Rejected
 from contracts.integration import MatchFinished, MatchStarted
-from contracts.match import CreateMatch, ExpireIdle, MatchCreated, MatchEnded
+from contracts.match import ClaimTimeout, CreateMatch, ExpireIdle, MatchCreated, MatchEnded
 from domain.core import match as match_layer
 from domain.core.audit import envelope_hash, genesis_hash
 from domain.core.matchlog import Folded, fold_envelope
@@ -150,9 +150,10 @@ class Referee:
             return self._count(game, env)
         if env.match_id != match_id:
             return self._count(game, Rejected(code="malformed", detail="match_id does not match the subject"))
-        if isinstance(env.command, ExpireIdle):
-            # The abandonment rule is the referee's own, on its own clock: never a client's command.
-            return self._count(game, Rejected(code="not_a_seat", detail="expire_idle is issued by the referee only"))
+        if isinstance(env.command, (ExpireIdle, ClaimTimeout)):
+            # Abandonment and timeouts are the referee's own, on its own clock: never a client's command.
+            tag = "expire_idle" if isinstance(env.command, ExpireIdle) else "claim_timeout"
+            return self._count(game, Rejected(code="not_a_seat", detail=f"{tag} is issued by the referee only"))
         try:
             reply = await self.handle(env)
         except Exception:
@@ -225,8 +226,8 @@ class Referee:
         game = registry.get(env.game)
         command = env.command
         seat = env.seat
-        if isinstance(command, (CreateMatch, ExpireIdle)):
-            seat = None  # the platform's own decisions (ExpireIdle reaches here only from expire_idle)
+        if isinstance(command, (CreateMatch, ExpireIdle, ClaimTimeout)):
+            seat = None  # the platform's own decisions (ExpireIdle, ClaimTimeout: only from this referee)
         else:
             # The token first: a known command id never stands in for it (issue 9, finding 2).
             assert live.state is not None
@@ -244,7 +245,8 @@ class Referee:
             if game.chance:
                 live.server_seed = secrets.token_bytes(32)
                 command = msgspec.structs.replace(command, seed_commitment=commitment(live.server_seed))
-        outcome = match_layer.decide_and_evolve(game, live.state, seat, command, live.server_seed)
+        at = command.at if isinstance(command, (ExpireIdle, ClaimTimeout)) else now_ms()
+        outcome = match_layer.decide_and_evolve(game, live.state, seat, command, live.server_seed, at)
         if isinstance(outcome, Rejected):
             return outcome
         decided, state = outcome
@@ -257,7 +259,7 @@ class Referee:
             seq=live.seq + 1,
             command_id=env.command_id,
             correlation_id=env.correlation_id or env.command_id,
-            recorded_at=command.at if isinstance(command, ExpireIdle) else now_ms(),
+            recorded_at=at,
             prev_hash=live.last_hash or genesis_hash(env.match_id),
             seat=seat,
             command=msgspec.to_builtins(command),
@@ -400,6 +402,74 @@ class Referee:
             metrics.MATCHES_EXPIRED.labels(game).inc()
             log.info("match_expired", match_id=match_id, game=game, idle_ms=at - env.command.last_decision_at)
         return reply
+
+    # ------------------------------------------------------------ clocks
+    async def claim_timeout(self, game: str, match_id: str, seat: str) -> Accepted | Rejected | None:
+        """Issue ``seat``'s timeout when its deadline (from the log's stamps) has passed: the
+        platform command ``ClaimTimeout``, decided by the match layer.  Its command id is derived
+        from match, seat and deadline, so however often it is tried (a restart, two referees),
+        one deadline times out once.  None when nothing is due."""
+        live = await self._live(game, match_id)
+        async with live.lock:
+            state = live.state
+            due = None if state is None else match_layer.deadline(state, seat)
+            at = now_ms()
+            if due is None or at < due:
+                return None
+            env = CommandEnvelope(
+                command_id=f"timeout:{seat}:{due}",
+                match_id=match_id,
+                game=game,
+                command=ClaimTimeout(seat=seat, deadline=due, at=at),
+            )
+            try:
+                reply = await self._decide_and_append(live, env)
+            except AppendConflict:  # a decision (or the same timeout) was stored meanwhile
+                await self._refresh(live, env)
+                return None
+        if isinstance(reply, Accepted) and not reply.duplicate:
+            metrics.TIMEOUTS.labels(game).inc()
+            log.info("timeout", match_id=match_id, game=game, seat=seat, deadline=due, late_ms=at - due)
+        return reply
+
+    async def claim_due_timeouts(self) -> int | None:
+        """Time out every seat of the matches in memory whose deadline has passed; returns the
+        next deadline still to come (unix ms), or None when no clock runs."""
+        now = now_ms()
+        upcoming: int | None = None
+        for match_id, live in list(self.matches.items()):
+            if live.state is None or live.state.outcome is not None:
+                continue
+            for seat, due in match_layer.deadlines(live.state).items():
+                if due <= now:
+                    await self.claim_timeout(live.game, match_id, seat)
+                elif upcoming is None or due < upcoming:
+                    upcoming = due
+        return upcoming
+
+    async def load_clocked_matches(self) -> int:
+        """Load every unfinished stored match of this referee's partitions that has a clock (at
+        start-up: the deadlines are recomputed from the log, so a timeout due while no referee ran
+        is issued now).  Returns how many it holds."""
+        held = 0
+        for subject in await self.store.list_match_subjects():
+            game, match_id = subjects.game_from_subject(subject), subjects.match_id_from_subject(subject)
+            if match_id in self.matches or not self._owns(game, match_id):
+                continue
+            try:
+                last = await self.js.get_last_msg(subjects.MATCH_STREAM, subject)
+                envelope = codec(game).decode_envelope(last.data or b"")
+                if any(isinstance(e, MatchEnded) for e in envelope.events):
+                    continue
+                live = await self._live(game, match_id)
+            except Exception:  # noqa: BLE001 - a match that cannot be read now is loaded on its next command
+                log.exception("clock_load_failed", match_id=match_id)
+                continue
+            if live.state is None or live.state.clock is None:
+                self.matches.pop(match_id, None)
+            else:
+                held += 1
+        return held
 
     def _owns(self, game: str, match_id: str) -> bool:
         if game not in self.games:

@@ -11,12 +11,12 @@ and ``record`` (portable game records).
 from __future__ import annotations
 
 from contracts.games.king import CONTRACT, KingCommand, KingEvent, KingRuleset, KingView
-from domain.core.decider import Decider, Preset
+from domain.core.decider import Decider, Preset, auto_act
 from domain.games.king.bots import BOTS
 from domain.games.king.deal import initial_state, verify_chance
 from domain.games.king.decide import decide
 from domain.games.king.evolve import evolve
-from domain.games.king.queries import hidden, legal_commands, outcome, to_move
+from domain.games.king.queries import hidden, legal_commands, outcome, timeout_command, to_move
 from domain.games.king.record import RECORD
 from domain.games.king.rules import DESCRIPTIONS, PRESETS
 from domain.games.king.state import KingState
@@ -49,6 +49,7 @@ GAME: Decider[KingState, KingCommand, KingEvent, KingView, KingRuleset] = Decide
     max_decisions=4_000,
     initial_state=initial_state,
     decide=decide,
+    timeout=auto_act(decide, timeout_command),
     evolve=evolve,
     legal_commands=legal_commands,
     to_move=to_move,

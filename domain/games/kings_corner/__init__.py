@@ -25,6 +25,7 @@ from domain.games.kings_corner.record import RECORD
 from domain.games.kings_corner.rules import DESCRIPTIONS, PRESETS, preset_problem
 from domain.games.kings_corner.scoring import outcome
 from domain.games.kings_corner.state import KCState, initial_state
+from domain.games.kings_corner.timeout import timeout
 from domain.games.kings_corner.view import hidden, notation, redact, view
 
 
@@ -68,6 +69,7 @@ GAME: Decider[KCState, KingsCornerCommand, KingsCornerEvent, KingsCornerView, Ki
     default_bot="heuristic",
     verify_chance=verify_chance,
     resign=resign,
+    timeout=timeout,
     record=RECORD,
 )
 

@@ -9,13 +9,14 @@ from contracts.games.thousand import (
     ThousandRuleset,
     ThousandView,
 )
-from domain.core.decider import Bot, Decider, Preset
+from domain.core.decider import Bot, Decider, Preset, auto_act
 from domain.games.thousand import bots
 from domain.games.thousand.engine import (
     decide,
     evolve,
     initial_state,
     legal_commands,
+    lowest_legal,
     outcome,
     private_cards,
     to_move,
@@ -60,6 +61,7 @@ GAME: Decider[TState, ThousandCommand, ThousandEvent, ThousandView, ThousandRule
     max_decisions=100_000,
     initial_state=initial_state,
     decide=decide,
+    timeout=auto_act(decide, lowest_legal),
     evolve=evolve,
     legal_commands=legal_commands,
     to_move=to_move,

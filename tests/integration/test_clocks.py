@@ -1,0 +1,149 @@
+"""Timeouts (issue 14, docs/audit.md "Clocks"): the referee's timer claims a passed deadline as a
+platform command stored in the log, once, also after a restart; the audit re-derives it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from contracts.audit import AuditBundle, StoredEnvelope
+from contracts.envelope import Accepted, Rejected
+from contracts.match import ClaimTimeout, MatchEnded, TimedOut
+from domain.audit import audit
+from domain.core.audit import envelope_hash
+from services.common import commands
+from services.common.embedded import EmbeddedNats
+from services.common.natsio import connect, ensure_streams
+from services.referee.app import run_clocks
+from services.referee.core import Referee
+from tests.integration.test_idle_expiry import bundle_of, one_move
+from tests.support.referees import stored_envelopes
+
+pytestmark = pytest.mark.integration
+MARGIN_MS = 1_500
+
+
+@pytest.fixture
+async def nc(nats_url: str):
+    client = await connect(nats_url, "test")
+    await ensure_streams(client.jetstream())
+    yield client
+    await client.close()
+
+
+async def test_a_seat_that_never_moves_loses_on_time_and_the_audit_agrees(nc) -> None:
+    referee = Referee(nc, nc.jetstream())
+    await referee.start()
+    stop = asyncio.Event()
+    timer = asyncio.create_task(run_clocks(referee, stop))
+    try:
+        created = await commands.create_match(nc, "ugolki", time_control={"base_s": 2})
+        assert not isinstance(created, Rejected), created
+        await one_move(nc, created)  # white moves at once; black never does
+        envs = await stored_envelopes(nc, "ugolki", created.match_id)
+        deadline = envs[-1].recorded_at + 2_000
+        for _ in range(80):
+            await asyncio.sleep(0.1)
+            envs = await stored_envelopes(nc, "ugolki", created.match_id)
+            if any(isinstance(e, MatchEnded) for e in envs[-1].events):
+                break
+        last = envs[-1]
+        assert last.seat is None and last.command["type"] == "claim_timeout.v1"
+        timed_out, ended = last.events
+        assert timed_out == TimedOut(seat="black", deadline=deadline, at=last.recorded_at)
+        assert deadline <= last.recorded_at <= deadline + MARGIN_MS
+        assert isinstance(ended, MatchEnded) and ended.outcome.ranks == (1, 2) and ended.outcome.reason == "timeout"
+    finally:
+        stop.set()
+        await timer
+        await referee.stop()
+
+    bundle = await bundle_of(nc, created.match_id)
+    report = audit(bundle)
+    assert report.ok and report.finished and report.outcome["reason"] == "timeout", report.problems
+    # A timeout claimed before it was due does not audit.
+    data = json.loads(bundle.envelopes[-1].data)
+    data["recorded_at"] = data["command"]["at"] = deadline - 500
+    forged = json.dumps(data, separators=(",", ":"))
+    edited = AuditBundle(
+        match_id=bundle.match_id,
+        game=bundle.game,
+        rules_version=bundle.rules_version,
+        exported_at=bundle.exported_at,
+        head_hash=envelope_hash(forged.encode()),
+        envelopes=(*bundle.envelopes[:-1], StoredEnvelope(stream_seq=bundle.envelopes[-1].stream_seq, data=forged)),
+    )
+    problems = audit(edited).problems
+    assert any("not_due" in p for p in problems), problems
+
+
+async def test_no_client_can_claim_a_timeout(nc) -> None:
+    referee = Referee(nc, nc.jetstream())
+    await referee.start()
+    try:
+        created = await commands.create_match(nc, "ugolki", time_control={"move_s": 1})
+        assert not isinstance(created, Rejected)
+        forged = ClaimTimeout(seat="white", deadline=0, at=10**13)
+        for seat, token in ((None, ""), ("black", created.tokens["black"])):
+            reply = await commands.send(nc, "ugolki", created.match_id, forged, seat, token)
+            assert isinstance(reply, Rejected) and reply.code == "not_a_seat", reply
+        bad = await commands.create_match(nc, "ugolki", time_control={"base_s": 1, "move_s": 1})
+        assert isinstance(bad, Rejected) and bad.code == "invalid_time_control"
+    finally:
+        await referee.stop()
+
+
+async def test_a_referee_restarted_past_the_deadline_times_out_once(tmp_path: Path) -> None:
+    server = EmbeddedNats(tmp_path / "store").start()
+    nc = await connect(server.url, "test")
+    try:
+        await ensure_streams(nc.jetstream())
+        first = Referee(nc, nc.jetstream())
+        await first.start()
+        created = await commands.create_match(nc, "ugolki", time_control={"base_s": 1})
+        untimed = await commands.create_match(nc, "ugolki")
+        assert not isinstance(created, Rejected) and not isinstance(untimed, Rejected)
+        await first.stop()  # the referee is down when white's deadline passes
+        await asyncio.sleep(1.3)
+        fresh = Referee(nc, nc.jetstream())  # empty memory, as after a restart
+        await fresh.start()
+        assert await fresh.load_clocked_matches() == 1  # the untimed match is not held
+        await fresh.claim_due_timeouts()
+        await fresh.claim_due_timeouts()
+        # A second referee (or a retry) claiming the same deadline stores nothing more.
+        other = Referee(nc, nc.jetstream())
+        envs = await stored_envelopes(nc, "ugolki", created.match_id)
+        deadline = envs[0].recorded_at + 1_000
+        again = await other.claim_timeout("ugolki", created.match_id, "white")
+        assert again is None or isinstance(again, Rejected) or again.duplicate
+        envs = await stored_envelopes(nc, "ugolki", created.match_id)
+        claims = [e for e in envs if e.command and e.command.get("type") == "claim_timeout.v1"]
+        assert len(claims) == 1 and claims[0].command["deadline"] == deadline
+        assert claims[0].events[-1].outcome.ranks == (2, 1)
+        assert len(await stored_envelopes(nc, "ugolki", untimed.match_id)) == 1
+        assert audit(await bundle_of(nc, created.match_id)).ok
+        await fresh.stop()
+    finally:
+        await nc.close()
+        server.stop()
+
+
+async def test_a_retried_timeout_with_the_same_deadline_is_deduplicated(nc) -> None:
+    """Idempotent by deadline: the command id is timeout:<seat>:<deadline>, so a second claim of
+    one deadline (a referee that crashed after storing it) is answered from the log."""
+    referee = Referee(nc, nc.jetstream())
+    await referee.start()
+    try:
+        created = await commands.create_match(nc, "ugolki", time_control={"move_s": 0.3})
+        assert not isinstance(created, Rejected)
+        await asyncio.sleep(0.4)
+        first = await referee.claim_timeout("ugolki", created.match_id, "white")
+        assert isinstance(first, Accepted) and not first.duplicate
+        assert await referee.claim_timeout("ugolki", created.match_id, "white") is None
+        envs = await stored_envelopes(nc, "ugolki", created.match_id)
+        assert [e.command["type"] for e in envs] == ["create_match.v1", "claim_timeout.v1"]
+    finally:
+        await referee.stop()

@@ -76,7 +76,7 @@ class ExpireIdle(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_onl
     limit_ms: int
 
 
-class ClaimTimeout(msgspec.Struct, frozen=True, kw_only=True, tag="claim_timeout.v1"):
+class ClaimTimeout(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="claim_timeout.v1"):
     """Platform command (no seat), issued only by the referee: ``seat``'s clock ran out at
     ``deadline`` (unix ms, derived from the log's ``recorded_at`` stamps); ``at`` is when the
     referee decided it, its own envelope's ``recorded_at``.  The match layer refuses it

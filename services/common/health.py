@@ -92,8 +92,9 @@ class HealthServer:
             parts = head.split(b"\r\n", 1)[0].split()
             path = parts[1].split(b"?")[0].decode() if len(parts) >= 2 else ""
             status, ctype, body = await self.answer(path)
+            retry = "Retry-After: 1\r\n" if status.startswith("503") else ""
             writer.write(
-                f"HTTP/1.1 {status}\r\nContent-Type: {ctype}\r\nContent-Length: {len(body)}\r\n"
+                f"HTTP/1.1 {status}\r\nContent-Type: {ctype}\r\nContent-Length: {len(body)}\r\n{retry}"
                 "Connection: close\r\n\r\n".encode()
                 + body
             )
@@ -104,6 +105,7 @@ class HealthServer:
             writer.close()
 
     async def answer(self, path: str) -> tuple[str, str, bytes]:
+        """Status line, content type and body of a request for ``path``."""
         if path == "/metrics":
             return "200 OK", CONTENT_TYPE_LATEST, generate_latest()
         if path == "/healthz":

@@ -52,7 +52,7 @@ class SignUpBody(BaseModel):
 class JoinBody(BaseModel):
     player: str | None = Field(
         default=None,
-        max_length=200,
+        max_length=64,
         description="Optional: your player name; it must be the one your credential names.",
     )
     game: str

@@ -52,3 +52,4 @@ def test_a_running_child_is_left_alone_and_forgiven_after_a_healthy_spell(tmp_pa
         assert c.proc is not None
         c.proc.kill()
         c.proc.wait()
+

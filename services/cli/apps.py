@@ -10,16 +10,15 @@ from typing import Annotated
 
 import typer
 
-from contracts.envelope import Rejected
-from services.common import accounts, db
-from services.common import settings as settings_mod
-
 apps_app = typer.Typer(
     help="Client app keys: an app signs its players' JWTs (HS256) with its secret.", no_args_is_help=True
 )
 
 
 def _engine():  # noqa: ANN202 - sqlalchemy Engine
+    from services.common import db
+    from services.common import settings as settings_mod
+
     return db.open_database(settings_mod.load().database_url)
 
 
@@ -30,6 +29,9 @@ def _when(ms: int | None) -> str:
 @apps_app.command("add")
 def add(name: Annotated[str, typer.Argument(help="The app's name (a-z, 0-9, '-'; at most 32).")]) -> None:
     """Register an app: prints its key id (the JWTs' iss) and secret (shown once)."""
+    from contracts.envelope import Rejected
+    from services.common import accounts
+
     engine = _engine()
     try:
         made = accounts.add_app(engine, name)
@@ -46,6 +48,8 @@ def add(name: Annotated[str, typer.Argument(help="The app's name (a-z, 0-9, '-';
 @apps_app.command("list")
 def list_cmd(as_json: Annotated[bool, typer.Option("--json", help="JSON lines.")] = False) -> None:
     """Registered apps (never their secrets)."""
+    from services.common import accounts
+
     engine = _engine()
     try:
         rows = accounts.list_apps(engine)
@@ -64,6 +68,8 @@ def list_cmd(as_json: Annotated[bool, typer.Option("--json", help="JSON lines.")
 @apps_app.command("revoke")
 def revoke(app_id: Annotated[str, typer.Argument(help="The key id (app_...).")]) -> None:
     """Refuse the app's JWTs from now on (its players' accounts and ratings stay)."""
+    from services.common import accounts
+
     engine = _engine()
     try:
         found = accounts.revoke_app(engine, app_id)

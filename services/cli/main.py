@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-import asyncio
-import json
-import random
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from services.common import settings as settings_mod
+if TYPE_CHECKING:
+    from services.common import settings as settings_mod
+
+# Only typer and the standard library at import time: `gamehall --help` and the light commands
+# (rules, audit) must start fast, so every service module is imported inside the command that
+# needs it (tests/unit/test_cli_startup.py keeps it so).
 
 app = typer.Typer(
     help="gamehall: an event-sourced backend for turn-based board and card games.",
@@ -21,6 +23,8 @@ app = typer.Typer(
 
 
 def _settings() -> settings_mod.Settings:
+    from services.common import settings as settings_mod
+
     return settings_mod.load()
 
 
@@ -70,6 +74,10 @@ def demo(
 
     Uses the running stack (gamehall up) or starts an embedded one that keeps its data in the
     default data folder, so 'gamehall export' and 'gamehall audit' find the matches later."""
+    import asyncio
+    import json
+    import random
+
     from domain.core import match as match_layer
     from domain.games import registry
     from services.cli.demo import (
@@ -174,6 +182,8 @@ def demo_settings(settings: settings_mod.Settings, ranked: bool) -> settings_mod
 
 
 async def _load_bundle(match_id: str) -> Any:
+    import asyncio
+
     from services.cli.stackrun import data_dir_nats_url
     from services.common.certificates import load_certificate
     from services.common.natsio import EventStore, connect
@@ -202,6 +212,8 @@ async def _load_bundle(match_id: str) -> Any:
 
 def _bundle_or_exit(match_id: str, verb: str) -> Any:
     """The audit bundle of a stored match, or a clear message and exit status 1."""
+    import asyncio
+
     from services.gateway.edge import ApiError
 
     try:

@@ -9,14 +9,10 @@ Mounted in ``services/cli/main.py``::
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import Any
 
 import typer
-
-from services.common import db, natsio
-from services.common import settings as settings_mod
 
 ratings_app = typer.Typer(help="Ratings: rebuild from the log, check the live tables.", no_args_is_help=True)
 
@@ -46,7 +42,8 @@ def leaderboard_cmd(
     limit: int = typer.Option(1000, "--limit"),
 ) -> None:
     """Print the standings of a game for a season."""
-    from services.common import queries
+    from services.common import db, queries
+    from services.common import settings as settings_mod
 
     settings = settings_mod.load()
     engine = db.open_database(settings.database_url)
@@ -68,7 +65,11 @@ def rebuild_cmd(
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON"),
 ) -> None:
     """Recompute ratings, standings and match history from the integration stream."""
+    import asyncio
+
     from services.cli import rebuild
+    from services.common import db, natsio
+    from services.common import settings as settings_mod
     from services.scoring import config as scoring_config
 
     settings = settings_mod.load()

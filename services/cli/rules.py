@@ -6,12 +6,7 @@ import json
 import time
 from typing import Annotated, Any
 
-import msgspec
 import typer
-
-from contracts.envelope import Rejected
-from domain.core.match import resolve_ruleset
-from domain.games.registry import GAMES
 
 rules_app = typer.Typer(
     help="Rules of the games: presets, move-generation checks and refereeing game records.", no_args_is_help=True
@@ -19,6 +14,8 @@ rules_app = typer.Typer(
 
 
 def _game(name: str) -> Any:
+    from domain.games.registry import GAMES
+
     game = GAMES.get(name)
     if game is None:
         typer.echo(f"unknown game {name!r}; known: {', '.join(sorted(GAMES))}", err=True)
@@ -89,6 +86,11 @@ def show(
     """Print the ruleset a match would be created with (preset + overrides), checked as the
     referee checks it; exit 2 with the reason when it is refused.  The JSON printed is what
     ``POST /api/matches`` takes as ``rules``."""
+    import msgspec
+
+    from contracts.envelope import Rejected
+    from domain.core.match import resolve_ruleset
+
     g = _game(game)
     ruleset = resolve_ruleset(g, preset or g.meta.default_preset, parse_overrides(set_ or []))
     if isinstance(ruleset, Rejected):
@@ -108,6 +110,9 @@ def perft(
     timing: Annotated[bool, typer.Option("--time", help="Also print seconds and nodes/s per depth.")] = False,
 ) -> None:
     """Count move sequences from the preset's start (White to move): `depth 1: N` ... `depth D: N`."""
+    from contracts.envelope import Rejected
+    from domain.core.match import resolve_ruleset
+
     g = _game(game)
     if game != "ugolki":
         typer.echo(f"perft is available for ugolki only, not {game!r}", err=True)

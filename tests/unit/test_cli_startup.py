@@ -1,0 +1,39 @@
+"""`gamehall --help` and the light commands start fast: importing the command line pulls in typer
+and the standard library, not the services' heavy dependencies (issue 15, "The command line")."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+HEAVY = ("sqlalchemy", "pydantic", "pydantic_settings", "nats", "fastapi", "domain.games.registry", "httpx")
+# typer itself builds its parameter coercion with pydantic once a sub-command is parsed, so the
+# sub-commands' help is held to everything else.
+SERVICES = tuple(m for m in HEAVY if m != "pydantic")
+
+
+def _modules_after(code: str) -> set[str]:
+    out = subprocess.run(
+        [sys.executable, "-c", f"{code}\nimport json, sys; print(json.dumps(sorted(sys.modules)))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return set(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+def test_importing_the_cli_loads_no_heavy_module() -> None:
+    loaded = _modules_after("import services.cli.main")
+    assert "typer" in loaded
+    assert [m for m in HEAVY if m in loaded] == []
+
+
+def test_help_of_rules_and_audit_loads_no_heavy_module() -> None:
+    for args in (["--help"], ["rules", "--help"], ["audit", "--help"], ["apps", "--help"], ["ratings", "--help"]):
+        code = (
+            "import sys\nfrom services.cli.main import app\n"
+            f"try:\n    app({args!r}, prog_name='gamehall')\nexcept SystemExit:\n    pass"
+        )
+        loaded = _modules_after(code)
+        assert [m for m in SERVICES if m in loaded] == [], args

@@ -158,6 +158,8 @@ class EdgeLimits:
     create_match: Rate = Rate(2.0, 30.0)
     auth_failures: Rate = Rate(1.0, 20.0)
     max_connections_per_address: int = 128
+    max_sockets_per_address: int = 32
+    ws_send_queue: int = 64
     header_timeout_s: float = 5.0
     idempotency_window_s: float = 24 * 3600.0
 
@@ -192,6 +194,20 @@ class GatewaySettings(_Section):
         validation_alias="GAMEHALL_MAX_CONNECTIONS_PER_ADDRESS",
         description="open HTTP and WebSocket connections per client address (`0`: no cap)",
     )
+    max_sockets_per_address: int = Field(
+        _EDGE.max_sockets_per_address,
+        ge=0,
+        validation_alias="GAMEHALL_MAX_SOCKETS_PER_ADDRESS",
+        description="open match WebSockets per client address; one more is closed with 4429 `too_many_sockets` "
+        "(`0`: no cap)",
+    )
+    ws_send_queue: int = Field(
+        _EDGE.ws_send_queue,
+        ge=2,
+        validation_alias="GAMEHALL_WS_SEND_QUEUE",
+        description="frames a match WebSocket may have waiting to be sent; a socket that falls further behind "
+        "(it does not read) is closed with 4408 `slow_consumer`",
+    )
     header_timeout_s: float = Field(
         _EDGE.header_timeout_s,
         ge=0,
@@ -224,6 +240,8 @@ class GatewaySettings(_Section):
             create_match=Rate.parse(self.rate_create),
             auth_failures=Rate.parse(self.rate_auth_failures),
             max_connections_per_address=self.max_connections_per_address,
+            max_sockets_per_address=self.max_sockets_per_address,
+            ws_send_queue=self.ws_send_queue,
             header_timeout_s=self.header_timeout_s,
             idempotency_window_s=self.idempotency_window_s,
         )
@@ -237,6 +255,8 @@ class GatewaySettings(_Section):
             rate_create=str(limits.create_match),
             rate_auth_failures=str(limits.auth_failures),
             max_connections_per_address=limits.max_connections_per_address,
+            max_sockets_per_address=limits.max_sockets_per_address,
+            ws_send_queue=limits.ws_send_queue,
             header_timeout_s=limits.header_timeout_s,
             idempotency_window_s=limits.idempotency_window_s,
         )

@@ -20,7 +20,7 @@ from nats.js.api import ConsumerConfig, DeliverPolicy
 from contracts import subjects
 from contracts.audit import AuditBundle, StoredEnvelope
 from contracts.certificate import SignedCertificate
-from contracts.codecs import codec
+from contracts.codecs import codec, encode
 from contracts.envelope import Accepted, EventEnvelope, Rejected
 from domain.core import match as match_layer
 from domain.core.audit import envelope_hash
@@ -30,7 +30,7 @@ from services.common.certificates import load_certificate
 from services.common.natsio import APP_STREAMS, EventStore, Stored, connect, ensure_streams
 from services.common.reader import FoldedMatch, find_game, load_match
 from services.common.settings import Settings
-from services.gateway import edge
+from services.gateway import edge, fanout
 from services.gateway.edge import ApiError
 from services.gateway.errors import nats_down, rejection_error
 
@@ -72,6 +72,14 @@ class Gateway:
         self.idempotency = edge.IdempotencyStore(
             edge.gateway_secret(settings.data_dir), settings.gateway.idempotency_window_s
         )
+        # Every WebSocket on a match shares one fold and one consumer (services.gateway.fanout).
+        self.hub = fanout.Hub(
+            load=lambda match_id: self.load(match_id, private=True),
+            follow=self.follow,
+            frames=self.frames,
+            queue_size=settings.gateway.ws_send_queue,
+            per_address=settings.gateway.max_sockets_per_address,
+        )
 
     async def start(self) -> None:
         self.nc = await connect(self.nats_url, "gamehall-gateway", self.settings.nats_credential("gateway"))
@@ -80,6 +88,7 @@ class Gateway:
         self.store = EventStore(js)
 
     async def stop(self) -> None:
+        await self.hub.stop()
         if self.nc is not None:
             await self.nc.drain()
 
@@ -160,6 +169,14 @@ class Gateway:
         view = match_layer.view(game, folded.state, seat, folded.match_id, folded.seq)
         return msgspec.to_builtins(view)  # type: ignore[no-any-return]
 
+    @classmethod
+    def frames(cls, folded: FoldedMatch, seat: str | None, since: int) -> list[str]:
+        """The texts a socket of ``seat`` gets for the decisions after ``since``: events, then the view."""
+        return [
+            encode({"type": "events", "events": cls.events_for(folded, seat, since)}).decode(),
+            encode({"type": "view", "view": cls.render(folded, seat)}).decode(),
+        ]
+
     @staticmethod
     def events_for(folded: FoldedMatch, seat: str | None, since: int = 0) -> list[dict[str, Any]]:
         game = registry.get(folded.game)
@@ -201,7 +218,8 @@ class Gateway:
         return make_bundle(folded, certificate)
 
     async def follow(self, folded: FoldedMatch) -> AsyncIterator[Stored]:
-        """New envelopes of a match as they are stored (ordered consumer from the next sequence)."""
+        """New envelopes of a match as they are stored (ordered consumer from the next sequence).
+        Sockets do not call this themselves: the hub follows each watched match once."""
         assert self.nc is not None
         js = self.nc.jetstream()
         sub = await js.subscribe(

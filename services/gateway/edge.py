@@ -453,6 +453,9 @@ class ConnectionGuard:
             self.open.pop(addr, None)
 
 
+WS_ABORT_EXTENSION = "gamehall.abort"  # in a WebSocket's ASGI scope: cuts its connection
+
+
 def guarded_http_protocol(guard: ConnectionGuard) -> type[asyncio.Protocol] | None:
     """uvicorn's httptools protocol with the per-address cap and the header read timeout; None
     where httptools is missing (uvicorn then uses its own, unguarded)."""
@@ -539,6 +542,10 @@ def guarded_http_protocol(guard: ConnectionGuard) -> type[asyncio.Protocol] | No
                 lost(exc)
 
             ws.connection_lost = connection_lost  # type: ignore[method-assign]
+            # A socket the app must close at once (one that does not read) is cut through this.
+            scope = getattr(ws, "scope", None)
+            if isinstance(scope, dict):
+                scope.setdefault("extensions", {})[WS_ABORT_EXTENSION] = self.transport.abort
 
     return GuardedHttpToolsProtocol
 

@@ -12,7 +12,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 
 from contracts.codecs import encode
 from services.common import logs
-from services.gateway import edge
+from services.gateway import edge, fanout
 from services.gateway.core import CommandId, CommandRequest, Gateway
 from services.gateway.edge import ApiError
 
@@ -72,36 +72,103 @@ def ws_close_code(exc: ApiError) -> int:
     return {401: 4401, 403: 4403, 404: 4404, 429: 4429, 503: 1013}.get(exc.status, 4400)
 
 
+SLOW_CLOSE_WAIT_S = 1.0  # how long a slow socket's close frame may wait before the connection is cut
+
+
+async def close_slow(ws: WebSocket) -> None:
+    """A socket that fell behind: an error frame and 4408 if they can still be written soon,
+    else the connection is cut (a client that reads nothing never reads a close frame)."""
+    try:
+        await asyncio.wait_for(_slow_frames(ws), SLOW_CLOSE_WAIT_S)
+        return
+    except Exception:  # a timeout, or the socket is gone already
+        pass
+    abort = ws.scope.get("extensions", {}).get(edge.WS_ABORT_EXTENSION)
+    if abort is not None:
+        abort()
+
+
+async def _slow_frames(ws: WebSocket) -> None:
+    detail = "this socket did not read its frames; reconnect with since=<last seq seen>"
+    await ws.send_text(encode({"type": "error", "code": "slow_consumer", "detail": detail}).decode())
+    await ws.close(code=fanout.SLOW_CONSUMER_CLOSE, reason="slow_consumer")
+
+
 async def serve_socket(gw: Gateway, ws: WebSocket, match_id: str, token: str | None, since: int) -> None:
     """Send the view now and after every stored decision; accept commands on the same socket.
 
     Messages to the client: {"type": "view", "view": ...}, {"type": "events", "events": [...]},
     {"type": "reply", "command_id": ..., "reply": ...}, {"type": "error", ...}.
     A client that reconnects passes ``since`` (the last seq it saw) and gets the missed events.
+    The socket watches the match through the gateway's hub (one consumer per match, however
+    many sockets); its frames wait on a bounded queue, and a socket that falls behind it is
+    closed with 4408 (``slow_consumer``).
     """
-    folded = await gw.load(match_id, private=True)
-    seat = gw.viewer(folded, token)
+    address = ws.client.host if ws.client else "unknown"
+    if not gw.hub.admit(address):
+        raise ApiError(
+            429, "too_many_sockets", f"at most {gw.hub.per_address} match sockets from one address", close=4429
+        )
+    try:
+        await _serve(gw, ws, match_id, token, since)
+    finally:
+        gw.hub.release(address)
+
+
+async def _serve(gw: Gateway, ws: WebSocket, match_id: str, token: str | None, since: int) -> None:
+    await gw.game_of(match_id)  # 400/404 before a feed is started for it
+    gw.check_bus()
+    feed = await gw.hub.fold(match_id)
+    watcher: fanout.Watcher | None = None
     send_lock = asyncio.Lock()
 
     async def push(payload: dict[str, Any]) -> None:
         async with send_lock:
             await ws.send_text(encode(payload).decode())
 
-    await push({"type": "events", "events": gw.events_for(folded, seat, since)})
-    await push({"type": "view", "view": gw.render(folded, seat)})
+    try:
+        assert feed.folded is not None
+        seat = gw.viewer(feed.folded, token)
+        # The first frames come from the feed's fold as it is now, and the watcher queues every
+        # decision after it: there is no await between the two.
+        first = [
+            encode({"type": "events", "events": gw.events_for(feed.folded, seat, since)}).decode(),
+            encode({"type": "view", "view": gw.render(feed.folded, seat)}).decode(),
+        ]
+        watcher = gw.hub.watch(feed, seat)
+        for text in first:
+            async with send_lock:
+                await ws.send_text(text)
+        await _converse(gw, ws, match_id, token, feed, watcher, push, send_lock)
+    finally:
+        await gw.hub.leave(feed, watcher)
 
+
+async def _converse(
+    gw: Gateway,
+    ws: WebSocket,
+    match_id: str,
+    token: str | None,
+    feed: fanout.Feed,
+    watcher: fanout.Watcher,
+    push: Any,
+    send_lock: asyncio.Lock,
+) -> None:
     async def pump() -> None:
-        try:
-            async for item in gw.follow(folded):
-                env = folded.apply(item)
-                await push({"type": "events", "events": gw.events_for(folded, seat, env.seq - 1)})
-                await push({"type": "view", "view": gw.render(folded, seat)})
-        except Exception:
-            log.exception("websocket_follow_failed", match_id=match_id)
-            await ws.close(code=1011)
-            raise
+        while (text := await watcher.next()) is not None:
+            async with send_lock:
+                await ws.send_text(text)
 
-    pump_task = asyncio.create_task(pump())
+    async def watchdog() -> None:
+        # Separate from the pump, which may sit in a send that TCP backpressure blocks.
+        await watcher.ended.wait()
+        if watcher.slow:
+            log.warning("websocket_slow_consumer", match_id=match_id)
+            await close_slow(ws)
+        elif watcher.failed:
+            await ws.close(code=1011)
+
+    tasks = {asyncio.create_task(pump()), asyncio.create_task(watchdog())}
     try:
         while True:
             message = await ws.receive()
@@ -129,8 +196,8 @@ async def serve_socket(gw: Gateway, ws: WebSocket, match_id: str, token: str | N
                     rejected["retry_after"] = round(exc.retry_after, 3)
                 await push({"type": "reply", "command_id": command_id, "reply": rejected})
     finally:
-        # A pump cancelled while it sets up its consumer may take a while to stop: the error
-        # frame and the close do not wait for it.
-        pump_task.add_done_callback(lambda t: t.cancelled() or t.exception())
-        pump_task.cancel()
-        await asyncio.wait({pump_task}, timeout=0.5)
+        # The error frame and the close do not wait for a pump stuck in a send.
+        for task in tasks:
+            task.add_done_callback(lambda t: t.cancelled() or t.exception())
+            task.cancel()
+        await asyncio.wait(tasks, timeout=0.5)

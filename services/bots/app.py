@@ -34,7 +34,7 @@ from contracts.codecs import encode
 from contracts.envelope import Rejected
 from domain.games import registry
 from services.common import logs
-from services.common.players import PublicFold, choose_command
+from services.common.players import PublicFold, choose_command, draw_answer
 from services.common.settings import Settings
 from services.common.shell import service_shell
 
@@ -70,6 +70,7 @@ class BotPlayer:
         self.acted_seq = -1
         self.rejections = 0
         self.finished = False
+        self.offer_answered = False  # the standing draw offer has been answered
 
     def ws_url(self) -> str:
         base = self.base_url.replace("http://", "ws://", 1).replace("https://", "wss://", 1)
@@ -140,6 +141,16 @@ class BotPlayer:
         if view["status"] == "finished":
             self.finished = True
             return
+        offer = view.get("draw_offer")
+        if offer is None:
+            self.offer_answered = False
+        elif offer != self.a.seat and not self.offer_answered and self.fold.seq >= view["seq"]:
+            self.offer_answered = True
+            answer = draw_answer(self.a.game, self.fold, self.a.seat)
+            await ws.send(
+                json.dumps({"type": "command", "command": answer, "command_id": f"bot-{uuid.uuid4().hex}"})
+            )
+            return  # the answer's view comes next
         if self.a.seat not in view["to_move"] or view["seq"] == self.acted_seq:
             return
         if self.fold.seq < view["seq"]:

@@ -212,3 +212,27 @@ async def test_quick_match_fills_the_table_with_a_bot(
                     await wait_for(client, seat["match_id"], lambda v: v["to_move"] == ["black"], 30)
     finally:
         await bots.halt()
+
+
+async def test_a_bot_answers_a_draw_offer(nats_url: str, tmp_path: Path) -> None:
+    """Draw offers to a computer player are answered (issue 14): at the start neither side is
+    behind in the race home, so the bot declines, and the offer no longer stands."""
+    async with stack(nats_url, tmp_path) as (client, _):
+        r = await client.post(
+            "/api/matches",
+            json={"game": "ugolki", "players": ["ann", "cpu"], "bots": {"black": "greedy"}, "bot_think_ms": 0},
+        )
+        assert r.status_code == 201, r.text
+        created = r.json()
+        match_id, token = created["match_id"], created["seats"][0]["token"]
+        offer = await client.post(
+            f"/api/matches/{match_id}/commands",
+            headers={"authorization": f"Bearer {token}"},
+            json={"command": {"type": "offer_draw.v1"}},
+        )
+        assert offer.status_code in (200, 201), offer.text
+        await wait_for(client, match_id, lambda v: v["seq"] >= 3 and v["draw_offer"] is None, 30)
+        decisions = (await client.get(f"/api/matches/{match_id}/events")).json()
+        types = [e["type"] for d in decisions for e in d["events"]]
+        assert "draw_declined.v1" in types, types
+

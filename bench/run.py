@@ -109,12 +109,18 @@ def main() -> None:
     say("      ...and one referee, like the reference")
     single = run_json([*pipeline, "--mode", "nats", "--referees", "1"], ROOT)
     say(f"      {single['moves_s']:.0f} moves/s, p99 {single['p99_ms']} ms: {json.dumps(single)}")
+    say("      ...and three referees")
+    triple = run_json([*pipeline, "--mode", "nats", "--referees", "3"], ROOT)
+    say(f"      {triple['moves_s']:.0f} moves/s, p99 {triple['p99_ms']} ms: {json.dumps(triple)}")
     say("[3/4] gamehall through the gateway (HTTP), two referees...")
     gw_run = run_json([*pipeline, "--mode", "gateway", "--matches", "64", "--referees", "2"], ROOT)
     say(f"      {gw_run['moves_s']:.0f} moves/s, p99 {gw_run['p99_ms']} ms: {json.dumps(gw_run)}")
     say("[4/4] time from `gamehall up` to the printed URL...")
     up_s = time_to_url()
     say(f"      {up_s} s")
+    say("      recovery: a referee killed under `gamehall up`, to the first command that succeeds...")
+    recovery = run_json([py, "bench/recovery.py", "--kills", "3"], ROOT)
+    say(f"      {json.dumps(recovery)}")
     summary: dict = {
         "raw_moves_s": raw["moves_s"],
         "raw_p99_ms": raw["p99_ms"],
@@ -134,7 +140,10 @@ def main() -> None:
         "gateway_p50_ms": gw_run["p50_ms"],
         "gateway_p99_ms": gw_run["p99_ms"],
         "gateway_cpu_us_per_move": cpu_per_move(gw_run),
+        "nats_3_referees_moves_s": triple["moves_s"],
+        "nats_3_referees_ratio": round(triple["moves_s"] / raw["moves_s"], 3),
         "up_to_url_s": up_s,
+        "referee_recovery_s": recovery["median_s"],
     }
     if not a.skip_games:
         for script in (

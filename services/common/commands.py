@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
 import hmac
@@ -70,6 +71,13 @@ async def send(
     return await send_raw(nc, game, match_id, encode(env), partitions, timeout)
 
 
+# A request lost on its way (sent to a referee in the moment it died, before the server saw its
+# connection close) would otherwise hold the client for the whole timeout: resend the same bytes
+# after this long.  The command id makes the resend harmless: a referee that already decided it
+# answers with the first reply (``duplicate: true``).
+RESEND_AFTER_S = 2.0
+
+
 async def send_raw(
     nc: Client,
     game: str,
@@ -78,15 +86,22 @@ async def send_raw(
     partitions: int = subjects.DEFAULT_PARTITIONS,
     timeout: float = 10.0,
 ) -> Accepted | Rejected:
-    try:
-        msg = await nc.request(subjects.command_subject(game, match_id, partitions), data, timeout=timeout)
-    except NoRespondersError:
-        return Rejected(code="unavailable", detail=f"no referee serves {game!r} right now")
-    except TimeoutError:
-        return Rejected(
-            code="timeout", detail="the referee did not answer in time; retry with the same command_id"
-        )
-    return decode_reply(msg.data)
+    subject = subjects.command_subject(game, match_id, partitions)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        left = deadline - loop.time()
+        try:
+            msg = await nc.request(subject, data, timeout=min(RESEND_AFTER_S, left))
+        except NoRespondersError:
+            return Rejected(code="unavailable", detail=f"no referee serves {game!r} right now")
+        except TimeoutError:
+            if deadline - loop.time() > 0.05:
+                continue
+            return Rejected(
+                code="timeout", detail="the referee did not answer in time; retry with the same command_id"
+            )
+        return decode_reply(msg.data)
 
 
 class CreatedMatch(msgspec.Struct, frozen=True, kw_only=True):

@@ -240,8 +240,13 @@ class BotsService:
         async def run_player() -> None:
             try:
                 await player.play(self.stop)
-            except Exception:
-                log.exception("bot_failed", match_id=a.match_id, seat=a.seat)
+            except Exception as exc:
+                if self.stop.is_set():
+                    # Shutting down (Ctrl-C on 'gamehall up' stops the gateway too): the seat
+                    # stays in the book and resumes on the next start; no traceback for that.
+                    log.info("bot_stopped", match_id=a.match_id, seat=a.seat, reason=type(exc).__name__)
+                else:
+                    log.exception("bot_failed", match_id=a.match_id, seat=a.seat)
             finally:
                 ACTIVE.dec()
                 self.tasks.pop(key, None)

@@ -16,10 +16,10 @@ apps_app = typer.Typer(
 
 
 def _engine():  # noqa: ANN202 - sqlalchemy Engine
+    from services.cli.main import _settings
     from services.common import db
-    from services.common import settings as settings_mod
 
-    return db.open_database(settings_mod.load().database_url)
+    return db.open_database(_settings().database_url)
 
 
 def _when(ms: int | None) -> str:

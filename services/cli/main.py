@@ -22,10 +22,58 @@ app = typer.Typer(
 )
 
 
-def _settings() -> settings_mod.Settings:
+_verbose = False
+
+
+@app.callback()
+def _root(
+    verbose: Annotated[
+        bool,
+        typer.Option("--verbose", "-v", help="Logs on standard error, down to debug, not in the data folder's logs/cli.log."),
+    ] = False,
+) -> None:
+    global _verbose
+    _verbose = verbose
+
+
+def find_data_dir(cwd: Path, explicit: Path | None) -> Path | None:
+    """The data folder: ``explicit`` (``GAMEHALL_DATA_DIR``), else the nearest ``.gamehall``
+    folder in ``cwd`` or above it, else None."""
+    if explicit is not None:
+        return explicit
+    for folder in (cwd, *cwd.parents):
+        if (folder / ".gamehall").is_dir():
+            return folder / ".gamehall"
+    return None
+
+
+NO_DATA_DIR = (
+    "no gamehall data folder here: set GAMEHALL_DATA_DIR, or run the command inside the project "
+    "(a folder with .gamehall in it or above it; 'gamehall up' makes one in the current folder)"
+)
+
+
+def _settings(create: bool = False, log: bool = True) -> settings_mod.Settings:
+    """The settings with the data folder found by the one rule of every command (docs/operations.md
+    "Data folder"); with ``create`` a first ``gamehall up`` or ``demo`` starts ``./.gamehall``.
+    Without a data folder: a clear message and exit status 2.  ``log``: this command's logs go to
+    the data folder's logs/cli.log (stderr with --verbose), never among its output."""
+    from services.common import logs
     from services.common import settings as settings_mod
 
-    return settings_mod.load()
+    found = find_data_dir(Path.cwd(), settings_mod.explicit_data_dir())
+    if found is None:
+        if not create:
+            typer.echo(NO_DATA_DIR, err=True)
+            raise typer.Exit(2)
+        found = Path.cwd() / ".gamehall"
+    elif not create and not found.is_dir():
+        typer.echo(f"no gamehall data folder at GAMEHALL_DATA_DIR={found} (a mistyped path?)", err=True)
+        raise typer.Exit(2)
+    settings = settings_mod.load().replace(data_dir=found)
+    if log:
+        logs.configure_cli(settings.data_dir / "logs" / "cli.log", _verbose)
+    return settings
 
 
 @app.command()
@@ -37,7 +85,7 @@ def up(
     """Start the whole stack (embedded nats-server unless NATS_URL is set) and print where to open it."""
     from services.cli.stackrun import up as run_up
 
-    raise typer.Exit(run_up(_settings(), services or None, echo=lambda m: typer.echo(m, err=False)))
+    raise typer.Exit(run_up(_settings(create=True), services or None, echo=lambda m: typer.echo(m, err=False)))
 
 
 @app.command()
@@ -53,7 +101,7 @@ def serve(
     if service not in SERVICE_MODULES:
         typer.echo(f"unknown service {service!r}; choose from {', '.join(SERVICE_MODULES)}", err=True)
         raise typer.Exit(2)
-    run_serve(service, _settings())
+    run_serve(service, _settings(create=True, log=False))
 
 
 @app.command()
@@ -79,7 +127,6 @@ def demo(
     import random
 
     from domain.core import match as match_layer
-    from domain.games import registry
     from services.cli.demo import (
         PatientTransport,
         PlayerCredentials,
@@ -87,13 +134,11 @@ def demo(
         play_match,
         wait_for_scoring,
     )
+    from services.cli.rules import check_game
     from services.cli.stackrun import in_process_stack
     from services.common import stack
 
-    if game not in registry.GAMES:
-        typer.echo(f"unknown game {game!r}; known: {', '.join(sorted(registry.GAMES))}", err=True)
-        raise typer.Exit(2)
-    decider = registry.get(game)
+    decider = check_game(game, preset)
     bots = sorted(decider.bots or {"random": None})
     n = seats or match_layer.default_seats_of(decider, preset)
     chosen = tuple(strength or [])
@@ -105,7 +150,7 @@ def demo(
         chosen = tuple(bots[-1] if i % 2 == 0 else bots[0] for i in range(n))
     if len(chosen) < n:
         chosen = chosen + tuple(chosen[-1] for _ in range(n - len(chosen)))
-    settings = _settings()
+    settings = _settings(create=True)
     rng = random.Random(seed)
 
     # Rated play needs the same players again and again: a small pool of demo players.
@@ -338,6 +383,10 @@ def _verifier(keys_file: Path | None) -> Any:
             typer.echo(f"cannot read public keys from {keys_file}: {exc}", err=True)
             raise typer.Exit(2) from None
     else:
+        from services.common.settings import explicit_data_dir
+
+        if find_data_dir(Path.cwd(), explicit_data_dir()) is None:
+            return None
         keyset = KeyRing(_settings().signing_keys_dir).public()
         if not keyset.keys:
             return None

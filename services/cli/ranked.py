@@ -42,10 +42,12 @@ def leaderboard_cmd(
     limit: int = typer.Option(1000, "--limit"),
 ) -> None:
     """Print the standings of a game for a season."""
+    from services.cli.main import _settings
+    from services.cli.rules import check_game
     from services.common import db, queries
-    from services.common import settings as settings_mod
 
-    settings = settings_mod.load()
+    check_game(game)
+    settings = _settings()
     engine = db.open_database(settings.database_url)
     try:
         board = queries.leaderboard(engine, game, season=season, preset_family=family, limit=limit)
@@ -68,11 +70,11 @@ def rebuild_cmd(
     import asyncio
 
     from services.cli import rebuild
+    from services.cli.main import _settings
     from services.common import db, natsio
-    from services.common import settings as settings_mod
     from services.scoring import config as scoring_config
 
-    settings = settings_mod.load()
+    settings = _settings()
 
     async def main() -> dict[str, Any]:
         from services.cli.stackrun import data_dir_nats_url

@@ -14,11 +14,20 @@ rules_app = typer.Typer(
 
 
 def _game(name: str) -> Any:
+    return check_game(name)
+
+
+def check_game(name: str, preset: str | None = None) -> Any:
+    """The registered game ``name`` (and its ``preset``, when given), or a clear message and exit
+    status 2 before the command starts anything."""
     from domain.games.registry import GAMES
 
     game = GAMES.get(name)
     if game is None:
         typer.echo(f"unknown game {name!r}; known: {', '.join(sorted(GAMES))}", err=True)
+        raise typer.Exit(2)
+    if preset is not None and preset not in game.presets:
+        typer.echo(f"unknown preset {preset!r} for {name}; known: {', '.join(game.presets)}", err=True)
         raise typer.Exit(2)
     return game
 

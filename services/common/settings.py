@@ -8,6 +8,7 @@ that does not parse stops the process at start-up with the variable's name.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal, Self
@@ -369,6 +370,13 @@ SECTIONS: dict[str, type[_Section]] = {
     "bots": BotsSettings,
     "gateway": GatewaySettings,
 }
+
+
+def explicit_data_dir() -> Path | None:
+    """``GAMEHALL_DATA_DIR`` when it is set and not empty (the command line's data folder rule
+    looks for a ``.gamehall`` folder upward from the current one otherwise)."""
+    raw = os.environ.get("GAMEHALL_DATA_DIR", "")
+    return Path(raw).expanduser() if raw else None
 
 
 def load() -> Settings:

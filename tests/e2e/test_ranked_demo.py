@@ -31,8 +31,11 @@ def test_ranked_demo_fills_the_leaderboard_and_the_rebuild_checks(tmp_path: Path
     env.pop("NATS_URL", None)
     demo = gamehall(env, "demo", "--game", "ugolki", "--matches", "4", "--ranked", "--json")
     assert demo.returncode == 0, demo.stdout[-2000:] + demo.stderr[-3000:]
-    results = [json.loads(line) for line in demo.stdout.splitlines() if line.startswith("{")]
+    results = [json.loads(line) for line in demo.stdout.splitlines()]
     assert len(results) == 4 and all(r["ranked"] for r in results)
+    # Logs go to the data folder's logs/cli.log, not among the results (issue 15).
+    assert_no_log_lines(demo)
+    assert '"event"' in (tmp_path / "data" / "logs" / "cli.log").read_text()
     players = {p for r in results for p in r["players"].values()}
     board = gamehall(env, "leaderboard", "--game", "ugolki", "--json")
     assert board.returncode == 0, board.stderr
@@ -43,3 +46,10 @@ def test_ranked_demo_fills_the_leaderboard_and_the_rebuild_checks(tmp_path: Path
     check = gamehall(env, "ratings", "rebuild", "--check")
     assert check.returncode == 0, check.stdout + check.stderr
     assert "check: OK" in check.stdout
+    assert_no_log_lines(check)
+
+
+def assert_no_log_lines(done: subprocess.CompletedProcess[str]) -> None:
+    for line in (done.stdout + done.stderr).splitlines():
+        assert not line.startswith("{") or '"match_id"' in line and '"event"' not in line, line
+        assert "[debug" not in line and "[info" not in line and "[warning" not in line, line

@@ -147,3 +147,30 @@ async def test_a_retried_timeout_with_the_same_deadline_is_deduplicated(nc) -> N
         assert [e.command["type"] for e in envs] == ["create_match.v1", "claim_timeout.v1"]
     finally:
         await referee.stop()
+
+
+async def test_the_api_creates_a_clocked_match_and_every_view_shows_the_clock(nats_url: str, tmp_path: Path) -> None:
+    import httpx
+
+    from services.cli.stackrun import in_process_stack
+    from services.common import settings as settings_module
+    from tests.support.gateway import OPEN
+
+    settings = settings_module.load().replace(
+        nats_url=nats_url, data_dir=tmp_path, gateway=settings_module.GatewaySettings.of(OPEN)
+    )
+    async with in_process_stack(settings, ("referee", "gateway")) as url:
+        async with httpx.AsyncClient(base_url=url, timeout=30) as client:
+            bad = await client.post("/api/matches", json={"game": "ugolki", "time_control": {"move_s": 0}})
+            assert bad.status_code == 400 and bad.json()["code"] == "invalid_time_control", bad.text
+            r = await client.post(
+                "/api/matches", json={"game": "ugolki", "time_control": {"base_s": 60, "increment_s": 1}}
+            )
+            assert r.status_code == 201, r.text
+            view = (await client.get(f"/api/matches/{r.json()['match_id']}")).json()
+            clock = view["clock"]
+            assert clock["time_control"] == {"base_s": 60, "increment_s": 1, "move_s": 0}
+            assert clock["running"] == ["white"] and clock["remaining_ms"] == [60_000, 60_000]
+            assert clock["deadlines"] == [clock["since"] + 60_000, 0]
+            plain = await client.post("/api/matches", json={"game": "ugolki"})
+            assert (await client.get(f"/api/matches/{plain.json()['match_id']}")).json()["clock"] is None

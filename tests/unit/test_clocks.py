@@ -253,3 +253,38 @@ def test_kings_corner_timeout_plays_obliged_kings_to_the_first_empty_corner() ->
             assert any(isinstance(e, TurnEnded) for e in events) or after.phase != "play"
             return
     pytest.skip("no dealt position with an obliged king in the seeds tried")
+
+
+def test_kings_corner_timeout_under_until_playable_waives_the_play_and_draws_one() -> None:
+    """kings-corner.md §5.4 TIMEOUT under ``until_playable``: the play requirement is waived and,
+    with cards in the stock and nothing played or merged, exactly one card is drawn; the turn ends."""
+    from contracts.games.kings_corner import CardsDrawn, TurnEnded
+    from domain.games.kings_corner.legal import end_turn_problem
+    from domain.games.kings_corner.rules import DRAW_TILL_PLAY
+    from domain.games.kings_corner.timeout import timeout
+
+    kc = registry.get("kings-corner")
+    for seed in range(40):
+        state = kc.initial_state(DRAW_TILL_PLAY, kc.seat_names(2), bytes([seed]) * 32)
+        for s in kc.seat_names(2):
+            for e in kc.decide(state, s, kc.legal_commands(state, s)[0]):
+                state = kc.evolve(state, e)
+        if state.phase != "play":
+            continue
+        problem = end_turn_problem(state, state.current)
+        if problem is None or problem.code != "must_play_first":
+            continue
+        seat = state.seats[state.current]
+        stock = len(state.stock)
+        events = timeout(state, seat)
+        assert not isinstance(events, Rejected), events
+        draws = [e for e in events if isinstance(e, CardsDrawn) and e.seat == seat]
+        assert len(draws) == 1 and draws[0].count == 1 and draws[0].reason == "until_playable"
+        ended = [e for e in events if isinstance(e, TurnEnded)]
+        assert len(ended) == 1 and ended[0].seat == seat
+        after = state
+        for e in events:
+            after = kc.evolve(after, e)
+        assert after.current != state.current and len(after.stock) <= stock - 1
+        return
+    raise AssertionError("no dealt position that requires a play first in the seeds tried")

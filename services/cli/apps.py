@@ -27,7 +27,7 @@ def _when(ms: int | None) -> str:
 
 
 @apps_app.command("add")
-def add(name: Annotated[str, typer.Argument(help="The app's name (a-z, 0-9, '-'; at most 32).")]) -> None:
+def add(name: Annotated[str, typer.Argument(metavar="NAME", help="The app's name (a-z, 0-9, '-'; at most 32).")]) -> None:
     """Register an app: prints its key id (the JWTs' iss) and secret (shown once)."""
     from contracts.envelope import Rejected
     from services.common import accounts
@@ -66,7 +66,7 @@ def list_cmd(as_json: Annotated[bool, typer.Option("--json", help="JSON lines.")
 
 
 @apps_app.command("revoke")
-def revoke(app_id: Annotated[str, typer.Argument(help="The key id (app_...).")]) -> None:
+def revoke(app_id: Annotated[str, typer.Argument(metavar="APP_ID", help="The key id (app_...).")]) -> None:
     """Refuse the app's JWTs from now on (its players' accounts and ratings stay)."""
     from services.common import accounts
 

@@ -19,6 +19,9 @@ app = typer.Typer(
     help="gamehall: an event-sourced backend for turn-based board and card games.",
     no_args_is_help=True,
     add_completion=False,
+    # Plain help: typer's rich help prints a `<bool>` placeholder after every flag, and rich
+    # costs start-up time.
+    rich_markup_mode=None,
 )
 
 
@@ -79,7 +82,7 @@ def _settings(create: bool = False, log: bool = True) -> settings_mod.Settings:
 @app.command()
 def up(
     services: Annotated[
-        list[str] | None, typer.Option("--service", "-s", help="Run only these services (repeatable).")
+        list[str] | None, typer.Option("--service", "-s", metavar="SERVICE", help="Run only these services (repeatable).")
     ] = None,
 ) -> None:
     """Start the whole stack (embedded nats-server unless NATS_URL is set) and print where to open it."""
@@ -91,7 +94,7 @@ def up(
 @app.command()
 def serve(
     service: Annotated[
-        str, typer.Argument(help="referee | gateway | scoring | leaderboard | matchmaking | bots")
+        str, typer.Argument(metavar="SERVICE", help="Referee | gateway | scoring | leaderboard | matchmaking | bots.")
     ],
 ) -> None:
     """Run one service alone (needs NATS_URL, or a stack started with 'gamehall up')."""
@@ -106,22 +109,22 @@ def serve(
 
 @app.command()
 def demo(
-    game: Annotated[str, typer.Option(help="Game to play.")] = "ugolki",
-    matches: Annotated[int, typer.Option(min=1, help="How many complete matches.")] = 1,
-    preset: Annotated[str | None, typer.Option(help="Preset (the game's default when omitted).")] = None,
+    game: Annotated[str, typer.Option(metavar="GAME", help="Game to play.")] = "ugolki",
+    matches: Annotated[int, typer.Option(min=1, metavar="N", help="How many complete matches.")] = 1,
+    preset: Annotated[str | None, typer.Option(metavar="PRESET", help="Preset (the game's default when omitted).")] = None,
     strength: Annotated[
         list[str] | None,
-        typer.Option(help="Computer player per seat, e.g. --strength search --strength greedy."),
+        typer.Option(metavar="BOT", help="Computer player per seat, e.g. --strength search --strength greedy."),
     ] = None,
-    seats: Annotated[int | None, typer.Option(help="Number of seats (card games).")] = None,
+    seats: Annotated[int | None, typer.Option(metavar="N", help="Number of seats (card games).")] = None,
     ranked: Annotated[bool, typer.Option(help="Rated matches through matchmaking and scoring.")] = False,
-    seed: Annotated[int, typer.Option(help="Seed of the computer players' choices.")] = 1,
+    seed: Annotated[int, typer.Option(metavar="SEED", help="Seed of the computer players' choices.")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per match.")] = False,
 ) -> None:
     """Play N complete matches between computer players through the public API.
 
     Uses the running stack (gamehall up) or starts an embedded one that keeps its data in the
-    default data folder, so 'gamehall export' and 'gamehall audit' find the matches later."""
+    data folder, so 'gamehall export' and 'gamehall audit' find the matches later."""
     import asyncio
     import json
     import random
@@ -274,7 +277,7 @@ def _bundle_or_exit(match_id: str, verb: str) -> Any:
 
 @app.command()
 def export(
-    match_id: Annotated[str, typer.Argument(help="The match to export.")],
+    match_id: Annotated[str, typer.Argument(metavar="MATCH_ID", help="The match to export.")],
     record: Annotated[
         bool,
         typer.Option(
@@ -315,21 +318,23 @@ class AuditGroup(typer.core.TyperGroup):
 
 audit_app = typer.Typer(
     cls=AuditGroup,
-    help="Re-check a match (hash chain, rules, outcome) or a shuffle.",
+    help="Re-check a stored match by MATCH_ID, an exported bundle (--file), or a shuffle.",
     invoke_without_command=True,
+    subcommand_metavar="MATCH_ID | COMMAND [ARGS]...",
 )
 
 
 @audit_app.callback()
 def audit_main(
     ctx: typer.Context,
-    file: Annotated[Path | None, typer.Option("--file", "-f", help="Audit an exported bundle file.")] = None,
+    file: Annotated[Path | None, typer.Option("--file", "-f", metavar="BUNDLE", help="Audit an exported bundle file.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No move listing.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="The report as JSON.")] = False,
     keys: Annotated[
         Path | None,
         typer.Option(
             "--keys",
+            metavar="KEYS.json",
             help="Public keys to check a certificate with (the JSON of GET /api/keys or "
             "'gamehall keys --json'); the data folder's keys when omitted.",
         ),
@@ -353,7 +358,7 @@ def audit_main(
 @audit_app.command("match", hidden=True)
 def audit_match(
     ctx: typer.Context,
-    match_id: str,
+    match_id: Annotated[str, typer.Argument(metavar="MATCH_ID", help="The stored match to audit.")],
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No move listing.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="The report as JSON.")] = False,
 ) -> None:
@@ -437,11 +442,11 @@ def _audit_bytes(data: bytes, source: str, quiet: bool, as_json: bool, keys: Pat
 
 @audit_app.command("shuffle")
 def audit_shuffle(
-    server_seed: Annotated[str, typer.Option(help="The revealed server seed, hex.")],
-    label: Annotated[str, typer.Option(help="Purpose label, e.g. deal:1.")],
-    n: Annotated[int, typer.Option(min=1, help="Number of items.")],
+    server_seed: Annotated[str, typer.Option(metavar="HEX", help="The revealed server seed, hex.")],
+    label: Annotated[str, typer.Option(metavar="LABEL", help="Purpose label, e.g. deal:1.")],
+    n: Annotated[int, typer.Option(min=1, metavar="N", help="Number of items.")],
     client_seed: Annotated[
-        list[str] | None, typer.Option(help="Client seeds in seat order (repeatable).")
+        list[str] | None, typer.Option(metavar="SEED", help="Client seeds in seat order (repeatable).")
     ] = None,
 ) -> None:
     """Print the rng_v1 permutation of 0..N-1, so anyone can check a deal by hand."""
@@ -465,7 +470,7 @@ def _mount() -> None:
     from services.cli.ranked import leaderboard_cmd, ratings_app
     from services.cli.rules import rules_app
 
-    app.add_typer(rules_app, name="rules", help="Rules tools: presets, perft.")
+    app.add_typer(rules_app, name="rules")
     app.command("leaderboard")(leaderboard_cmd)
     app.add_typer(ratings_app, name="ratings")
     app.add_typer(keys_app, name="keys")

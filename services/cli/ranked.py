@@ -35,11 +35,11 @@ def _format_board(board: dict[str, Any]) -> str:
 
 
 def leaderboard_cmd(
-    game: str = typer.Option(..., "--game", "-g", help="Game name, e.g. ugolki"),
-    season: str | None = typer.Option(None, "--season", "-s", help="Season (default: the latest)"),
-    family: str | None = typer.Option(None, "--family", help="Preset family (default: all)"),
-    as_json: bool = typer.Option(False, "--json", help="Print JSON"),
-    limit: int = typer.Option(1000, "--limit"),
+    game: str = typer.Option(..., "--game", "-g", metavar="GAME", help="Game name, e.g. ugolki."),
+    season: str | None = typer.Option(None, "--season", "-s", metavar="SEASON", help="Season (default: the latest)."),
+    family: str | None = typer.Option(None, "--family", metavar="FAMILY", help="Preset family (default: all)."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+    limit: int = typer.Option(1000, "--limit", metavar="N", help="At most this many players."),
 ) -> None:
     """Print the standings of a game for a season."""
     from services.cli.main import _settings
@@ -59,12 +59,12 @@ def leaderboard_cmd(
 @ratings_app.command("rebuild")
 def rebuild_cmd(
     check: bool = typer.Option(
-        False, "--check", help="Compare with the live tables; exit 1 on any difference"
+        False, "--check", help="Compare with the live tables; exit 1 on any difference."
     ),
     wait: float = typer.Option(
-        15.0, "--wait", help="Seconds to wait for live projections to catch up (--check)"
+        15.0, "--wait", metavar="SECONDS", help="Seconds to wait for live projections to catch up (--check)."
     ),
-    as_json: bool = typer.Option(False, "--json", help="Print the report as JSON"),
+    as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
 ) -> None:
     """Recompute ratings, standings and match history from the integration stream."""
     import asyncio

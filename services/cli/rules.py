@@ -69,7 +69,7 @@ def parse_overrides(items: list[str]) -> dict[str, Any]:
 
 
 @rules_app.command()
-def presets(game: Annotated[str, typer.Argument(help="Game name, e.g. ugolki.")]) -> None:
+def presets(game: Annotated[str, typer.Argument(metavar="GAME", help="Game name, e.g. ugolki.")]) -> None:
     """List a game's presets with one-line descriptions (the default is marked *)."""
     g = _game(game)
     meta = g
@@ -81,12 +81,13 @@ def presets(game: Annotated[str, typer.Argument(help="Game name, e.g. ugolki.")]
 
 @rules_app.command()
 def show(
-    game: Annotated[str, typer.Argument(help="Game name, e.g. farkle-flip.")],
-    preset: Annotated[str | None, typer.Option("--preset", "-p", help="Preset name.")] = None,
+    game: Annotated[str, typer.Argument(metavar="GAME", help="Game name, e.g. farkle-flip.")],
+    preset: Annotated[str | None, typer.Option("--preset", "-p", metavar="PRESET", help="Preset name.")] = None,
     set_: Annotated[
         list[str] | None,
         typer.Option(
             "--set",
+            metavar="KEY=VALUE",
             help="Override a ruleset parameter: key=value, key=@file.json, or @file.json for a whole "
             "object of parameters (repeatable).",
         ),
@@ -110,11 +111,11 @@ def show(
 
 @rules_app.command()
 def perft(
-    game: Annotated[str, typer.Argument(help="Game name (ugolki).")],
-    depth: Annotated[int, typer.Option("--depth", "-d", min=1, help="Plies to count.")] = 3,
-    preset: Annotated[str | None, typer.Option("--preset", "-p", help="Preset name.")] = None,
+    game: Annotated[str, typer.Argument(metavar="GAME", help="Game name (ugolki).")],
+    depth: Annotated[int, typer.Option("--depth", "-d", min=1, metavar="D", help="Plies to count.")] = 3,
+    preset: Annotated[str | None, typer.Option("--preset", "-p", metavar="PRESET", help="Preset name.")] = None,
     set_: Annotated[
-        list[str] | None, typer.Option("--set", help="Override a ruleset parameter: key=value (repeatable).")
+        list[str] | None, typer.Option("--set", metavar="KEY=VALUE", help="Override a ruleset parameter: key=value (repeatable).")
     ] = None,
     timing: Annotated[bool, typer.Option("--time", help="Also print seconds and nodes/s per depth.")] = False,
 ) -> None:
@@ -148,7 +149,7 @@ def perft(
 
 @rules_app.command()
 def replay(
-    file: Annotated[str, typer.Argument(help="A game record (rules/records.md); - for standard input.")],
+    file: Annotated[str, typer.Argument(metavar="FILE", help="A game record (rules/records.md); - for standard input.")],
     as_json: Annotated[bool, typer.Option("--json", help="The answer as one JSON object.")] = False,
 ) -> None:
     """Referee a game record with the rules code of live play.

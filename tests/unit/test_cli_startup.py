@@ -37,3 +37,29 @@ def test_help_of_rules_and_audit_loads_no_heavy_module() -> None:
         )
         loaded = _modules_after(code)
         assert [m for m in SERVICES if m in loaded] == [], args
+
+
+COMMANDS = (
+    [], ["up"], ["serve"], ["demo"], ["export"], ["leaderboard"], ["audit"], ["audit", "shuffle"],
+    ["rules"], ["rules", "show"], ["rules", "perft"], ["rules", "replay"], ["rules", "presets"],
+    ["ratings"], ["ratings", "rebuild"], ["keys"], ["keys", "rotate"], ["apps"], ["apps", "add"],
+    ["apps", "list"], ["apps", "revoke"],
+)  # fmt: skip
+
+
+def test_help_has_no_type_placeholders_on_flags_and_names_match_id() -> None:
+    from typer.testing import CliRunner
+
+    from services.cli.main import app
+
+    runner = CliRunner()
+    for args in COMMANDS:
+        result = runner.invoke(app, [*args, "--help"], prog_name="gamehall")
+        assert result.exit_code == 0, (args, result.output)
+        assert "<bool>" not in result.output and "list[str]" not in result.output, (args, result.output)
+        for line in result.output.splitlines():
+            # Every option's help starts with a capital letter (or a quoted name).
+            if line.startswith("  -") and "  " in line.strip():
+                text = line.strip().split("  ", 1)[1].strip()
+                assert text[:1].isupper() or text[:1] in "`'[", (args, line)
+    assert "MATCH_ID" in runner.invoke(app, ["audit", "--help"], prog_name="gamehall").output

@@ -25,6 +25,7 @@ from services.common.reader import FoldedMatch
 
 log = logs.get("gateway")
 
+OFFER_BATCH = 32  # watchers woken per turn of the event loop
 SLOW_CONSUMER_CLOSE = 4408  # the close code of a socket that does not read its frames
 
 Load = Callable[[str], Awaitable[FoldedMatch]]
@@ -58,6 +59,8 @@ class Watcher:
         """The next frame to send, or None once the watcher is slow or its feed has failed."""
         if self.ended.is_set():
             return None
+        if not self.queue.empty():  # the common case: no futures to make
+            return self.queue.get_nowait()
         getter = asyncio.ensure_future(self.queue.get())
         ender = asyncio.ensure_future(self.ended.wait())
         try:
@@ -77,7 +80,7 @@ class Feed:
     def __init__(self, hub: Hub, match_id: str) -> None:
         self.hub = hub
         self.match_id = match_id
-        self.watchers: set[Watcher] = set()
+        self.watchers: dict[Watcher, None] = {}  # in the order they came: the first served first
         self.folded: FoldedMatch | None = None
         self.ready: asyncio.Future[FoldedMatch] = asyncio.get_running_loop().create_future()
         self.task = asyncio.create_task(self._run())
@@ -97,11 +100,15 @@ class Feed:
             async for item in self.hub.follow(folded):
                 env = folded.apply(item)
                 rendered: dict[str | None, list[str]] = {}
-                for watcher in list(self.watchers):
+                for i, watcher in enumerate(list(self.watchers)):
                     texts = rendered.get(watcher.seat)
                     if texts is None:
                         texts = rendered[watcher.seat] = self.hub.frames(folded, watcher.seat, env.seq - 1)
                     watcher.offer(texts)
+                    if i % OFFER_BATCH == OFFER_BATCH - 1:
+                        # The loop polls its sockets between batches: hundreds of sends for one
+                        # decision do not hold up the requests that arrive meanwhile.
+                        await asyncio.sleep(0)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -160,14 +167,14 @@ class Hub:
         The caller renders its first frames from ``feed.folded`` before it next awaits, so
         nothing is missed or sent twice between those frames and the queued ones."""
         watcher = Watcher(seat=seat, queue=asyncio.Queue(self.queue_size))
-        feed.watchers.add(watcher)
+        feed.watchers[watcher] = None
         return watcher
 
     async def leave(self, feed: Feed, watcher: Watcher | None) -> None:
         """Drop a watcher (None: a socket that got the feed but never watched); the last one
         out stops the feed (and its consumer)."""
         if watcher is not None:
-            feed.watchers.discard(watcher)
+            feed.watchers.pop(watcher, None)
             watcher.ended.set()
         if feed.watchers:
             return

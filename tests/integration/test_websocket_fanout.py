@@ -1,0 +1,161 @@
+"""WebSocket fan-out under idle sockets (issue 16, "WebSocket fan-out"): 500 sockets that never
+read, all on one match (the one a normal client plays, or another), cause no 5xx, the gateway
+keeps one JetStream consumer per watched match however many sockets watch it, and the
+consumers go when the last socket does.  The normal client's move latency (p95) with and
+without them is printed (run with ``-s``)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import socket
+import statistics
+import time
+from collections.abc import Callable
+
+import httpx
+import pytest
+from websockets.sync.client import connect as ws_connect
+
+from contracts import subjects
+from services.common.natsio import connect
+from services.common.players import PublicFold, choose_command
+from tests.support.gateway import OPEN, running_gateway
+
+pytestmark = pytest.mark.integration
+
+IDLE_SOCKETS = 500
+MOVES_PER_PHASE = 20
+
+
+def consumer_count(nats_url: str) -> int:
+    async def count() -> int:
+        nc = await connect(nats_url, "fanout-test")
+        try:
+            return (await nc.jetstream().stream_info(subjects.MATCH_STREAM)).state.consumer_count  # type: ignore[no-any-return]
+        finally:
+            await nc.close()
+
+    return asyncio.run(count())
+
+
+def wait_for(check: Callable[[], bool], timeout: float = 15.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.2)
+    return check()
+
+
+def idle_socket(host: str, port: int, match_id: str) -> socket.socket:
+    """A WebSocket that completes its handshake and then never reads (a tiny receive buffer)."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.settimeout(10)
+    s.connect((host, port))
+    s.sendall(
+        f"GET /ws/matches/{match_id} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+        "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+        "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+    )
+    head = b""
+    while b"\r\n\r\n" not in head:
+        chunk = s.recv(1024)
+        assert chunk, "closed during the handshake"
+        head += chunk
+    assert head.startswith(b"HTTP/1.1 101"), head[:200]
+    return s
+
+
+@pytest.mark.parametrize("idle_on", ["the played match", "another match"])
+def test_idle_sockets_on_one_match_share_one_consumer_and_cause_no_errors(
+    nats_url: str, tmp_path_factory: pytest.TempPathFactory, idle_on: str
+) -> None:
+    with running_gateway(nats_url, tmp_path_factory.mktemp("fanout"), OPEN) as url:
+        client = httpx.Client(base_url=url, timeout=30)
+        created = client.post("/api/matches", json={"game": "ugolki"}).json()
+        match_id = created["match_id"]
+        watched = match_id
+        if idle_on == "another match":
+            watched = client.post("/api/matches", json={"game": "ugolki"}).json()["match_id"]
+        tokens = {s["seat"]: s["token"] for s in created["seats"]}
+        before = consumer_count(nats_url)
+        statuses: list[int] = []
+        rng = random.Random(16)
+        fold = PublicFold("ugolki")
+        ws_url = url.replace("http://", "ws://") + f"/ws/matches/{match_id}"
+        with ws_connect(ws_url, max_size=None, open_timeout=10) as ws:
+
+            def until_seq(seq: int) -> dict:
+                while True:
+                    msg = json.loads(ws.recv(timeout=30))
+                    if msg["type"] == "events":
+                        fold.apply(msg["events"])
+                    elif msg["type"] == "view" and msg["view"]["seq"] >= seq:
+                        return msg["view"]
+
+            view = until_seq(1)
+
+            posts: list[float] = []
+
+            def play(n: int) -> list[float]:
+                """Move latency: a POST of a legal move until its view arrives on the socket
+                (and, in ``posts``, until the POST's reply)."""
+                nonlocal view
+                took = []
+                for _ in range(n):
+                    if view["status"] != "running":
+                        break
+                    seat = view["to_move"][0]
+                    command = choose_command("ugolki", fold, seat, "random", rng)
+                    start = time.perf_counter()
+                    r = client.post(
+                        f"/api/matches/{match_id}/commands",
+                        json={"command": command},
+                        headers={"Authorization": f"Bearer {tokens[seat]}"},
+                    )
+                    posts.append(time.perf_counter() - start)
+                    statuses.append(r.status_code)
+                    assert r.status_code == 200, r.text
+                    view = until_seq(view["seq"] + 1)
+                    took.append(time.perf_counter() - start)
+                return took
+
+            play(3)  # warm up
+            posts.clear()
+            base = play(MOVES_PER_PHASE)
+            base_posts = list(posts)
+            assert consumer_count(nats_url) == before + 1
+            feeds = before + (1 if watched == match_id else 2)
+            host, port = url.removeprefix("http://").rsplit(":", 1)
+            idle = []
+            try:
+                for _ in range(IDLE_SOCKETS):
+                    idle.append(idle_socket(host, int(port), watched))
+                statuses.append(client.get(f"/api/matches/{match_id}").status_code)
+                posts.clear()
+                loaded = play(MOVES_PER_PHASE)
+                loaded_posts = list(posts)
+                # One consumer per watched match, however many sockets watch it.
+                assert consumer_count(nats_url) == feeds
+            finally:
+                for s in idle:
+                    s.close()
+            assert len(base) >= 10 and len(loaded) >= 10, "the match ended too soon to measure"
+            p95_base = statistics.quantiles(base, n=20)[-1]
+            p95_loaded = statistics.quantiles(loaded, n=20)[-1]
+            post_base = statistics.quantiles(base_posts, n=20)[-1]
+            post_loaded = statistics.quantiles(loaded_posts, n=20)[-1]
+            print(
+                f"\nmove p95 (POST to view on the socket) without idle sockets {p95_base * 1000:.1f} ms, "
+                f"with {IDLE_SOCKETS}: {p95_loaded * 1000:.1f} ms; POST reply p95 {post_base * 1000:.1f} ms -> "
+                f"{post_loaded * 1000:.1f} ms; idle sockets on {idle_on}; "
+                f"consumers on {subjects.MATCH_STREAM}: {before} -> {feeds}"
+            )
+            assert all(status < 500 for status in statuses)
+            # The latencies are figures, not asserts (timing belongs to benchmarks): see the
+            # report printed above and docs/operations.md "WebSocket fan-out".
+            play(2)  # the socket goes on working once the idle ones are gone
+        assert wait_for(lambda: consumer_count(nats_url) == before)

@@ -29,15 +29,23 @@ IDLE_SOCKETS = 500
 MOVES_PER_PHASE = 20
 
 
-def consumer_count(nats_url: str) -> int:
-    async def count() -> int:
+def consumer_count(nats_url: str, *match_ids: str) -> int:
+    """Consumers on GH_MATCHES (the stream's own count), and the ones that follow ``match_ids``
+    must be all the change: the server is shared with other tests, whose consumers come and go."""
+
+    async def count() -> tuple[int, int]:
         nc = await connect(nats_url, "fanout-test")
         try:
-            return (await nc.jetstream().stream_info(subjects.MATCH_STREAM)).state.consumer_count  # type: ignore[no-any-return]
+            jsm = nc.jetstream()
+            total = (await jsm.stream_info(subjects.MATCH_STREAM)).state.consumer_count
+            infos = await nc.jsm().consumers_info(subjects.MATCH_STREAM)
+            mine = sum(1 for c in infos if any(m in (c.config.filter_subject or "") for m in match_ids))
+            assert total >= mine
+            return total, mine
         finally:
             await nc.close()
 
-    return asyncio.run(count())
+    return asyncio.run(count())[1]
 
 
 def wait_for(check: Callable[[], bool], timeout: float = 15.0) -> bool:
@@ -81,7 +89,7 @@ def test_idle_sockets_on_one_match_share_one_consumer_and_cause_no_errors(
         if idle_on == "another match":
             watched = client.post("/api/matches", json={"game": "ugolki"}).json()["match_id"]
         tokens = {s["seat"]: s["token"] for s in created["seats"]}
-        before = consumer_count(nats_url)
+        before = 0
         statuses: list[int] = []
         rng = random.Random(16)
         fold = PublicFold("ugolki")
@@ -127,7 +135,7 @@ def test_idle_sockets_on_one_match_share_one_consumer_and_cause_no_errors(
             posts.clear()
             base = play(MOVES_PER_PHASE)
             base_posts = list(posts)
-            assert consumer_count(nats_url) == before + 1
+            assert consumer_count(nats_url, match_id, watched) == before + 1
             feeds = before + (1 if watched == match_id else 2)
             host, port = url.removeprefix("http://").rsplit(":", 1)
             idle = []
@@ -139,7 +147,7 @@ def test_idle_sockets_on_one_match_share_one_consumer_and_cause_no_errors(
                 loaded = play(MOVES_PER_PHASE)
                 loaded_posts = list(posts)
                 # One consumer per watched match, however many sockets watch it.
-                assert consumer_count(nats_url) == feeds
+                assert consumer_count(nats_url, match_id, watched) == feeds
             finally:
                 for s in idle:
                     s.close()
@@ -158,4 +166,4 @@ def test_idle_sockets_on_one_match_share_one_consumer_and_cause_no_errors(
             # The latencies are figures, not asserts (timing belongs to benchmarks): see the
             # report printed above and docs/operations.md "WebSocket fan-out".
             play(2)  # the socket goes on working once the idle ones are gone
-        assert wait_for(lambda: consumer_count(nats_url) == before)
+        assert wait_for(lambda: consumer_count(nats_url, match_id, watched) == before)

@@ -95,9 +95,14 @@ class BotPlayer:
 
     async def _session(self, ws: Any, stop: asyncio.Event) -> None:
         stopper = asyncio.create_task(stop.wait())
+        receiver: asyncio.Task[Any] | None = None
         try:
             while not self.finished:
                 receiver = asyncio.create_task(ws.recv())
+                # However this session ends (stop, or this task cancelled at shutdown while the
+                # gateway closes the socket), the receive's end is retrieved: a normal Ctrl-C
+                # leaves no "Task exception was never retrieved" traceback in bots.log.
+                receiver.add_done_callback(_retrieve)
                 done, _ = await asyncio.wait({receiver, stopper}, return_when=asyncio.FIRST_COMPLETED)
                 if stopper in done:
                     receiver.cancel()
@@ -133,6 +138,8 @@ class BotPlayer:
                         self.rejections = 0
         finally:
             stopper.cancel()
+            if receiver is not None:
+                receiver.cancel()
 
     async def _maybe_act(self, ws: Any) -> None:
         view = self.view
@@ -268,6 +275,11 @@ class BotsService:
             return
         self.start_player(a)
         await msg.respond(encode(BotSeatTaken(match_id=a.match_id, seat=a.seat, strength=a.strength)))
+
+
+def _retrieve(task: asyncio.Task[Any]) -> None:
+    if not task.cancelled():
+        task.exception()
 
 
 async def run(settings: Settings, stop: asyncio.Event, metrics_port: int | None = 0) -> None:

@@ -19,10 +19,11 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import math
 import random
 import time
 from typing import Any
+
+from cardbench import wilson
 
 from contracts.envelope import Rejected
 from domain.games.farkle_flip import GAME
@@ -86,14 +87,6 @@ def bench_playouts(preset: str, secs: float) -> dict[str, Any]:
     }
 
 
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def strength(preset: str, matches: int) -> tuple[list[dict[str, Any]], dict[str, float]]:

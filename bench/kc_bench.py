@@ -23,12 +23,10 @@ import time
 from typing import Any
 
 import msgspec
+from cardbench import audit_time, record_match
 
-from contracts.codecs import codec
-from contracts.envelope import EventEnvelope, Rejected
+from contracts.envelope import Rejected
 from contracts.games.kings_corner import Ready
-from contracts.match import CreateMatch, ServerSeedRevealed
-from domain.core import audit, match, rng
 from domain.games.kings_corner import GAME
 from domain.games.kings_corner.rules import PRESETS
 
@@ -76,86 +74,10 @@ def bench_playouts(preset: str, seats: int, secs: float) -> dict[str, Any]:
     }
 
 
-def record_match(seats: int, seed: bytes) -> tuple[str, list[bytes]]:
-    """A 5-round cardgames-zone match as stored, hash-chained envelopes."""
-    preset = "cardgames-zone"
-    ruleset = msgspec.structs.replace(PRESETS[preset], match_end_value=5)
-    names = GAME.seat_names(seats)
-    create = CreateMatch(
-        preset=preset,
-        ruleset=msgspec.to_builtins(ruleset),
-        seats=names,
-        players=names,
-        token_hashes=tuple(hashlib.sha256(n.encode()).hexdigest() for n in names),
-        seed_commitment=rng.commitment(seed),
-    )
-    match_id = "bench-kc-1"
-    stored: list[bytes] = []
-    prev = audit.genesis_hash(match_id)
-    state = None
-    r = random.Random(5)
-    bots = GAME.bots
-    assert bots is not None
-    seat: str | None = None
-    command: Any = create
-    while True:
-        events = match.decide(GAME, state, seat, command, seed)
-        assert not isinstance(events, Rejected), events
-        for e in events:
-            state = match.evolve(GAME, state, e, seed)
-        env = EventEnvelope(
-            match_id=match_id,
-            game="kings-corner",
-            rules_version=GAME.rules_version,
-            seq=len(stored) + 1,
-            command_id=f"c{len(stored) + 1}",
-            correlation_id="",
-            recorded_at=0,
-            prev_hash=prev,
-            seat=seat,
-            events=tuple(events),
-        )
-        data = msgspec.json.encode(env)
-        stored.append(data)
-        prev = audit.envelope_hash(data)
-        assert state is not None
-        if state.outcome is not None:
-            return match_id, stored
-        seat = r.choice(match.to_move(GAME, state))
-        command = bots["heuristic"](state.game_state, seat, r)
 
 
-def chain_breaks(match_id: str, stored: list[bytes], prev_hashes: list[str]) -> list[int]:
-    """Indexes i where envelope i's recorded prev_hash does not match the bytes before it."""
-    expected = audit.genesis_hash(match_id)
-    broken = []
-    for i, (data, recorded) in enumerate(zip(stored, prev_hashes, strict=True)):
-        if recorded != expected:
-            broken.append(i)
-        expected = audit.envelope_hash(data)
-    return broken
 
 
-def audit_bundle(match_id: str, stored: list[bytes]) -> dict[str, Any]:
-    assert GAME.verify_chance is not None
-    kc = codec("kings-corner")
-    envelopes = [kc.decode_envelope(b) for b in stored]
-    breaks = chain_breaks(match_id, stored, [e.prev_hash for e in envelopes])
-    assert not breaks, breaks
-    revealed = [e for env in envelopes for e in env.events if isinstance(e, ServerSeedRevealed)]
-    seed = bytes.fromhex(revealed[-1].server_seed)
-    assert rng.commitment(seed) == envelopes[0].events[0].seed_commitment
-    state = None
-    chance = 0
-    for env in envelopes:
-        for e in env.events:
-            if state is not None and not match.is_match_event(e):
-                problem = GAME.verify_chance(state.game_state, e)
-                assert problem is None, problem
-                chance += type(e).__name__ in ("RoundDealt", "CardsDrawn")
-            state = match.evolve(GAME, state, e, seed)
-    assert state is not None and state.outcome is not None
-    return {"events": sum(len(e.events) for e in envelopes), "chance_events": chance}
 
 
 def main() -> None:
@@ -169,22 +91,9 @@ def main() -> None:
     print(f"playouts: {result}", flush=True)
 
     seed = hashlib.sha256(b"kc-bench").digest()
-    match_id, stored = record_match(args.seats, seed)
-    runs = []
-    info: dict[str, Any] = {}
-    for _ in range(5):
-        t = time.process_time()
-        info = audit_bundle(match_id, stored)
-        runs.append(time.process_time() - t)
-    result.update(
-        audit_rounds=5,
-        audit_envelopes=len(stored),
-        audit_bytes=sum(len(b) for b in stored),
-        audit_events=info["events"],
-        audit_chance_events=info["chance_events"],
-        audit_ms_best=round(min(runs) * 1000, 2),
-        audit_ms_median=round(sorted(runs)[len(runs) // 2] * 1000, 2),
-    )
+    ruleset = msgspec.structs.replace(PRESETS["cardgames-zone"], match_end_value=5)
+    bundle = record_match("kings-corner", ruleset, "cardgames-zone", args.seats, seed)
+    result.update(audit_rounds=5, **audit_time(bundle))
     print(json.dumps(result))
 
 

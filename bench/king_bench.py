@@ -25,17 +25,13 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import math
 import random
 import time
 from typing import Any
 
-import msgspec
+from cardbench import audit_time, record_match, wilson
 
-from contracts.codecs import codec
-from contracts.envelope import EventEnvelope, Rejected
-from contracts.match import CreateMatch, ServerSeedRevealed
-from domain.core import audit, match, rng
+from contracts.envelope import Rejected
 from domain.games.king import GAME
 from domain.games.king.rules import PRESETS
 
@@ -74,92 +70,12 @@ def bench_playouts(preset: str, secs: float) -> dict[str, Any]:
     }
 
 
-def record_match(seed: bytes) -> tuple[str, list[bytes]]:
-    """A full king-4p-classic match (15 deals) as stored, hash-chained envelopes."""
-    preset = "king-4p-classic"
-    names = GAME.seat_names(4)
-    create = CreateMatch(
-        preset=preset,
-        ruleset=msgspec.to_builtins(PRESETS[preset]),
-        seats=names,
-        players=names,
-        token_hashes=tuple(hashlib.sha256(n.encode()).hexdigest() for n in names),
-        seed_commitment=rng.commitment(seed),
-    )
-    match_id = "bench-king-1"
-    stored: list[bytes] = []
-    prev = audit.genesis_hash(match_id)
-    state = None
-    r = random.Random(5)
-    seat: str | None = None
-    command: Any = create
-    while True:
-        events = match.decide(GAME, state, seat, command, seed)
-        assert not isinstance(events, Rejected), events
-        for e in events:
-            state = match.evolve(GAME, state, e, seed)
-        env = EventEnvelope(
-            match_id=match_id,
-            game="king",
-            rules_version=GAME.rules_version,
-            seq=len(stored) + 1,
-            command_id=f"c{len(stored) + 1}",
-            correlation_id="",
-            recorded_at=0,
-            prev_hash=prev,
-            seat=seat,
-            events=tuple(events),
-        )
-        data = msgspec.json.encode(env)
-        stored.append(data)
-        prev = audit.envelope_hash(data)
-        assert state is not None
-        if state.outcome is not None:
-            return match_id, stored
-        seat = r.choice(match.to_move(GAME, state))
-        command = GAME.bots["heuristic"](state.game_state, seat, r)
 
 
-def chain_breaks(match_id: str, stored: list[bytes], prev_hashes: list[str]) -> list[int]:
-    """Indexes i where envelope i's recorded prev_hash does not match the bytes before it."""
-    expected = audit.genesis_hash(match_id)
-    broken = []
-    for i, (data, recorded) in enumerate(zip(stored, prev_hashes, strict=True)):
-        if recorded != expected:
-            broken.append(i)
-        expected = audit.envelope_hash(data)
-    return broken
 
 
-def audit_bundle(match_id: str, stored: list[bytes]) -> dict[str, Any]:
-    assert GAME.verify_chance is not None
-    king = codec("king")
-    envelopes = [king.decode_envelope(b) for b in stored]
-    breaks = chain_breaks(match_id, stored, [e.prev_hash for e in envelopes])
-    assert not breaks, breaks
-    revealed = [e for env in envelopes for e in env.events if isinstance(e, ServerSeedRevealed)]
-    seed = bytes.fromhex(revealed[-1].server_seed)
-    assert rng.commitment(seed) == envelopes[0].events[0].seed_commitment
-    state = None
-    chance = 0
-    for env in envelopes:
-        for e in env.events:
-            if state is not None and not match.is_match_event(e):
-                problem = GAME.verify_chance(state.game_state, e)
-                assert problem is None, problem
-                chance += type(e).__name__ in ("Dealt", "RestDealt")
-            state = match.evolve(GAME, state, e, seed)
-    assert state is not None and state.outcome is not None
-    return {"events": sum(len(e.events) for e in envelopes), "chance_events": chance}
 
 
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 0.0)
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (round(max(0.0, centre - half), 3), round(min(1.0, centre + half), 3))
 
 
 def strength(preset: str, strong: str, weak: str, matches: int) -> dict[str, Any]:
@@ -221,21 +137,10 @@ def main() -> None:
     result = bench_playouts(args.preset, args.secs)
     print(f"playouts: {result}", flush=True)
 
-    match_id, stored = record_match(hashlib.sha256(b"king-bench").digest())
-    runs = []
-    info: dict[str, Any] = {}
-    for _ in range(5):
-        t = time.process_time()
-        info = audit_bundle(match_id, stored)
-        runs.append(time.process_time() - t)
-    result.update(
-        king_audit_envelopes=len(stored),
-        king_audit_bytes=sum(len(b) for b in stored),
-        king_audit_events=info["events"],
-        king_audit_chance_events=info["chance_events"],
-        king_audit_ms_best=round(min(runs) * 1000, 2),
-        king_audit_ms_median=round(sorted(runs)[len(runs) // 2] * 1000, 2),
+    bundle = record_match(
+        "king", PRESETS["king-4p-classic"], "king-4p-classic", 4, hashlib.sha256(b"king-bench").digest(), bot="random"
     )
+    result.update({f"king_{k}": v for k, v in audit_time(bundle).items()})
     print(f"audit: {result}", flush=True)
     if not args.skip_strength:
         result.update(strength(args.strength_preset, "heuristic", "random", args.matches))

@@ -16,9 +16,18 @@ from domain.games import registry
 from services.common import commands
 from services.common.natsio import connect, ensure_streams
 from services.referee.core import Referee
+from tests.support.natsserver import nats_server
 from tests.support.referees import create_direct, fold_log, play_random_moves, stored_envelopes
 
 pytestmark = pytest.mark.integration
+
+
+@pytest.fixture(scope="module")
+def nats_url(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """A nats-server of this module's own: these tests count every reply of the referees they
+    start, so no referee or server state left by another module may answer for them."""
+    with nats_server(tmp_path_factory.mktemp("nats")) as url:
+        yield url
 
 
 @pytest.fixture

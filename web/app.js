@@ -1,5 +1,6 @@
 // gamehall web client: lobby, live matches, replays, leaderboards.  Plain ES modules, no build step.
 import { api, tokens, prefs, account, accountToken, MatchSocket } from "./api.js";
+import { t, lang, setLang, translateStatic } from "./i18n.js";
 
 // One line per game: its renderer, web/games/<game>.js, exporting create(root, ctx) ->
 // {update(view), rejected()} (ctx is {seat, interactive, send(command), say(text, kind)}) and,
@@ -46,44 +47,59 @@ function route() {
   return showLobby();
 }
 window.addEventListener("hashchange", route);
-window.addEventListener("DOMContentLoaded", route);
-if (document.readyState !== "loading") route();
+window.addEventListener("DOMContentLoaded", start);
+if (document.readyState !== "loading") start();
+
+// The language switch in the header: the choice is remembered (i18n.js) and the page redrawn.
+function start() {
+  if (start.done) return;
+  start.done = true;
+  document.querySelectorAll("#lang-switch [data-lang]").forEach((b) => { b.onclick = () => setLang(b.dataset.lang); });
+  window.addEventListener("gh-language", () => { showLanguage(); route(); });
+  showLanguage();
+  route();
+}
+
+function showLanguage() {
+  translateStatic();
+  document.querySelectorAll("#lang-switch [data-lang]").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.lang === lang())));
+}
 
 function fail(err) {
-  app.innerHTML = `<div class="panel error-panel"><h2>Something went wrong</h2><p>${esc(err.message || err)}</p><p><a href="#/">Back to the lobby</a></p></div>`;
+  app.innerHTML = `<div class="panel error-panel"><h2>${t("error.title")}</h2><p>${esc(err.message || err)}</p><p><a href="#/">${t("error.back")}</a></p></div>`;
 }
 
 // ------------------------------------------------------------------ lobby
 async function showLobby() {
-  document.title = "gamehall — lobby";
+  document.title = t("lobby.title");
   let list;
   try { list = await games(); } catch (e) { return fail(e); }
   const name = prefs.get("name", "");
   app.innerHTML = `
     <section class="panel lobby" id="lobby">
-      <h1>Play a game</h1>
+      <h1>${t("lobby.heading")}</h1>
       <form id="new-table" autocomplete="off">
         <div class="row">
-          <label>Your name <input id="player-name" value="${esc(name)}" placeholder="guest" maxlength="40"></label>
-          <label>Game <select id="game">${list.map((g) => `<option value="${g.game}">${esc(g.title)}${g.helper ? " — table helper, not rated" : ""}</option>`).join("")}</select></label>
-          <label>Players <select id="seats"></select></label>
+          <label>${t("lobby.name")} <input id="player-name" value="${esc(name)}" placeholder="${t("lobby.guest")}" maxlength="40"></label>
+          <label>${t("lobby.game")} <select id="game">${list.map((g) => `<option value="${g.game}">${esc(g.title)}${g.helper ? ` — ${t("lobby.helper")}` : ""}</option>`).join("")}</select></label>
+          <label>${t("lobby.players")} <select id="seats"></select></label>
         </div>
-        <label>Rules <select id="preset"></select></label>
+        <label>${t("lobby.rules")} <select id="preset"></select></label>
         <p class="description" id="preset-description"></p>
-        <details class="rules"><summary>All rule parameters of this preset</summary><table id="rules-table"></table></details>
+        <details class="rules"><summary>${t("lobby.all_rules")}</summary><table id="rules-table"></table></details>
         <fieldset class="opponents-choice">
-          <legend>Opponents</legend>
-          <label>Computer strength <select id="strength"></select></label>
+          <legend>${t("lobby.opponents")}</legend>
+          <label>${t("lobby.strength")} <select id="strength"></select></label>
           <div class="buttons">
-            <button type="button" class="primary" id="play-computer">Play the computer</button>
-            <button type="button" id="private-table">Private table (invite link)</button>
-            <button type="button" id="quick-match">Quick match</button>
+            <button type="button" class="primary" id="play-computer">${t("lobby.play_computer")}</button>
+            <button type="button" id="private-table">${t("lobby.private")}</button>
+            <button type="button" id="quick-match">${t("lobby.quick")}</button>
           </div>
           <p class="muted" id="lobby-message" role="status"></p>
         </fieldset>
       </form>
     </section>
-    <section class="panel"><h2>Recent matches</h2><div id="recent" class="muted">…</div></section>`;
+    <section class="panel"><h2>${t("lobby.recent")}</h2><div id="recent" class="muted">…</div></section>`;
   const $ = (id) => document.getElementById(id);
   const pick = () => list.find((g) => g.game === $("game").value);
   const lastGame = prefs.get("game", list[0].game);
@@ -92,7 +108,7 @@ async function showLobby() {
   function fillGame() {
     const g = pick();
     prefs.set("game", g.game);
-    $("preset").innerHTML = g.presets.map((p) => `<option value="${p.name}">${esc(p.name)}${p.name === g.default_preset ? " (default)" : ""}</option>`).join("");
+    $("preset").innerHTML = g.presets.map((p) => `<option value="${p.name}">${esc(p.name)}${p.name === g.default_preset ? ` (${t("lobby.default")})` : ""}</option>`).join("");
     const lastPreset = prefs.get(`preset.${g.game}`, g.default_preset);
     $("preset").value = g.presets.some((p) => p.name === lastPreset) ? lastPreset : g.default_preset;
     // The game's computer players, weakest first; the game's default one unless you chose before.
@@ -121,7 +137,7 @@ async function showLobby() {
   fillGame();
 
   const say = (text, kind = "") => { $("lobby-message").textContent = text; $("lobby-message").className = kind; };
-  const me = () => { const n = $("player-name").value.trim() || "guest"; prefs.set("name", $("player-name").value.trim()); return n; };
+  const me = () => { const n = $("player-name").value.trim() || t("lobby.guest"); prefs.set("name", $("player-name").value.trim()); return n; };
 
   async function create(withBots) {
     const g = pick();
@@ -129,8 +145,8 @@ async function showLobby() {
     const seats = g.seat_names[String(n)];
     const strength = $("strength").value;
     const bots = withBots ? Object.fromEntries(seats.slice(1).map((s) => [s, strength])) : {};
-    const players = seats.map((s, i) => (i === 0 ? me() : withBots ? `computer (${strength})` : `guest-${s}`));
-    say("Creating the table…");
+    const players = seats.map((s, i) => (i === 0 ? me() : withBots ? t("lobby.computer", { strength }) : `guest-${s}`));
+    say(t("lobby.creating"));
     try {
       const created = await api("/api/matches", { method: "POST", body: { game: g.game, preset: $("preset").value, players, seats: n, bots } });
       const mine = created.seats[0];
@@ -138,9 +154,9 @@ async function showLobby() {
       const invites = created.invites.filter((i) => i.seat !== mine.seat);
       if (invites.length) localStorage.setItem(`gh.invites.${created.match_id}`, JSON.stringify(invites));
       const missing = (created.bots || []).filter((b) => b.status !== "seated");
-      if (missing.length) alert(`Computer players unavailable: ${missing.map((b) => `${b.seat}: ${b.detail || b.status}`).join("; ")}`);
+      if (missing.length) alert(t("lobby.bots_missing", { list: missing.map((b) => `${b.seat}: ${b.detail || b.status}`).join("; ") }));
       location.hash = `#/play/${created.match_id}`;
-    } catch (e) { say(`Could not create the table: ${e.message}`, "error"); }
+    } catch (e) { say(t("lobby.create_failed", { detail: e.message }), "error"); }
   }
   $("play-computer").onclick = () => create(true);
   $("private-table").onclick = () => create(false);
@@ -160,25 +176,25 @@ async function quickMatch(g, preset, seats, player, say) {
   try {
     token = await accountToken(player);
   } catch (e) {
-    say(e.code === "name_taken" ? `The name ${player} belongs to another player: pick another name.` : `Could not sign up as ${player}: ${e.message}`, "error");
+    say(e.code === "name_taken" ? t("quick.name_taken", { player }) : t("quick.signup_failed", { player, detail: e.message }), "error");
     return;
   }
   try {
     const joined = await api("/api/queue", { method: "POST", token, body: { game: g.game, preset, seats, ranked: true, bots_ok: true } });
-    say(`In the queue for ${g.game} / ${preset} as ${player}…`);
+    say(t("quick.queued", { game: g.title, preset, player }));
     const started = Date.now();
     const poll = async () => {
       if (!document.getElementById("lobby")) { api("/api/queue/leave", { method: "POST", token }).catch(() => {}); return; }
       const st = await api(`/api/queue/${encodeURIComponent(joined.ticket_id)}`, { token });
       if (st.match_id && st.token) { tokens.set(st.match_id, st.token); location.hash = `#/play/${st.match_id}`; return; }
       if (!document.getElementById("lobby")) return;
-      say(`Waiting for opponents… ${Math.round((Date.now() - started) / 1000)} s`);
+      say(t("quick.waiting", { s: Math.round((Date.now() - started) / 1000) }));
       setTimeout(poll, 1000);
     };
     setTimeout(poll, 500);
   } catch (e) {
-    if (e.status === 401) { account.clear(); say("Your saved sign-in is no longer valid here: press Quick match again to sign up anew.", "error"); return; }
-    say(e.status === 404 || e.status === 405 || e.status === 503 ? "Quick match is not available on this server right now: play the computer or invite someone." : `Quick match failed: ${e.message}`, "error");
+    if (e.status === 401) { account.clear(); say(t("quick.bad_signin"), "error"); return; }
+    say(e.status === 404 || e.status === 405 || e.status === 503 ? t("quick.unavailable") : t("quick.failed", { detail: e.message }), "error");
   }
 }
 
@@ -189,13 +205,13 @@ async function recentMatches(target, limit) {
     target.innerHTML = rows.length ? `<table class="matches"><tr><th>match</th><th>game</th><th>decisions</th><th></th></tr>${rows.map((r) => `
       <tr><td><code>${esc(r.match_id)}</code></td><td>${esc(gameTitle(r.game))}</td><td>${r.decisions}</td>
       <td><a href="#/play/${r.match_id}">${tokens.get(r.match_id) ? "resume" : "watch"}</a> · <a href="#/replay/${r.match_id}">replay</a></td></tr>`).join("")}</table>`
-      : "No matches yet.";
-  } catch (e) { target.textContent = `Could not list matches: ${e.message}`; }
+      : t("matches.none");
+  } catch (e) { target.textContent = t("matches.failed", { detail: e.message }); }
 }
 
 async function showMatches() {
-  document.title = "gamehall — matches";
-  app.innerHTML = `<section class="panel"><h1>Matches</h1><div id="all" class="muted">…</div></section>`;
+  document.title = t("matches.title");
+  app.innerHTML = `<section class="panel"><h1>${t("matches.heading")}</h1><div id="all" class="muted">…</div></section>`;
   recentMatches(document.getElementById("all"), 200);
 }
 
@@ -203,9 +219,9 @@ async function showMatches() {
 function outcomeText(view) {
   const o = view.outcome;
   if (!o) return "";
-  if (o.draw) return `Draw (${o.reason})`;
+  if (o.draw) return o.reason ? t("match.draw", { reason: o.reason }) : t("match.draw_plain");
   const winners = view.seats.filter((s, i) => o.ranks[i] === 1).map((s) => view.players[view.seats.indexOf(s)]);
-  return `${winners.join(" & ")} won${o.reason ? ` — ${o.reason}` : ""}`;
+  return t(o.reason ? "match.won_reason" : "match.won", { winners: winners.join(" & "), reason: o.reason });
 }
 
 async function showMatch(matchId, params) {
@@ -219,9 +235,9 @@ async function showMatch(matchId, params) {
   app.innerHTML = `
     <section class="match">
       <div class="match-head panel">
-        <div><h1 id="match-title">Match <code>${esc(matchId)}</code></h1><div id="players" class="players"></div></div>
+        <div><h1 id="match-title">${t("match.heading")} <code>${esc(matchId)}</code></h1><div id="players" class="players"></div></div>
         <div class="match-meta">
-          <span id="conn" class="conn">connecting</span>
+          <span id="conn" class="conn">${t("conn.connecting")}</span>
           <div id="status" class="status" data-status="" data-seq="0"></div>
         </div>
       </div>
@@ -230,12 +246,12 @@ async function showMatch(matchId, params) {
         <div id="messages" class="messages" role="log" aria-live="polite"></div>
         <div class="match-actions">
           <span id="invites"></span>
-          <button id="offer-draw" hidden>Offer draw</button>
-          <button id="accept-draw" hidden>Accept draw</button>
-          <button id="decline-draw" hidden>Decline draw</button>
-          <button id="resign" hidden>Resign</button>
-          <a id="replay-link" href="#/replay/${matchId}">Replay</a>
-          <a id="export-link" href="/api/matches/${matchId}/export" download>Audit bundle</a>
+          <button id="offer-draw" hidden>${t("match.offer_draw")}</button>
+          <button id="accept-draw" hidden>${t("match.accept_draw")}</button>
+          <button id="decline-draw" hidden>${t("match.decline_draw")}</button>
+          <button id="resign" hidden>${t("match.resign")}</button>
+          <a id="replay-link" href="#/replay/${matchId}">${t("match.replay")}</a>
+          <a id="export-link" href="/api/matches/${matchId}/export" download>${t("match.audit")}</a>
         </div>
       </div>
     </section>`;
@@ -256,23 +272,23 @@ async function showMatch(matchId, params) {
   let last = null;
   const invites = JSON.parse(localStorage.getItem(`gh.invites.${matchId}`) || "[]");
   if (invites.length) {
-    $("invites").innerHTML = invites.map((i) => `<button class="small" data-invite="${esc(location.origin + i.url)}">Copy invite link (${esc(i.seat)})</button>`).join(" ");
+    $("invites").innerHTML = invites.map((i) => `<button class="small" data-invite="${esc(location.origin + i.url)}">${t("match.copy_invite", { seat: esc(i.seat) })}</button>`).join(" ");
     $("invites").querySelectorAll("[data-invite]").forEach((b) => {
       b.onclick = async () => {
-        try { await navigator.clipboard.writeText(b.dataset.invite); say("Invite link copied: send it to your opponent."); }
-        catch { prompt("Send this link to your opponent:", b.dataset.invite); }
+        try { await navigator.clipboard.writeText(b.dataset.invite); say(t("match.invite_copied")); }
+        catch { prompt(t("match.invite_prompt"), b.dataset.invite); }
       };
     });
   }
   const socket = new MatchSocket(matchId, token, {
-    onState: (s) => { $("conn").textContent = s; $("conn").dataset.state = s; },
+    onState: (s) => { $("conn").textContent = t(`conn.${s}`); $("conn").dataset.state = s; },
     onError: (msg) => {
       say(`${msg.code}: ${msg.detail}`, "error");
-      if (msg.code === "bad_token") { localStorage.removeItem(`gh.token.${matchId}`); say("This seat link is not valid; watching as a spectator."); }
+      if (msg.code === "bad_token") { localStorage.removeItem(`gh.token.${matchId}`); say(t("match.bad_token")); }
     },
     onReply: (reply) => {
       if (reply.type === "rejected.v1") {
-        say(`Move refused (${reply.code}): ${reply.detail}`, "error");
+        say(t("match.refused", { code: reply.code, detail: reply.detail }), "error");
         board?.rejected();
       }
     },
@@ -286,9 +302,9 @@ async function showMatch(matchId, params) {
             board = renderer.create($("game"), ctx);
             $("match-title").innerHTML = `${esc(gameTitle(view.game))} <small>${esc(view.preset)}</small>`;
             document.title = `gamehall — ${gameTitle(view.game)}`;
-            say(seat ? `You play ${seat}.` : "You are watching this match.");
+            say(seat ? t("match.you_play", { seat }) : t("match.watching"));
             showView(pending);
-          }).catch((e) => say(`Cannot draw this game: ${e.message || e}`, "error"));
+          }).catch((e) => say(t("match.cannot_draw", { detail: e.message || e }), "error"));
         }
         return;
       }
@@ -301,8 +317,8 @@ async function showMatch(matchId, params) {
   function showView(view) {
     renderHead(view);
     board.update(view);
-    if (last && view.status === "finished" && last.status !== "finished") say(`Game over: ${outcomeText(view)}.`);
-    if (last && view.draw_offer && view.draw_offer !== seat && !last.draw_offer) say(`${view.draw_offer} offers a draw.`);
+    if (last && view.status === "finished" && last.status !== "finished") say(t("match.game_over", { outcome: outcomeText(view) }));
+    if (last && view.draw_offer && view.draw_offer !== seat && !last.draw_offer) say(t("match.offers_draw", { seat: view.draw_offer }));
     last = view;
   }
 
@@ -314,7 +330,7 @@ async function showMatch(matchId, params) {
     st.dataset.seq = String(view.seq);
     st.dataset.turn = view.to_move.join(",");
     st.textContent = view.status === "finished" ? outcomeText(view)
-      : view.to_move.includes(seat) ? "Your turn" : view.to_move.length ? `Waiting for ${view.to_move.join(", ")}` : "";
+      : view.to_move.includes(seat) ? t("match.your_turn") : view.to_move.length ? t("match.waiting_for", { seats: view.to_move.join(", ") }) : "";
     // A match with hidden cards exports only once it is over (the bundle would show every hand).
     const hidden = (catalogue || []).some((g) => g.game === view.game && g.hidden_info);
     $("export-link").hidden = hidden && view.status !== "finished";
@@ -324,8 +340,8 @@ async function showMatch(matchId, params) {
     $("accept-draw").hidden = !running || !view.draw_offer || view.draw_offer === seat;
     $("decline-draw").hidden = $("accept-draw").hidden;
   }
-  $("resign").onclick = () => { if (confirm("Resign this match?")) socket.send({ type: "resign.v1" }); };
-  $("offer-draw").onclick = () => { socket.send({ type: "offer_draw.v1" }); say("You offer a draw."); };
+  $("resign").onclick = () => { if (confirm(t("match.confirm_resign"))) socket.send({ type: "resign.v1" }); };
+  $("offer-draw").onclick = () => { socket.send({ type: "offer_draw.v1" }); say(t("match.you_offer")); };
   $("accept-draw").onclick = () => socket.send({ type: "accept_draw.v1" });
   $("decline-draw").onclick = () => socket.send({ type: "decline_draw.v1" });
 }
@@ -342,7 +358,7 @@ function genericRenderer(root, ctx) {
       const moves = ctx.interactive ? v.legal_moves || [] : [];
       list.innerHTML = moves.map((m, i) => `<button class="small" data-move="${i}" data-label="${esc(m.label)}">${esc(m.label)}</button>`).join("");
       list.querySelectorAll("[data-move]").forEach((b) => {
-        b.onclick = () => { const m = moves[Number(b.dataset.move)]; ctx.send(m.command); ctx.say(`You play ${m.label}…`); };
+        b.onclick = () => { const m = moves[Number(b.dataset.move)]; ctx.send(m.command); ctx.say(t("match.you_play_move", { move: m.label })); };
       });
       el.querySelector("#generic-view").textContent = JSON.stringify(v.game_view, null, 2);
     },
@@ -352,20 +368,20 @@ function genericRenderer(root, ctx) {
 
 // ------------------------------------------------------------------ replay
 async function showReplay(matchId, params) {
-  document.title = "gamehall — replay";
+  document.title = t("replay.title");
   let data;
   try { data = await api(`/api/matches/${matchId}/replay`); } catch (e) { return fail(e); }
   const frames = data.frames;
   app.innerHTML = `
     <section class="replay">
       <div class="panel match-head">
-        <div><h1>Replay: ${esc(gameTitle(data.game))} <small><code>${esc(matchId)}</code></small></h1><div id="players" class="players"></div></div>
-        <div class="match-meta"><a href="/api/matches/${matchId}/export" download id="export-link">Download the audit bundle</a> · <a href="#/play/${matchId}">live page</a></div>
+        <div><h1>${t("replay.heading", { game: esc(gameTitle(data.game)) })} <small><code>${esc(matchId)}</code></small></h1><div id="players" class="players"></div></div>
+        <div class="match-meta"><a href="/api/matches/${matchId}/export" download id="export-link">${t("replay.download")}</a> · <a href="#/play/${matchId}">${t("replay.live")}</a></div>
       </div>
       <div class="panel replay-controls">
-        <button id="first" title="first decision">« First</button><button id="prev" title="previous decision">‹ Back</button>
-        <button id="play" title="play">Play</button>
-        <button id="next" title="next decision">Next ›</button><button id="last" title="last decision">Last »</button>
+        <button id="first">${t("replay.first")}</button><button id="prev">${t("replay.prev")}</button>
+        <button id="play">${t("replay.play")}</button>
+        <button id="next">${t("replay.next")}</button><button id="last">${t("replay.last")}</button>
         <input type="range" id="slider" min="0" max="${frames.length - 1}" value="0">
         <span id="step" data-step="0" data-total="${frames.length}"></span>
       </div>
@@ -386,11 +402,11 @@ async function showReplay(matchId, params) {
     board.update(v);
     $("slider").value = String(i);
     $("step").dataset.step = String(i);
-    $("step").textContent = `decision ${i + 1} of ${frames.length}${v.status === "finished" ? ` — ${outcomeText(v)}` : ""}`;
+    $("step").textContent = `${t("replay.step", { i: i + 1, n: frames.length })}${v.status === "finished" ? ` — ${outcomeText(v)}` : ""}`;
     $("players").innerHTML = v.seats.map((s, j) => `<span class="player ${v.to_move.includes(s) ? "to-move" : ""}">${esc(v.players[j])} <small>${esc(s)}</small></span>`).join("");
     $("frame-events").innerHTML = `<p><b>#${f.seq}</b> ${f.events.map(eventText).map(esc).join("; ")}</p>`;
   }
-  const stop = () => { clearInterval(timer); timer = null; $("play").textContent = "Play"; };
+  const stop = () => { clearInterval(timer); timer = null; $("play").textContent = t("replay.play"); };
   $("first").onclick = () => { stop(); show(0); };
   $("prev").onclick = () => { stop(); show(i - 1); };
   $("next").onclick = () => { stop(); show(i + 1); };
@@ -398,7 +414,7 @@ async function showReplay(matchId, params) {
   $("slider").oninput = () => { stop(); show(Number($("slider").value)); };
   $("play").onclick = () => {
     if (timer) return stop();
-    $("play").textContent = "Pause";
+    $("play").textContent = t("replay.pause");
     timer = setInterval(() => { if (i >= frames.length - 1) stop(); else show(i + 1); }, 600);
   };
   cleanup = stop;
@@ -407,20 +423,20 @@ async function showReplay(matchId, params) {
 
 // The match layer's events (the same for every game), else the event's seat and type in words.
 function matchEventText(e) {
-  const t = (e.type || "").replace(/\.v\d+$/, "");
-  if (t === "match_created") return `match created (${e.preset})`;
-  if (t === "match_ended") return `match over (${e.outcome.reason || "ended"})`;
-  if (e.seat) return `${e.seat}: ${t.replaceAll("_", " ")}`;
-  return t.replaceAll("_", " ");
+  const kind = (e.type || "").replace(/\.v\d+$/, "");
+  if (kind === "match_created") return t("event.created", { preset: e.preset });
+  if (kind === "match_ended") return t("event.ended", { reason: e.outcome.reason || t("event.ended_plain") });
+  if (e.seat) return `${e.seat}: ${kind.replaceAll("_", " ")}`;
+  return kind.replaceAll("_", " ");
 }
 
 // ------------------------------------------------------------------ leaderboards
 async function showLeaderboard(game, params) {
-  document.title = "gamehall — leaderboards";
+  document.title = t("board.title");
   let list;
   try { list = await games(); } catch (e) { return fail(e); }
   game = game || list[0].game;
-  app.innerHTML = `<section class="panel"><h1>Leaderboards</h1>
+  app.innerHTML = `<section class="panel"><h1>${t("board.heading")}</h1>
     <nav class="tabs">${list.map((g) => `<a href="#/leaderboard/${g.game}" class="${g.game === game ? "active" : ""}">${gameTitle(g.game)}</a>`).join("")}</nav>
     <div id="board-table" class="muted">…</div></section>`;
   const target = document.getElementById("board-table");
@@ -429,11 +445,11 @@ async function showLeaderboard(game, params) {
     const data = await api(`/api/leaderboard/${game}${q}`);
     const rows = data.entries || [];
     target.classList.remove("muted");
-    target.innerHTML = rows.length ? `<p>Season ${esc(data.season)}</p><table class="standings"><tr><th>#</th><th>player</th><th>rules</th><th>rating</th><th>games</th><th>W</th><th>D</th><th>L</th></tr>${rows.map((r) =>
+    target.innerHTML = rows.length ? `<p>${t("board.season", { season: esc(data.season) })}</p><table class="standings"><tr><th>#</th><th>${t("board.player")}</th><th>${t("board.rules")}</th><th>${t("board.rating")}</th><th>${t("board.games")}</th><th>${t("board.w")}</th><th>${t("board.d")}</th><th>${t("board.l")}</th></tr>${rows.map((r) =>
       `<tr><td>${r.rank}</td><td><a href="#/player/${encodeURIComponent(r.player)}">${esc(r.player)}</a></td><td>${esc(r.family)}</td><td>${Math.round(r.score)}</td><td>${r.games}</td><td>${r.wins}</td><td>${r.draws}</td><td>${r.losses}</td></tr>`).join("")}</table>`
-      : "No rated matches yet: ranked matches appear here when they finish.";
+      : t("board.none");
   } catch (e) {
-    target.textContent = e.status === 404 ? "Leaderboards are not offered by this server yet." : `Could not load the leaderboard: ${e.message}`;
+    target.textContent = e.status === 404 ? t("board.not_offered") : t("board.failed", { detail: e.message });
   }
 }
 
@@ -450,6 +466,6 @@ async function showPlayer(player) {
       <h2>Recent matches</h2><table class="matches">${p.recent_matches.map((m) =>
         `<tr><td>${esc(gameTitle(m.game))}</td><td>${esc(m.preset)}</td><td>${m.draw ? "draw" : m.rank === 1 ? "won" : `rank ${m.rank}`}</td><td>${m.rating_after != null && m.rating_before != null ? `${m.rating_after >= m.rating_before ? "+" : ""}${Math.round(m.rating_after - m.rating_before)}` : ""}</td><td><a href="#/replay/${m.match_id}">replay</a></td></tr>`).join("")}</table>`;
   } catch (e) {
-    target.textContent = e.status === 404 ? "No such player (or player pages are not offered by this server yet)." : e.message;
+    target.textContent = e.status === 404 ? t("player.none") : e.message;
   }
 }

@@ -5,6 +5,47 @@
 // chosen by where it ends and the page knows no geometry.  Hovering a marked square shows the
 // chain the server will play.
 
+import { t, addStrings } from "../i18n.js";
+
+addStrings({
+  en: {
+    "ug.board": "Ugolki board",
+    "ug.moves": "Moves",
+    "ug.moves_made": "moves",
+    "ug.tempo": "tempo",
+    "ug.tempo_title": "T(P), rules §7",
+    "ug.to_go": "to go",
+    "ug.to_go_title": "tempo still to go",
+    "ug.cancelled": "Move cancelled.",
+    "ug.not_legal": "{move} is not a legal move here.",
+    "ug.pick_piece": "{sq}: click one of your pieces first.",
+    "ug.no_move": "The piece on {sq} has no legal move.",
+    "ug.white": "white piece",
+    "ug.black": "black piece",
+    "ug.empty": "empty",
+    "ug.selected": "selected",
+    "ug.target": "move here: {move}",
+  },
+  ru: {
+    "ug.board": "Доска уголков",
+    "ug.moves": "Ходы",
+    "ug.moves_made": "ходов",
+    "ug.tempo": "темп",
+    "ug.tempo_title": "T(P), правила §7",
+    "ug.to_go": "осталось",
+    "ug.to_go_title": "сколько темпа осталось",
+    "ug.cancelled": "Ход отменён.",
+    "ug.not_legal": "{move} здесь не разрешён.",
+    "ug.pick_piece": "{sq}: сначала выберите свою шашку.",
+    "ug.no_move": "У шашки на {sq} нет хода.",
+    "ug.white": "белая шашка",
+    "ug.black": "чёрная шашка",
+    "ug.empty": "пусто",
+    "ug.selected": "выбрана",
+    "ug.target": "ход сюда: {move}",
+  },
+});
+
 const FILES = "abcdefghijklmnop";
 const sq = (x, y) => `${FILES[x]}${y + 1}`;
 const pieces = (gv) => new Set([...gv.white, ...gv.black]);
@@ -20,18 +61,22 @@ export function create(root, ctx) {
   let view = null;
   let from = null; // the selected piece's square
   let last = new Set(); // the squares the last move left and reached (from the previous view)
+  let cursor = null; // the square that takes the keyboard focus (one tab stop for the board)
+  let keyboard = false; // the board is being played with the keyboard: keep its focus on redraws
 
   const el = document.createElement("div");
   el.className = "ugolki";
   el.innerHTML = `
-    <div class="board-wrap"><div class="board" id="board" role="grid" aria-label="Ugolki board"></div></div>
+    <div class="board-wrap"><div class="board" id="board" role="grid" aria-label="${t("ug.board")}"></div></div>
     <aside class="side">
       <table class="tempo" id="tempo"></table>
-      <h3>Moves</h3>
+      <h3>${t("ug.moves")}</h3>
       <ol class="movelist" id="movelist"></ol>
     </aside>`;
   root.appendChild(el);
   const board = el.querySelector("#board");
+  board.addEventListener("keydown", onKey);
+  document.addEventListener("pointerdown", () => { keyboard = false; }, { capture: true });
 
   const g = () => view.game_view;
   const moves = () => (ctx.interactive ? view.legal_moves || [] : []);
@@ -43,27 +88,73 @@ export function create(root, ctx) {
 
   function play(move) {
     ctx.send(move.command);
-    ctx.say(`You play ${move.label}…`);
+    ctx.say(t("match.you_play_move", { move: move.label }));
     from = null;
     draw();
   }
 
   function click(s) {
     if (!view) return;
+    cursor = s;
     if (!myTurn()) {
-      ctx.say(view.status === "finished" ? "The match is over." : "It is not your turn.", "error");
+      ctx.say(view.status === "finished" ? t("match.over") : t("match.not_your_turn"), "error");
       return;
     }
     if (from !== null) {
       const move = movesFrom(from).find((m) => target(m) === s);
       if (move) { play(move); return; }
-      if (s === from) { from = null; draw(); ctx.say("Move cancelled."); return; }
-      if (!mine().has(s)) { ctx.say(`${from}–${s} is not a legal move here.`, "error"); return; }
+      if (s === from) { from = null; draw(); ctx.say(t("ug.cancelled")); return; }
+      if (!mine().has(s)) { ctx.say(t("ug.not_legal", { move: `${from}–${s}` }), "error"); return; }
     }
-    if (!mine().has(s)) { ctx.say(`${s}: click one of your pieces first.`, "error"); return; }
-    if (!movesFrom(s).length) { ctx.say(`The piece on ${s} has no legal move.`, "error"); return; }
+    if (!mine().has(s)) { ctx.say(t("ug.pick_piece", { sq: s }), "error"); return; }
+    if (!movesFrom(s).length) { ctx.say(t("ug.no_move", { sq: s }), "error"); return; }
     from = s;
     draw();
+  }
+
+  // Keyboard: Tab reaches the board (one stop), the arrow keys move across the squares as they
+  // are drawn, Enter or Space acts as a click on the square.
+  const STEPS = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
+  function onKey(ev) {
+    const cell = ev.target.closest && ev.target.closest(".sq");
+    if (!cell || !view) return;
+    keyboard = true;
+    if (ev.key === "Enter" || ev.key === " ") {
+      ev.preventDefault();
+      cursor = cell.dataset.sq;
+      click(cursor);
+      return;
+    }
+    const step = STEPS[ev.key];
+    if (!step) return;
+    ev.preventDefault();
+    const cells = [...board.querySelectorAll(".sq")];
+    const n = g().board;
+    const i = cells.indexOf(cell);
+    const r = Math.min(Math.max(Math.floor(i / n) + step[0], 0), n - 1);
+    const c = Math.min(Math.max((i % n) + step[1], 0), n - 1);
+    moveCursor(cells[r * n + c]);
+  }
+
+  function moveCursor(cell) {
+    board.querySelectorAll('.sq[tabindex="0"]').forEach((x) => { x.tabIndex = -1; });
+    cell.tabIndex = 0;
+    cursor = cell.dataset.sq;
+    cell.focus();
+  }
+
+  function squareLabel(s, piece, move) {
+    const parts = [s, piece ? t(`ug.${piece}`) : t("ug.empty")];
+    if (s === from) parts.push(t("ug.selected"));
+    if (move) parts.push(t("ug.target", { move: move.label }));
+    return parts.join(", ");
+  }
+
+  function startSquare() {
+    // Where the keyboard starts: the selected piece, else one of yours that can move, else a1.
+    if (from) return from;
+    const movable = moves().map(origin);
+    return movable[0] || (mine().size ? [...mine()][0] : sq(0, 0));
   }
 
   function showPath(move) {
@@ -81,9 +172,15 @@ export function create(root, ctx) {
     const wh = new Set(gv.white_home), bh = new Set(gv.black_home);
     const options = from === null ? [] : movesFrom(from);
     const dests = new Set(options.map(target));
+    const refocus = keyboard || board.contains(document.activeElement);
+    if (!cursor || !/^[a-p]\d+$/.test(cursor) || Number(cursor.slice(1)) > size || FILES.indexOf(cursor[0]) >= size) cursor = startSquare();
     board.style.setProperty("--n", size);
     board.innerHTML = "";
     for (let r = 0; r < size; r++) {
+      const row = document.createElement("div");
+      row.setAttribute("role", "row");
+      row.className = "board-row";
+      board.appendChild(row);
       for (let c = 0; c < size; c++) {
         const x = flip ? size - 1 - c : c;
         const y = flip ? r : size - 1 - r;
@@ -98,6 +195,10 @@ export function create(root, ctx) {
         cell.setAttribute("role", "gridcell");
         cell.title = s;
         const piece = white.has(s) ? "white" : black.has(s) ? "black" : null;
+        const move = dests.has(s) ? options.find((m) => target(m) === s) : null;
+        cell.tabIndex = s === cursor ? 0 : -1;
+        cell.setAttribute("aria-label", squareLabel(s, piece, move));
+        if (s === from) cell.setAttribute("aria-selected", "true");
         if (piece) {
           const p = document.createElement("div");
           p.className = `piece ${piece}`;
@@ -107,18 +208,20 @@ export function create(root, ctx) {
         if (c === 0) cell.insertAdjacentHTML("beforeend", `<span class="coord rank">${y + 1}</span>`);
         if (r === size - 1) cell.insertAdjacentHTML("beforeend", `<span class="coord file">${FILES[x]}</span>`);
         cell.onclick = () => click(s);
-        if (dests.has(s)) {
-          const move = options.find((m) => target(m) === s);
+        if (move) {
           cell.title = move.label;
           cell.onmouseenter = () => showPath(move);
           cell.onmouseleave = () => showPath(null);
+          cell.onfocus = () => showPath(move);
+          cell.onblur = () => showPath(null);
         }
-        board.appendChild(cell);
+        row.appendChild(cell);
       }
     }
+    if (refocus) board.querySelector(`.sq[data-sq="${cursor}"]`)?.focus();
     const seats = view.seats;
     el.querySelector("#tempo").innerHTML =
-      `<tr><th></th><th>moves</th><th title="T(P), rules §7">tempo</th><th title="tempo still to go">to go</th></tr>` +
+      `<tr><th></th><th>${t("ug.moves_made")}</th><th title="${t("ug.tempo_title")}">${t("ug.tempo")}</th><th title="${t("ug.to_go_title")}">${t("ug.to_go")}</th></tr>` +
       seats.map((s) => `<tr class="${gv.to_move === s ? "to-move" : ""}"><th>${s}</th><td>${gv.moves_made[s] ?? 0}</td>` +
         `<td>${gv.tempo[s] ?? ""}</td><td>${gv.tempo_to_go[s] ?? ""}</td></tr>`).join("");
     const list = el.querySelector("#movelist");

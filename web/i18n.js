@@ -1,0 +1,378 @@
+// The page's own words in English and Russian.  t(key, params) looks the key up in the chosen
+// language (then English, then shows the key itself), fills {name} placeholders from params and,
+// for an entry given as {one, few, many, other}, picks the plural form for params.n.
+// Rule names, preset names and move notation are never translated: they stay as the rules files
+// give them.  A renderer adds its own words with addStrings({en: {...}, ru: {...}}).
+//
+// The language: the one chosen with the switch (remembered in localStorage "gh.pref.lang"), else
+// the browser's (navigator.languages / navigator.language: "ru…" is Russian), else English.
+
+export const LANGUAGES = { en: "English", ru: "Русский" };
+const STORE = "gh.pref.lang";
+
+const DICT = {
+  en: {
+    "nav.lobby": "Lobby",
+    "nav.matches": "Matches",
+    "nav.leaderboard": "Leaderboards",
+    "nav.api": "API",
+    "nav.language": "Language",
+    "loading": "Loading…",
+    "error.title": "Something went wrong",
+    "error.back": "Back to the lobby",
+
+    "lobby.title": "gamehall — lobby",
+    "lobby.heading": "Play a game",
+    "lobby.name": "Your name",
+    "lobby.guest": "guest",
+    "lobby.game": "Game",
+    "lobby.helper": "table helper, not rated",
+    "lobby.players": "Players",
+    "lobby.rules": "Rules",
+    "lobby.default": "default",
+    "lobby.all_rules": "All rule parameters of this preset",
+    "lobby.opponents": "Opponents",
+    "lobby.strength": "Computer strength",
+    "lobby.play_computer": "Play the computer",
+    "lobby.private": "Private table (invite link)",
+    "lobby.quick": "Quick match",
+    "lobby.recent": "Recent matches",
+    "lobby.creating": "Creating the table…",
+    "lobby.create_failed": "Could not create the table: {detail}",
+    "lobby.bots_missing": "Computer players unavailable: {list}",
+    "lobby.computer": "computer ({strength})",
+    "lobby.open": "Open tables and seeks",
+    "lobby.no_open": "No open tables or seeks right now: start one with Quick match or a private table.",
+    "lobby.open_failed": "Could not list the open tables: {detail}",
+    "lobby.join": "Join",
+    "lobby.seek": "seek",
+    "lobby.table": "table",
+    "lobby.waiting_n": { one: "{n} player waiting", other: "{n} players waiting" },
+    "lobby.free_seats": { one: "{n} free seat", other: "{n} free seats" },
+
+    "strength.beginner": "beginner",
+    "strength.casual": "casual",
+    "strength.strong": "strong",
+
+    "quick.name_taken": "The name {player} belongs to another player: pick another name.",
+    "quick.signup_failed": "Could not sign up as {player}: {detail}",
+    "quick.queued": "In the queue for {game} / {preset} as {player}…",
+    "quick.waiting": "Waiting for opponents… {s} s",
+    "quick.bad_signin": "Your saved sign-in is no longer valid here: press Quick match again to sign up anew.",
+    "quick.unavailable": "Quick match is not available on this server right now: play the computer or invite someone.",
+    "quick.failed": "Quick match failed: {detail}",
+    "quick.in_match": "You are already in a match that has not finished.",
+    "quick.go_to_match": "Go to your match",
+    "quick.already_queued": "You are already in a queue.",
+
+    "matches.title": "gamehall — matches",
+    "matches.heading": "Matches",
+    "matches.none": "No matches yet.",
+    "matches.failed": "Could not list matches: {detail}",
+    "matches.match": "match",
+    "matches.game": "game",
+    "matches.players": "players",
+    "matches.status": "status",
+    "matches.result": "result",
+    "matches.date": "date",
+    "matches.decisions": "decisions",
+    "matches.resume": "resume",
+    "matches.watch": "watch",
+    "matches.replay": "replay",
+    "matches.more": "More",
+
+    "status.waiting": "waiting",
+    "status.running": "in progress",
+    "status.finished": "finished",
+
+    "match.heading": "Match",
+    "match.connecting": "connecting",
+    "match.offer_draw": "Offer draw",
+    "match.accept_draw": "Accept draw",
+    "match.decline_draw": "Decline draw",
+    "match.resign": "Resign",
+    "match.replay": "Replay",
+    "match.audit": "Audit bundle",
+    "match.copy_invite": "Copy invite link ({seat})",
+    "match.invite_copied": "Invite link copied: send it to your opponent.",
+    "match.invite_prompt": "Send this link to your opponent:",
+    "match.bad_token": "This seat link is not valid; watching as a spectator.",
+    "match.refused": "Move refused ({code}): {detail}",
+    "match.you_play": "You play {seat}.",
+    "match.watching": "You are watching this match.",
+    "match.cannot_draw": "Cannot draw this game: {detail}",
+    "match.game_over": "Game over: {outcome}.",
+    "match.offers_draw": "{seat} offers a draw.",
+    "match.your_turn": "Your turn",
+    "match.waiting_for": "Waiting for {seats}",
+    "match.confirm_resign": "Resign this match?",
+    "match.you_offer": "You offer a draw.",
+    "match.you_play_move": "You play {move}…",
+    "match.draw": "Draw ({reason})",
+    "match.draw_plain": "Draw",
+    "match.won": "{winners} won",
+    "match.won_reason": "{winners} won — {reason}",
+    "match.over": "The match is over.",
+    "match.not_your_turn": "It is not your turn.",
+    "conn.connecting": "connecting",
+    "conn.live": "live",
+    "conn.reconnecting": "reconnecting",
+    "conn.closed": "closed",
+
+    "replay.title": "gamehall — replay",
+    "replay.heading": "Replay: {game}",
+    "replay.download": "Download the audit bundle",
+    "replay.live": "live page",
+    "replay.first": "« First",
+    "replay.prev": "‹ Back",
+    "replay.play": "Play",
+    "replay.pause": "Pause",
+    "replay.next": "Next ›",
+    "replay.last": "Last »",
+    "replay.step": "decision {i} of {n}",
+    "event.created": "match created ({preset})",
+    "event.ended": "match over ({reason})",
+    "event.ended_plain": "ended",
+
+    "board.title": "gamehall — leaderboards",
+    "board.heading": "Leaderboards",
+    "board.season": "Season {season}",
+    "board.player": "player",
+    "board.rules": "rules",
+    "board.rating": "rating",
+    "board.games": "games",
+    "board.w": "W",
+    "board.d": "D",
+    "board.l": "L",
+    "board.none": "No rated matches yet: ranked matches appear here when they finish.",
+    "board.not_offered": "Leaderboards are not offered by this server yet.",
+    "board.failed": "Could not load the leaderboard: {detail}",
+
+    "player.summary": "{matches}, {rated}",
+    "player.matches": { one: "{n} match", other: "{n} matches" },
+    "player.rated": "{n} rated",
+    "player.record": "won {won}, lost {lost}, drawn {drawn}",
+    "player.record_plain": "won {won}, lost {lost}",
+    "player.ratings": "Ratings",
+    "player.recent": "Recent matches",
+    "player.season": "season",
+    "player.game": "game",
+    "player.won": "won",
+    "player.lost": "lost",
+    "player.drawn": "draw",
+    "player.place": "place {rank}",
+    "player.none": "No such player (or player pages are not offered by this server yet).",
+    "player.no_rated": "No rated games yet.",
+  },
+  ru: {
+    "nav.lobby": "Лобби",
+    "nav.matches": "Партии",
+    "nav.leaderboard": "Рейтинги",
+    "nav.api": "API",
+    "nav.language": "Язык",
+    "loading": "Загрузка…",
+    "error.title": "Что-то пошло не так",
+    "error.back": "Вернуться в лобби",
+
+    "lobby.title": "gamehall — лобби",
+    "lobby.heading": "Сыграть партию",
+    "lobby.name": "Ваше имя",
+    "lobby.guest": "гость",
+    "lobby.game": "Игра",
+    "lobby.helper": "помощник для стола, без рейтинга",
+    "lobby.players": "Игроков",
+    "lobby.rules": "Правила",
+    "lobby.default": "по умолчанию",
+    "lobby.all_rules": "Все параметры правил этого набора",
+    "lobby.opponents": "Соперники",
+    "lobby.strength": "Сила компьютера",
+    "lobby.play_computer": "Играть с компьютером",
+    "lobby.private": "Свой стол (ссылка-приглашение)",
+    "lobby.quick": "Быстрая игра",
+    "lobby.recent": "Недавние партии",
+    "lobby.creating": "Создаём стол…",
+    "lobby.create_failed": "Не удалось создать стол: {detail}",
+    "lobby.bots_missing": "Компьютерные игроки недоступны: {list}",
+    "lobby.computer": "компьютер ({strength})",
+    "lobby.open": "Открытые столы и заявки",
+    "lobby.no_open": "Сейчас нет открытых столов и заявок: начните быструю игру или свой стол.",
+    "lobby.open_failed": "Не удалось получить открытые столы: {detail}",
+    "lobby.join": "Присоединиться",
+    "lobby.seek": "заявка",
+    "lobby.table": "стол",
+    "lobby.waiting_n": { one: "ждёт {n} игрок", few: "ждут {n} игрока", many: "ждут {n} игроков", other: "ждут {n} игрока" },
+    "lobby.free_seats": { one: "{n} свободное место", few: "{n} свободных места", many: "{n} свободных мест", other: "{n} свободного места" },
+
+    "strength.beginner": "новичок",
+    "strength.casual": "любитель",
+    "strength.strong": "сильный",
+
+    "quick.name_taken": "Имя {player} уже занято другим игроком: выберите другое.",
+    "quick.signup_failed": "Не удалось зарегистрироваться как {player}: {detail}",
+    "quick.queued": "В очереди на {game} / {preset} как {player}…",
+    "quick.waiting": "Ждём соперников… {s} с",
+    "quick.bad_signin": "Сохранённый вход здесь больше не действует: нажмите «Быстрая игра» ещё раз, чтобы зарегистрироваться заново.",
+    "quick.unavailable": "Быстрая игра сейчас недоступна на этом сервере: сыграйте с компьютером или пригласите кого-нибудь.",
+    "quick.failed": "Быстрая игра не удалась: {detail}",
+    "quick.in_match": "У вас уже есть незаконченная партия.",
+    "quick.go_to_match": "Перейти к вашей партии",
+    "quick.already_queued": "Вы уже стоите в очереди.",
+
+    "matches.title": "gamehall — партии",
+    "matches.heading": "Партии",
+    "matches.none": "Партий пока нет.",
+    "matches.failed": "Не удалось получить список партий: {detail}",
+    "matches.match": "партия",
+    "matches.game": "игра",
+    "matches.players": "игроки",
+    "matches.status": "состояние",
+    "matches.result": "результат",
+    "matches.date": "дата",
+    "matches.decisions": "ходов",
+    "matches.resume": "продолжить",
+    "matches.watch": "смотреть",
+    "matches.replay": "запись",
+    "matches.more": "Ещё",
+
+    "status.waiting": "ожидает",
+    "status.running": "идёт",
+    "status.finished": "окончена",
+
+    "match.heading": "Партия",
+    "match.connecting": "подключение",
+    "match.offer_draw": "Предложить ничью",
+    "match.accept_draw": "Принять ничью",
+    "match.decline_draw": "Отклонить ничью",
+    "match.resign": "Сдаться",
+    "match.replay": "Запись",
+    "match.audit": "Пакет для проверки",
+    "match.copy_invite": "Скопировать приглашение ({seat})",
+    "match.invite_copied": "Ссылка скопирована: отправьте её сопернику.",
+    "match.invite_prompt": "Отправьте эту ссылку сопернику:",
+    "match.bad_token": "Ссылка на место недействительна; вы смотрите как зритель.",
+    "match.refused": "Ход отклонён ({code}): {detail}",
+    "match.you_play": "Вы играете за {seat}.",
+    "match.watching": "Вы смотрите эту партию.",
+    "match.cannot_draw": "Не удаётся показать эту игру: {detail}",
+    "match.game_over": "Партия окончена: {outcome}.",
+    "match.offers_draw": "{seat} предлагает ничью.",
+    "match.your_turn": "Ваш ход",
+    "match.waiting_for": "Ждём: {seats}",
+    "match.confirm_resign": "Сдать эту партию?",
+    "match.you_offer": "Вы предлагаете ничью.",
+    "match.you_play_move": "Ваш ход: {move}…",
+    "match.draw": "Ничья ({reason})",
+    "match.draw_plain": "Ничья",
+    "match.won": "Победа: {winners}",
+    "match.won_reason": "Победа: {winners} — {reason}",
+    "match.over": "Партия окончена.",
+    "match.not_your_turn": "Сейчас не ваш ход.",
+    "conn.connecting": "подключение",
+    "conn.live": "на связи",
+    "conn.reconnecting": "переподключение",
+    "conn.closed": "закрыто",
+
+    "replay.title": "gamehall — запись",
+    "replay.heading": "Запись: {game}",
+    "replay.download": "Скачать пакет для проверки",
+    "replay.live": "страница партии",
+    "replay.first": "« В начало",
+    "replay.prev": "‹ Назад",
+    "replay.play": "Воспроизвести",
+    "replay.pause": "Пауза",
+    "replay.next": "Вперёд ›",
+    "replay.last": "В конец »",
+    "replay.step": "решение {i} из {n}",
+    "event.created": "партия создана ({preset})",
+    "event.ended": "партия окончена ({reason})",
+    "event.ended_plain": "окончена",
+
+    "board.title": "gamehall — рейтинги",
+    "board.heading": "Рейтинги",
+    "board.season": "Сезон {season}",
+    "board.player": "игрок",
+    "board.rules": "правила",
+    "board.rating": "рейтинг",
+    "board.games": "партий",
+    "board.w": "В",
+    "board.d": "Н",
+    "board.l": "П",
+    "board.none": "Рейтинговых партий пока нет: они появятся здесь, когда закончатся.",
+    "board.not_offered": "Этот сервер пока не ведёт рейтинги.",
+    "board.failed": "Не удалось загрузить рейтинг: {detail}",
+
+    "player.summary": "{matches}, {rated}",
+    "player.matches": { one: "{n} партия", few: "{n} партии", many: "{n} партий", other: "{n} партии" },
+    "player.rated": "рейтинговых: {n}",
+    "player.record": "побед {won}, поражений {lost}, ничьих {drawn}",
+    "player.record_plain": "побед {won}, поражений {lost}",
+    "player.ratings": "Рейтинги",
+    "player.recent": "Недавние партии",
+    "player.season": "сезон",
+    "player.game": "игра",
+    "player.won": "победа",
+    "player.lost": "поражение",
+    "player.drawn": "ничья",
+    "player.place": "место {rank}",
+    "player.none": "Нет такого игрока (или этот сервер пока не показывает страницы игроков).",
+    "player.no_rated": "Рейтинговых партий пока нет.",
+  },
+};
+
+function stored() {
+  try { return localStorage.getItem(STORE); } catch { return null; }
+}
+
+// The browser's preferred language among ours ("ru-RU" -> "ru"), else English.
+export function browserLanguage(nav = globalThis.navigator) {
+  const wanted = [...((nav && nav.languages) || []), nav && nav.language].filter(Boolean);
+  for (const tag of wanted) {
+    const base = String(tag).toLowerCase().split("-")[0];
+    if (base in LANGUAGES) return base;
+  }
+  return "en";
+}
+
+let current = (() => { const s = stored(); return s in LANGUAGES ? s : browserLanguage(); })();
+
+export const lang = () => current;
+
+// Choose a language and remember it; the page redraws itself on the "languagechange" it hears.
+export function setLang(code) {
+  if (!(code in LANGUAGES)) return;
+  current = code;
+  try { localStorage.setItem(STORE, code); } catch { /* private mode: this page only */ }
+  document.documentElement.lang = code;
+  window.dispatchEvent(new CustomEvent("gh-language", { detail: code }));
+}
+
+// More words, for a renderer or a page part: addStrings({en: {"kc.draw": "Draw"}, ru: {...}}).
+export function addStrings(more) {
+  for (const [code, entries] of Object.entries(more)) Object.assign(DICT[code] || (DICT[code] = {}), entries);
+}
+
+export function has(key) {
+  return key in DICT[current] || key in DICT.en;
+}
+
+export function t(key, params = {}) {
+  let s = DICT[current][key] ?? DICT.en[key] ?? key;
+  if (s && typeof s === "object") {
+    const form = new Intl.PluralRules(current).select(Number(params.n ?? 0));
+    s = s[form] ?? s.other ?? s.many ?? Object.values(s)[0];
+  }
+  return String(s).replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
+}
+
+// Static text of index.html: every element with data-i18n="key" gets t(key) as its text.
+export function translateStatic(root = document) {
+  document.documentElement.lang = current;
+  root.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
+}
+
+// A date in the page's language ("1 Dec 2026, 12:30" / "1 дек. 2026 г., 12:30").
+export function formatDate(value) {
+  const d = typeof value === "number" ? new Date(value) : new Date(String(value));
+  if (Number.isNaN(d.getTime())) return "";
+  return d.toLocaleString(current === "ru" ? "ru-RU" : "en-GB", { dateStyle: "medium", timeStyle: "short" });
+}

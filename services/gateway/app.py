@@ -73,12 +73,15 @@ def create_app(settings: Settings, nats_url: str) -> FastAPI:
         version="0.1.0",
         description="Turn-based board and card games: create matches, send commands, watch views live.",
         lifespan=lifespan,
+        docs_url=None,  # /docs and /redoc are served with local assets (openapi.install_docs)
+        redoc_url=None,
         # Metrics are Prometheus (services.common.metrics); FastAPI's own OpenTelemetry layer
         # would only add per-request cost here.
         telemetry={"tracing": False, "metrics": False, "logs": False, "operation_spans": False},
     )
     app.state.gateway = gw
     openapi.install(app)  # every game's commands and views, from the contracts
+    openapi.install_docs(app)  # /docs and /redoc, with no internet
 
     errors.install_error_handlers(app)
     errors.install_error_responses(app)

@@ -79,6 +79,86 @@ ERROR_TEXT = {
 }
 
 
+# The error codes each route answers, by status, besides the edge's own (EDGE_CODES). The
+# OpenAPI description lists them on every error answer (``x-error-codes`` and the description);
+# tests/unit/test_openapi.py checks that every route is here and that every code the gateway
+# raises is declared.
+MATCH_READ = {400: ("malformed",), 401: ("bad_token",), 404: ("match_not_found",), 503: ("unavailable",)}
+CREDENTIAL = {401: ("unauthenticated", "bad_credentials")}
+QUEUE_BUS = {503: ("unavailable",)}
+ROUTE_ERRORS: dict[str, dict[int, tuple[str, ...]]] = {
+    "POST /api/accounts": {400: ("invalid_name",), 409: ("name_taken",)},
+    "GET /api/accounts/me": CREDENTIAL,
+    "POST /api/queue": {
+        **CREDENTIAL,
+        **QUEUE_BUS,
+        400: ("not_offered", "unknown_preset", "invalid_seats"),
+        403: ("not_your_player",),
+        404: ("unknown_game",),
+        409: ("already_queued", "in_match"),
+    },
+    "GET /api/queue": {**CREDENTIAL, **QUEUE_BUS},
+    "GET /api/queue/{ticket_id}": {**CREDENTIAL, **QUEUE_BUS, 404: ("not_queued",)},
+    "POST /api/queue/leave": {**CREDENTIAL, **QUEUE_BUS, 403: ("not_your_player",), 404: ("not_queued",)},
+    "GET /api/leaderboard/{game}": {},
+    "GET /api/players/{player}": {404: ("unknown_player",)},
+    "GET /api/history": {},
+    "GET /healthz": {},
+    "GET /readyz": {503: ("unavailable",)},
+    "GET /api/games": {},
+    "POST /api/matches": {
+        400: (
+            "malformed",
+            "invalid_ruleset",
+            "unknown_preset",
+            "invalid_seats",
+            "invalid_bots",
+            "invalid_time_control",
+            "ranked_needs_queue",
+        ),
+        404: ("unknown_game",),
+        409: ("idempotency_conflict",),
+        503: ("unavailable", "busy"),
+        504: ("timeout",),
+    },
+    "GET /api/matches": {400: ("bad_cursor",), 503: ("unavailable",)},
+    "GET /api/matches/{match_id}": MATCH_READ,
+    "GET /api/matches/{match_id}/events": MATCH_READ,
+    "POST /api/matches/{match_id}/commands": {
+        **MATCH_READ,
+        403: ("not_a_seat",),
+        # and the game's own rejection codes (x-game-codes, docs/api.md per game)
+        409: ("match_over", "no_draw_offer", "out_of_time", "not_your_turn"),
+        503: ("unavailable", "busy"),
+        504: ("timeout",),
+    },
+    "GET /api/matches/{match_id}/replay": {400: ("malformed",), 404: ("match_not_found",), 503: ("unavailable",)},
+    "GET /api/keys": {503: ("unavailable",)},
+    "GET /api/matches/{match_id}/export": {
+        400: ("malformed",),
+        404: ("match_not_found",),
+        409: ("match_running",),
+        503: ("unavailable",),
+    },
+}
+# What the edge answers before any route runs, on every route (429) or where a body is sent.
+EDGE_CODES: dict[int, tuple[str, ...]] = {
+    400: ("malformed", "too_deep", "too_long"),
+    408: ("body_timeout",),
+    413: ("body_too_large",),
+    415: ("unsupported_media_type",),
+    422: ("malformed",),
+    429: ("rate_limited", "too_many_connections"),
+}
+
+
+def declared_codes(key: str, status: int, has_body: bool) -> list[str]:
+    """The codes a route answers with ``status``: its own and the edge's."""
+    own = ROUTE_ERRORS.get(key, {}).get(status, ())
+    edge_codes = EDGE_CODES.get(status, ()) if (has_body or status in (429, 422)) else ()
+    return sorted({*own, *edge_codes})
+
+
 def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """OpenAPI ``responses`` for a route: every error it can answer (429 on every route), each
     with the one error shape."""
@@ -157,9 +237,10 @@ def declare_errors(schema: dict[str, Any]) -> dict[str, Any]:
     components["ErrorBody"] = ErrorBody.model_json_schema()
     ref = {"$ref": "#/components/schemas/ErrorBody"}
     for path, operations in schema.get("paths", {}).items():
-        for operation in operations.values():
+        for method, operation in operations.items():
+            key = f"{method.upper()} {path}"
             responses = operation.setdefault("responses", {})
-            wanted = {429}
+            wanted = {429, *ROUTE_ERRORS.get(key, {})}
             if "requestBody" in operation:
                 wanted |= set(BODY_ERRORS)
             if "{" in path:
@@ -174,6 +255,16 @@ def declare_errors(schema: dict[str, Any]) -> dict[str, Any]:
                 if status[:1] in ("4", "5"):
                     response["content"] = {"application/json": {"schema": ref}}
                     response.setdefault("description", ERROR_TEXT.get(int(status), "Error"))
+                    codes = declared_codes(key, int(status), "requestBody" in operation)
+                    if int(status) == 400 and "{" in path and "malformed" not in codes:
+                        codes.append("malformed")  # an id that is not one (the path's own check)
+                    if int(status) == 404 and not codes:
+                        codes = ["not_found"]
+                    response["x-error-codes"] = codes
+                    if codes:
+                        listed = ", ".join(f"`{c}`" for c in codes)
+                        text = response["description"].split(" — codes:")[0]
+                        response["description"] = f"{text} — codes: {listed}"
     for unused in ("HTTPValidationError", "ValidationError"):
         components.pop(unused, None)
     return schema

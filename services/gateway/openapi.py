@@ -14,15 +14,23 @@ Components, per registered game ``<game>``:
 The command route's request body is one of the ``CommandRequest``s (the ``type`` tags never
 repeat across games) and the match route's answer one of the ``MatchView``s, told apart by
 ``game``.
+
+The interactive pages (``/docs``, Swagger UI, and ``/redoc``, ReDoc) load their scripts and styles
+from the ``fastapi-offline`` package installed with the gateway, served under ``/docs-assets``:
+they work on a machine with no internet.
 """
 
 from __future__ import annotations
 
 import copy
+from importlib import resources
 from typing import Any, Union
 
 import msgspec
 from fastapi import FastAPI
+from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
+from fastapi.responses import HTMLResponse
+from fastapi.staticfiles import StaticFiles
 
 from contracts.match import AcceptDraw, DeclineDraw, MatchView, OfferDraw, Resign
 from domain.games import registry
@@ -32,6 +40,12 @@ REF = "#/components/schemas/{name}"
 SEAT_MATCH_COMMANDS = (Resign, OfferDraw, AcceptDraw, DeclineDraw)
 COMMAND_ROUTE = "/api/matches/{match_id}/commands"
 MATCH_ROUTE = "/api/matches/{match_id}"
+DOCS_ROUTE, REDOC_ROUTE, ASSETS_ROUTE = "/docs", "/redoc", "/docs-assets"
+# The pages may load nothing from another host (ReDoc's sidebar would fetch its maker's logo).
+DOCS_CSP = (
+    "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; font-src 'self' data:; worker-src 'self' blob:; connect-src 'self'"
+)
 
 
 def _ref(name: str) -> dict[str, str]:
@@ -99,6 +113,9 @@ def add_game_schemas(schema: dict[str, Any]) -> dict[str, Any]:
         body["content"] = {
             "application/json": {"schema": {"oneOf": [_ref(f"{g}.CommandRequest") for g in games]}}
         }
+        # A refused command is a 409 with the game's own rejection code (docs/api.md, per game).
+        refused = post.setdefault("responses", {}).setdefault("409", {"description": "Refused"})
+        refused["x-game-codes"] = {g: list(registry.get(g).contract.rejection_codes) for g in games}
     get = paths.get(MATCH_ROUTE, {}).get("get")
     if get is not None:
         ok = get.setdefault("responses", {}).setdefault("200", {"description": "The match"})
@@ -126,3 +143,42 @@ def install(app: FastAPI) -> None:
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
+
+
+def install_docs(app: FastAPI) -> None:
+    """``/docs`` (Swagger UI) and ``/redoc`` (ReDoc) with their assets served by the gateway
+    itself from the installed ``fastapi-offline`` package, so no page loads anything from another
+    host. The app is created with ``docs_url=None, redoc_url=None`` (FastAPI's own pages load
+    their scripts from a CDN)."""
+    assets = resources.files("fastapi_offline") / "static"
+    app.mount(ASSETS_ROUTE, StaticFiles(directory=str(assets)), name="docs-assets")
+    openapi_url = app.openapi_url or "/openapi.json"
+
+    @app.get(DOCS_ROUTE, include_in_schema=False)
+    async def swagger_ui() -> HTMLResponse:
+        return _local_only(
+            get_swagger_ui_html(
+                openapi_url=openapi_url,
+                title=f"{app.title} - API (Swagger UI)",
+                swagger_js_url=f"{ASSETS_ROUTE}/swagger-ui-bundle.js",
+                swagger_css_url=f"{ASSETS_ROUTE}/swagger-ui.css",
+                swagger_favicon_url=f"{ASSETS_ROUTE}/favicon.png",
+            )
+        )
+
+    @app.get(REDOC_ROUTE, include_in_schema=False)
+    async def redoc() -> HTMLResponse:
+        return _local_only(
+            get_redoc_html(
+                openapi_url=openapi_url,
+                title=f"{app.title} - API (ReDoc)",
+                redoc_js_url=f"{ASSETS_ROUTE}/redoc.standalone.js",
+                redoc_favicon_url=f"{ASSETS_ROUTE}/favicon.png",
+                with_google_fonts=False,
+            )
+        )
+
+
+def _local_only(page: HTMLResponse) -> HTMLResponse:
+    page.headers["Content-Security-Policy"] = DOCS_CSP
+    return page

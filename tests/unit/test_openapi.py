@@ -3,8 +3,10 @@ so a client can be generated for every game."""
 
 from __future__ import annotations
 
+import re
 import typing
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -13,6 +15,8 @@ import pytest
 from domain.games import registry
 from services.common.settings import Settings
 from services.gateway.app import create_app
+from services.gateway.errors import REJECTION_STATUS, ROUTE_ERRORS
+from services.gateway.lobby import AUTH_STATUS, QUEUE_STATUS
 from services.gateway.openapi import SEAT_MATCH_COMMANDS
 
 
@@ -87,3 +91,88 @@ def test_every_reference_resolves(doc: dict[str, Any]) -> None:
     schemas = doc["components"]["schemas"]
     missing = {r for r in refs(doc) if r.rsplit("/", 1)[1] not in schemas}
     assert not missing
+
+
+# Every error answer of every route (docs/api.md "Errors"): the statuses the issue asks for are
+# declared where a route can answer them, each in the one error shape with its codes listed.
+ROOT = Path(__file__).resolve().parents[2]
+API_DOC = (ROOT / "docs" / "api.md").read_text()
+GATEWAY = ROOT / "services" / "gateway"
+RAISED = re.compile(r'ApiError\(\s*(\d{3}),\s*"([a-z_]+)"')
+CREDENTIAL_ROUTES = ("/api/accounts/me", "/api/queue")
+BUS_ROUTES = ("/api/matches", "/api/queue")
+
+
+def operations(doc: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    for path, ops in doc["paths"].items():
+        for method, op in ops.items():
+            yield method.upper(), path, op
+
+
+def test_every_route_declares_its_error_answers(doc: dict[str, Any]) -> None:
+    seen = set()
+    for method, path, op in operations(doc):
+        key = f"{method} {path}"
+        seen.add(key)
+        assert key in ROUTE_ERRORS, f"{key}: list its error codes in services/gateway/errors.py ROUTE_ERRORS"
+        declared = {int(s) for s in op["responses"] if s[0] in "45"}
+        wanted = {429}
+        if "requestBody" in op:
+            wanted |= {400, 408, 413, 415, 422}
+        if op.get("parameters") or "requestBody" in op:
+            wanted.add(422)
+        if "{" in path:
+            wanted |= {400, 404}
+        if path.startswith(CREDENTIAL_ROUTES):
+            wanted.add(401)
+        if path.startswith(BUS_ROUTES):
+            wanted.add(503)
+        if path.startswith("/api/matches/{match_id}") and not path.endswith(("/replay", "/export")):
+            wanted.add(401)  # a seat token that is no seat's
+        if path.startswith("/api/queue") and method == "POST":
+            wanted.add(403)  # another player's name
+        wanted |= set(ROUTE_ERRORS[key])
+        assert wanted <= declared, f"{key} does not declare {sorted(wanted - declared)}"
+        for status, response in op["responses"].items():
+            if status[0] not in "45":
+                continue
+            schema = response["content"]["application/json"]["schema"]
+            assert schema == {"$ref": "#/components/schemas/ErrorBody"}, (key, status)
+            codes = response["x-error-codes"]
+            assert codes, f"{key} {status}: no codes"
+            for code in codes:
+                assert re.fullmatch(r"[a-z][a-z_]*", code), (key, status, code)
+                assert f"`{code}`" in API_DOC, f"{key} {status}: {code} is not in docs/api.md"
+                assert f"`{code}`" in response["description"], (key, status, code)
+    assert seen == set(ROUTE_ERRORS), f"ROUTE_ERRORS names routes that do not exist: {set(ROUTE_ERRORS) - seen}"
+    assert {"ErrorBody"} <= set(doc["components"]["schemas"])
+
+
+def test_every_code_the_gateway_raises_is_declared_at_its_status(doc: dict[str, Any]) -> None:
+    """Every ``ApiError(status, "code")`` in the gateway's HTTP code, and every mapped refusal,
+    is on some route's error answer with that status (WebSocket-only codes are in sockets.py)."""
+    declared: dict[int, set[str]] = {}
+    for _, _, op in operations(doc):
+        for status, response in op["responses"].items():
+            if status[0] in "45":
+                declared.setdefault(int(status), set()).update(response["x-error-codes"])
+    raised = {
+        (int(status), code)
+        for source in GATEWAY.glob("*.py")
+        if source.name != "sockets.py"
+        for status, code in RAISED.findall(source.read_text())
+    }
+    raised |= {(status, code) for code, status in {**QUEUE_STATUS, **AUTH_STATUS}.items()}
+    raised |= {(status, code) for code, status in REJECTION_STATUS.items() if code not in ("not_a_seat",)}
+    raised.add((403, "not_a_seat"))
+    assert len(raised) > 20
+    missing = sorted((status, code) for status, code in raised if code not in declared.get(status, set()))
+    assert not missing, f"raised but declared on no route: {missing}"
+
+
+def test_a_refused_command_declares_every_game_rejection_code(doc: dict[str, Any]) -> None:
+    refused = doc["paths"]["/api/matches/{match_id}/commands"]["post"]["responses"]["409"]
+    assert refused["x-game-codes"] == {
+        g: list(registry.get(g).contract.rejection_codes) for g in sorted(registry.GAMES)
+    }
+    assert "not_your_turn" in refused["x-error-codes"]

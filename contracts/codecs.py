@@ -11,6 +11,7 @@ from typing import Any
 
 import msgspec
 
+from contracts.disputes import DisputeEvent
 from contracts.envelope import Accepted, CommandEnvelope, EventEnvelope, Rejected, Reply
 from contracts.games.registry import CONTRACTS
 from contracts.integration import IntegrationEvent
@@ -72,6 +73,7 @@ def codec(game: str) -> GameCodec:
 
 reply_decoder: msgspec.json.Decoder[Reply] = msgspec.json.Decoder(Reply)
 integration_decoder: msgspec.json.Decoder[IntegrationEvent] = msgspec.json.Decoder(IntegrationEvent)
+dispute_decoder: msgspec.json.Decoder[DisputeEvent] = msgspec.json.Decoder(DisputeEvent)
 
 
 def decode_reply(data: bytes) -> Accepted | Rejected:

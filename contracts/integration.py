@@ -77,4 +77,25 @@ class TableFormed(msgspec.Struct, frozen=True, kw_only=True, tag="integration.ta
     gap: float = 0.0  # rating spread of the table
 
 
-IntegrationEvent = MatchStarted | MatchFinished | RatingApplied | TableFormed
+class RatingsRevised(msgspec.Struct, frozen=True, kw_only=True, tag="integration.ratings_revised.v1"):
+    """A ruling changed the result of a rated match: scoring recomputed every rating of its
+    (game, preset family, model) over the amended history, and these are that group's rating
+    updates, in the order scoring applies matches (voided matches left out).
+
+    Published by scoring on the rating subject, in order with ``RatingApplied``, so the
+    leaderboard replaces the group's standings with them: the first part (``part == 0``) resets
+    the group, every part applies its ``applied`` as ``RatingApplied`` events.  A long history
+    comes in several parts (``parts``)."""
+
+    dispute_id: str
+    match_id: str
+    game: str
+    family: str
+    model: str
+    part: int
+    parts: int
+    applied: tuple[RatingApplied, ...]
+    revised_at: int
+
+
+IntegrationEvent = MatchStarted | MatchFinished | RatingApplied | TableFormed | RatingsRevised

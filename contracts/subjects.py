@@ -15,6 +15,10 @@ INTEGRATION_SUBJECTS = "integration.>"
 CERTIFICATE_STREAM = "GH_CERTIFICATES"
 CERTIFICATE_SUBJECTS = "certificate.>"
 PUBLIC_KEY_SUBJECTS = "certificate.keys.*"
+# Disputes of finished matches: every event of one match's disputes on dispute.<match_id>
+# (contracts/disputes.py).  Only the gateway and the operator command write here.
+DISPUTE_STREAM = "GH_DISPUTES"
+DISPUTE_SUBJECTS = "dispute.>"
 
 DEFAULT_PARTITIONS = 4
 REFEREE_QUEUE = "referees"
@@ -37,6 +41,7 @@ BOTS_QUEUE = "bots"
 # Durable JetStream consumers of the read models.
 SCORING_CONSUMER = "scoring"
 LEADERBOARD_CONSUMER = "leaderboard"
+RULINGS_CONSUMER = "scoring-rulings"  # scoring, on the disputes stream
 
 # Expected-sequence header of JetStream (optimistic concurrency) and dedupe header.
 EXPECTED_LAST_SUBJECT_SEQ = "Nats-Expected-Last-Subject-Sequence"
@@ -78,3 +83,17 @@ def certificate_subject(game: str, match_id: str) -> str:
 
 def public_key_subject(key_id: str) -> str:
     return f"certificate.keys.{key_id}"
+
+
+def dispute_subject(match_id: str) -> str:
+    return f"dispute.{match_id}"
+
+
+def dispute_id_of(match_id: str, n: int) -> str:
+    return f"{match_id}-{n}"
+
+
+def match_id_of_dispute(dispute_id: str) -> str:
+    """The match a dispute id names ("" when it is not a dispute id)."""
+    match_id, sep, n = dispute_id.rpartition("-")
+    return match_id if sep and n.isdigit() and match_id and "." not in match_id else ""

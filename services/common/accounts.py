@@ -30,6 +30,9 @@ from contracts.envelope import Rejected
 from services.common.db import Account, AppKey
 
 TOKEN_PREFIX = "gh_"
+PLAYER = "player"
+OPERATOR = "operator"
+ROLES = (PLAYER, OPERATOR)
 MAX_NAME = 64
 MAX_APP_NAME = 32
 MAX_SUBJECT = 128
@@ -47,6 +50,7 @@ class Player:
     name: str
     account_id: str
     app_id: str | None = None
+    operator: bool = False  # the account's role is "operator" (rules on disputes)
 
 
 def now_ms() -> int:
@@ -83,7 +87,37 @@ def sign_up(engine: Engine, name: str) -> tuple[Player, str] | Rejected:
 def by_token(engine: Engine, token: str) -> Player | None:
     with Session(engine) as session:
         row = session.scalar(select(Account).where(Account.token_hash == token_hash(token)))
-    return None if row is None else Player(name=row.name, account_id=row.account_id)
+    return None if row is None else Player(name=row.name, account_id=row.account_id, operator=row.role == OPERATOR)
+
+
+# ---------------------------------------------------------------------- roles
+def set_role(engine: Engine, name: str, role: str) -> bool:
+    """Give the account ``name`` the role ``role`` (``player`` or ``operator``); False if unknown."""
+    if role not in ROLES:
+        raise ValueError(f"a role is one of {ROLES}")
+    with Session(engine) as session, session.begin():
+        row = session.scalar(select(Account).where(Account.name == name))
+        if row is None:
+            return False
+        row.role = role
+    return True
+
+
+def is_operator(engine: Engine, name: str) -> bool:
+    with Session(engine) as session:
+        role = session.scalar(select(Account.role).where(Account.name == name))
+    return role == OPERATOR
+
+
+def list_accounts(engine: Engine, operators_only: bool = False) -> list[dict[str, object]]:
+    query = select(Account).order_by(Account.created_at, Account.name)
+    if operators_only:
+        query = query.where(Account.role == OPERATOR)
+    with Session(engine) as session:
+        return [
+            {"name": r.name, "role": r.role, "app_id": r.app_id, "created_at": r.created_at}
+            for r in session.scalars(query)
+        ]
 
 
 # ---------------------------------------------------------------------- app keys
@@ -168,7 +202,7 @@ def _app_player(engine: Engine, app_id: str, app_name: str, subject: str) -> Pla
     with Session(engine) as session:
         row = session.scalar(query)
         if row is not None:
-            return Player(name=row.name, account_id=row.account_id, app_id=app_id)
+            return Player(name=row.name, account_id=row.account_id, app_id=app_id, operator=row.role == OPERATOR)
     account_id, name = secrets.token_hex(16), f"{app_name}:{subject}"
     try:
         with Session(engine) as session, session.begin():
@@ -179,7 +213,7 @@ def _app_player(engine: Engine, app_id: str, app_name: str, subject: str) -> Pla
         with Session(engine) as session:
             found = session.scalar(query)
         assert found is not None
-        return Player(name=found.name, account_id=found.account_id, app_id=app_id)
+        return Player(name=found.name, account_id=found.account_id, app_id=app_id, operator=found.role == OPERATOR)
     return Player(name=name, account_id=account_id, app_id=app_id)
 
 

@@ -24,6 +24,7 @@ from sqlalchemy import (
     Integer,
     LargeBinary,
     String,
+    Text,
     UniqueConstraint,
     create_engine,
     event,
@@ -111,8 +112,26 @@ class MatchRecord(Base):
     reason: Mapped[str] = mapped_column(String(128))
     moves: Mapped[int] = mapped_column(Integer)
     finished_at: Mapped[int] = mapped_column(BigInteger)
+    # integration stream sequence of its MatchFinished: the order scoring rated it in (a
+    # ruling recomputes a group's ratings in this order); None for matches recorded before 0003
+    position: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
 
     __table_args__ = (Index("ix_match_history_finished", "finished_at"),)
+
+
+class MatchRuling(Base):
+    """The latest ruling on a match (``contracts.disputes.RulingIssued``); written by scoring,
+    which rates the match with its effective result (``domain.disputes.apply_ruling``)."""
+
+    __tablename__ = "match_rulings"
+    match_id: Mapped[str] = mapped_column(ID, primary_key=True)
+    dispute_id: Mapped[str] = mapped_column(ID)
+    ruling: Mapped[str] = mapped_column(String(16))  # upheld | amended | void
+    ranks: Mapped[list[int]] = mapped_column(JSON)
+    scores: Mapped[list[float]] = mapped_column(JSON)
+    reason: Mapped[str] = mapped_column(Text)
+    ruled_by: Mapped[str] = mapped_column(ID)
+    ruled_at: Mapped[int] = mapped_column(BigInteger)
 
 
 class MatchPlayer(Base):
@@ -159,6 +178,9 @@ class Account(Base):
     app_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
     subject: Mapped[str | None] = mapped_column(String(128), nullable=True)
     created_at: Mapped[int] = mapped_column(BigInteger)
+    # "player" or "operator" (granted by ``gamehall accounts grant-operator``): operators rule
+    # on disputes
+    role: Mapped[str] = mapped_column(String(16), default="player", server_default="player")
 
     __table_args__ = (UniqueConstraint("app_id", "subject", name="uq_accounts_app_subject"),)
 
@@ -175,7 +197,7 @@ class AppKey(Base):
     revoked_at: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
 
 
-READ_MODEL_TABLES = ("players", "ratings", "standings", "match_history", "match_players")
+READ_MODEL_TABLES = ("players", "ratings", "standings", "match_history", "match_players", "match_rulings")
 
 
 def normalise_url(url: str) -> str:

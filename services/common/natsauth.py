@@ -3,12 +3,13 @@
 Layout (the embedded nats-server of ``gamehall up`` and tests; ``deploy/nats/`` documents the
 same for a real cluster):
 
-- account ``APP`` (JetStream): the match log (``GH_MATCHES``) and integration events
-  (``GH_INTEGRATION``).  One user per service: ``referee``, ``gateway``, ``bots``, ``scoring``,
+- account ``APP`` (JetStream): the match log (``GH_MATCHES``), integration events
+  (``GH_INTEGRATION``), match certificates (``GH_CERTIFICATES``) and disputes (``GH_DISPUTES``).  One user per service: ``referee``, ``gateway``, ``bots``, ``scoring``,
   ``leaderboard``, ``matchmaking`` and ``cli`` (operator commands).  Every user but ``referee``
   may not publish or subscribe on ``secret.>``, may not touch a ``GH_SECRETS`` stream through
   the JetStream API, may not append to ``match.>`` or sign on ``certificate.>`` and may not serve ``cmd.>`` (pose as a
-  referee).
+  referee).  Only ``gateway`` and ``cli`` (operator commands) may append to ``dispute.>``: the
+  other restricted users are also denied publishing there (:data:`DISPUTE_WRITERS`).
 - account ``SECRETS`` (JetStream): ``GH_SECRETS``, the server seeds of card matches.  Its only
   user, ``referee-secrets``, is the referee's second connection.  No other account imports it.
 
@@ -46,6 +47,14 @@ DENY_PUBLISH = (
     f"$JS.API.*.*.*.{_S}.>",
 )
 DENY_SUBSCRIBE = (subjects.SECRET_SUBJECTS, "cmd.>")
+# Who may append dispute events (a player's or operator's request, checked by the gateway or the
+# operator command); every other restricted user is denied ``dispute.>`` as well.
+DISPUTE_WRITERS = ("gateway", "cli")
+DENY_PUBLISH_READERS = (*DENY_PUBLISH, subjects.DISPUTE_SUBJECTS)
+
+
+def deny_publish(user: str) -> tuple[str, ...]:
+    return DENY_PUBLISH if user in DISPUTE_WRITERS else DENY_PUBLISH_READERS
 
 
 @dataclass(frozen=True)
@@ -104,7 +113,7 @@ def _q(text: str) -> str:
 def _user(cred: Credential, restricted: bool) -> str:
     line = f"{{user: {_q(cred.user)}, password: {_q(cred.password)}"
     if restricted:
-        pub = ", ".join(_q(s) for s in DENY_PUBLISH)
+        pub = ", ".join(_q(s) for s in deny_publish(cred.user))
         sub = ", ".join(_q(s) for s in DENY_SUBSCRIBE)
         line += f", permissions: {{publish: {{deny: [{pub}]}}, subscribe: {{deny: [{sub}]}}}}"
     return line + "}"

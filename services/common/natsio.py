@@ -63,9 +63,15 @@ STREAM_SUBJECTS = (
     (subjects.SECRET_STREAM, subjects.SECRET_SUBJECTS),
     (subjects.INTEGRATION_STREAM, subjects.INTEGRATION_SUBJECTS),
     (subjects.CERTIFICATE_STREAM, subjects.CERTIFICATE_SUBJECTS),
+    (subjects.DISPUTE_STREAM, subjects.DISPUTE_SUBJECTS),
 )
 # Streams every service may see (account APP) and the referee's own (account SECRETS).
-APP_STREAMS = (subjects.MATCH_STREAM, subjects.INTEGRATION_STREAM, subjects.CERTIFICATE_STREAM)
+APP_STREAMS = (
+    subjects.MATCH_STREAM,
+    subjects.INTEGRATION_STREAM,
+    subjects.CERTIFICATE_STREAM,
+    subjects.DISPUTE_STREAM,
+)
 SECRET_STREAMS = (subjects.SECRET_STREAM,)
 
 

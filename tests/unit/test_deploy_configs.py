@@ -50,3 +50,21 @@ def test_every_server_config_runs_the_embedded_servers_accounts() -> None:
     servers = [ROOT / "deploy/nats/nats.conf", *sorted((ROOT / "deploy/nats/cluster").glob("n*.conf"))]
     for conf in servers:
         assert "accounts.conf" in conf.read_text(), conf
+
+
+def test_only_the_gateway_and_the_operator_command_write_disputes() -> None:
+    """accounts.conf gives the same users as natsauth.py the right to append to dispute.>."""
+    import re
+
+    from services.common import natsauth
+
+    accounts = (ROOT / "deploy/nats/accounts.conf").read_text()
+    assert '"dispute.>"' in accounts
+    for user in natsauth.SERVICE_USERS:
+        if user == natsauth.REFEREE:
+            continue
+        line = re.search(rf"\{{user: {re.escape(user)},.*\}}", accounts)
+        assert line is not None, user
+        writer = user in natsauth.DISPUTE_WRITERS
+        assert line.group(0).endswith("$RESTRICTED}" if writer else "$RESTRICTED_READER}"), user
+        assert ("dispute.>" in natsauth.deny_publish(user)) is not writer, user

@@ -181,3 +181,22 @@ def rate_match(
         effective_before=tuple((s.rating, s.rd, s.volatility) for s in effective),
     )
     return event, new_states
+
+
+def rate_sequence(
+    matches: list[tuple[MatchFinished, str, str]],
+    policy: RatingPolicy = RatingPolicy(),  # noqa: B008 - frozen struct
+) -> tuple[list[RatingApplied], dict[str, RatingState], dict[str, str]]:
+    """Rate ``(finished, season, family)`` in order from no ratings at all: the rating updates,
+    every player's final state and the last match each was rated in.  The matches are one
+    (game, family, model) group, each :func:`rateable`; scoring recomputes a group with it when a
+    ruling changes one of its results, so that the ratings are those of the amended history."""
+    states: dict[str, RatingState] = {}
+    last: dict[str, str] = {}
+    produced: list[RatingApplied] = []
+    for finished, season, family in matches:
+        applied, new = rate_match(finished, season, family, {p: states.get(p) for p in finished.players}, policy)
+        states.update(new)
+        last.update((p, finished.match_id) for p in finished.players)
+        produced.append(applied)
+    return produced, states, last

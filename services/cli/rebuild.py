@@ -1,5 +1,12 @@
-"""Recompute ratings, standings and match history from the integration stream into fresh tables,
-then compare them with the live tables (``--check``) or replace the live tables with them."""
+"""Recompute ratings, standings and match history from the integration stream and the dispute
+rulings into fresh tables, then compare them with the live tables (``--check``) or replace the
+live tables with them.
+
+The rebuild runs scoring's own code: every MatchFinished in stream order, then every ruling in
+disputes-stream order (each recomputes its match's group over the amended history), then the
+leaderboard over what scoring produced, in order.  Live scoring sees the rulings interleaved with
+later matches; the tables come out the same, because a ruling recomputes its group from no
+ratings (services/scoring/rulings.py)."""
 
 from __future__ import annotations
 
@@ -16,32 +23,35 @@ from sqlalchemy.orm import Session
 from sqlalchemy.pool import StaticPool
 
 from contracts import subjects
-from contracts.integration import RatingApplied
+from contracts.integration import RatingApplied, RatingsRevised
 from services.common import db
 from services.common.projection import apply_batch
 from services.leaderboard import logic as leaderboard_logic
 from services.scoring import logic as scoring_logic
 from services.scoring.config import ScoringConfig
 
-COMPARED = (db.Rating, db.Standing, db.MatchRecord, db.MatchPlayer, db.Player)
+COMPARED = (db.Rating, db.Standing, db.MatchRecord, db.MatchPlayer, db.Player, db.MatchRuling)
 
 
-async def last_seq(js: JetStreamContext, subject: str) -> int:
+async def last_seq(js: JetStreamContext, subject: str, stream: str = subjects.INTEGRATION_STREAM) -> int:
     try:
-        msg = await js.get_last_msg(subjects.INTEGRATION_STREAM, subject)
+        if stream == subjects.DISPUTE_STREAM:  # a wildcard: the stream's last sequence
+            info = await js.stream_info(stream)
+            return int(info.state.last_seq or 0)
+        msg = await js.get_last_msg(stream, subject)
     except NotFoundError:
         return 0
     return int(msg.seq or 0)
 
 
-async def read_subject(js: JetStreamContext, subject: str, timeout: float = 10.0) -> list[tuple[int, bytes]]:
+async def read_subject(
+    js: JetStreamContext, subject: str, timeout: float = 10.0, stream: str = subjects.INTEGRATION_STREAM
+) -> list[tuple[int, bytes]]:
     """Every message on ``subject`` up to its last one at call time, in stream order."""
-    last = await last_seq(js, subject)
+    last = await last_seq(js, subject, stream)
     if last == 0:
         return []
-    sub = await js.subscribe(
-        subject, stream=subjects.INTEGRATION_STREAM, ordered_consumer=True, deliver_policy=DeliverPolicy.ALL
-    )
+    sub = await js.subscribe(subject, stream=stream, ordered_consumer=True, deliver_policy=DeliverPolicy.ALL)
     out: list[tuple[int, bytes]] = []
     try:
         while True:
@@ -62,25 +72,34 @@ def fresh_engine() -> Engine:
 
 
 def rebuild_into(
-    engine: Engine, finished: list[tuple[int, bytes]], config: ScoringConfig
-) -> list[RatingApplied]:
-    """Run the scoring and leaderboard projections' own code over the log, in order."""
-    produced: list[RatingApplied] = []
+    engine: Engine,
+    finished: list[tuple[int, bytes]],
+    config: ScoringConfig,
+    disputes: list[tuple[int, bytes]] | None = None,
+) -> list[RatingApplied | RatingsRevised]:
+    """Run the scoring and leaderboard projections' own code over the log, in order: the
+    matches, then the rulings of the disputes stream."""
+    produced: list[RatingApplied | RatingsRevised] = []
     apply = scoring_logic.make_apply(config, sink=produced)
     prefetch = scoring_logic.make_prefetch(config)
     for start in range(0, len(finished), 1000):
         apply_batch(
             engine, subjects.SCORING_CONSUMER, finished[start : start + 1000], apply, prefetch=prefetch
         )
+    rulings = scoring_logic.make_ruling_apply(config, sink=produced)
+    for start in range(0, len(disputes or []), 1000):
+        apply_batch(engine, subjects.RULINGS_CONSUMER, (disputes or [])[start : start + 1000], rulings)
     with db.session_scope(engine) as session:
         session.execute(delete(db.Outbox))
     for start in range(0, len(produced), 1000):
         chunk = produced[start : start + 1000]
         with db.session_scope(engine) as session, session.no_autoflush:
             cache: dict[Any, Any] = {}
-            leaderboard_logic.prefetch_events(session, chunk, cache)
-            for applied in chunk:
-                leaderboard_logic.apply_rating(session, applied, cache)
+            ratings = [e for e in chunk if isinstance(e, RatingApplied)]
+            ratings += [a for e in chunk if isinstance(e, RatingsRevised) for a in e.applied]
+            leaderboard_logic.prefetch_events(session, ratings, cache)
+            for event in chunk:
+                leaderboard_logic.apply_event(session, event, cache)
     return produced
 
 
@@ -146,33 +165,39 @@ def replace_live(live: Engine, fresh: Engine, positions: dict[str, int]) -> None
                 row.position = position
 
 
-def live_caught_up(live: Engine, finished_seq: int, rating_seq: int) -> bool:
+def live_caught_up(live: Engine, finished_seq: int, rating_seq: int, disputes_seq: int = 0) -> bool:
     with Session(live) as session:
         scoring = db.get_position(session, subjects.SCORING_CONSUMER)
+        rulings = db.get_position(session, subjects.RULINGS_CONSUMER)
         board = db.get_position(session, subjects.LEADERBOARD_CONSUMER)
         pending = session.scalar(select(func.count()).select_from(db.Outbox)) or 0
-    return scoring >= finished_seq and board >= rating_seq and pending == 0
+    return scoring >= finished_seq and rulings >= disputes_seq and board >= rating_seq and pending == 0
 
 
 async def rebuild(
     js: JetStreamContext, live: Engine, config: ScoringConfig, check: bool, wait_s: float = 15.0
 ) -> dict[str, Any]:
     finished = await read_subject(js, subjects.MATCH_FINISHED)
+    disputes = await read_subject(js, subjects.DISPUTE_SUBJECTS, stream=subjects.DISPUTE_STREAM)
     fresh = fresh_engine()
     started = time.perf_counter()
-    produced = await asyncio.to_thread(rebuild_into, fresh, finished, config)
+    produced = await asyncio.to_thread(rebuild_into, fresh, finished, config, disputes)
     elapsed = time.perf_counter() - started
     finished_seq = finished[-1][0] if finished else 0
+    disputes_seq = disputes[-1][0] if disputes else 0
+    with Session(fresh) as session:
+        rulings = session.scalar(select(func.count()).select_from(db.MatchRuling)) or 0
     report: dict[str, Any] = {
         "matches": len(finished),
-        "rated": len(produced),
+        "rated": sum(1 for e in produced if isinstance(e, RatingApplied)),
+        "rulings": int(rulings),
         "rebuild_seconds": round(elapsed, 3),
     }
     if check:
         deadline = time.monotonic() + wait_s
         while True:
             rating_seq = await last_seq(js, subjects.RATING_APPLIED)
-            if live_caught_up(live, finished_seq, rating_seq) or time.monotonic() > deadline:
+            if live_caught_up(live, finished_seq, rating_seq, disputes_seq) or time.monotonic() > deadline:
                 break
             await asyncio.sleep(0.2)
         diffs = compare(live, fresh)
@@ -183,7 +208,11 @@ async def rebuild(
         replace_live(
             live,
             fresh,
-            {subjects.SCORING_CONSUMER: finished_seq, subjects.LEADERBOARD_CONSUMER: rating_seq},
+            {
+                subjects.SCORING_CONSUMER: finished_seq,
+                subjects.RULINGS_CONSUMER: disputes_seq,
+                subjects.LEADERBOARD_CONSUMER: rating_seq,
+            },
         )
         report["ok"] = True
     fresh.dispose()

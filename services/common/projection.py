@@ -114,8 +114,14 @@ class Projection:
         after_commit: Callable[[], Awaitable[None]] | None = None,
         options: ProjectionOptions | None = None,
         prefetch: PrefetchFn | None = None,
+        stream: str = subjects.INTEGRATION_STREAM,
+        lock: asyncio.Lock | None = None,
     ) -> None:
+        """``lock``: shared by the projections of one service that write the same tables, so
+        their batches commit one at a time (scoring's matches and rulings)."""
         self.prefetch = prefetch
+        self.stream = stream
+        self.lock = lock
         self.js = js
         self.engine = engine
         self.name = name
@@ -145,7 +151,7 @@ class Projection:
         )
         sub = await self.js.subscribe(
             self.filter_subject,
-            stream=subjects.INTEGRATION_STREAM,
+            stream=self.stream,
             durable=self.name,
             cb=self._on_message,
             manual_ack=True,
@@ -156,7 +162,8 @@ class Projection:
         stopper = asyncio.create_task(stop.wait())
         try:
             if self.after_commit is not None:
-                await self.after_commit()  # publish what a previous run committed but did not send
+                async with self.lock if self.lock is not None else contextlib.nullcontext():
+                    await self.after_commit()  # publish what a previous run committed but did not send
             while not stop.is_set():
                 getter = asyncio.create_task(self.queue.get())
                 done, _ = await asyncio.wait({getter, stopper}, return_when=asyncio.FIRST_COMPLETED)
@@ -180,6 +187,10 @@ class Projection:
                 await sub.unsubscribe()
 
     async def _commit(self, batch: list[Msg]) -> None:
+        async with self.lock if self.lock is not None else contextlib.nullcontext():
+            await self._commit_locked(batch)
+
+    async def _commit_locked(self, batch: list[Msg]) -> None:
         items = [(m.metadata.sequence.stream, m.data) for m in batch]
         result = await asyncio.to_thread(
             apply_batch, self.engine, self.name, items, self.apply, self.options.fault, self.prefetch

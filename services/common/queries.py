@@ -7,7 +7,7 @@ from typing import Any
 from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
-from services.common.db import MatchPlayer, MatchRecord, Player, Rating, Standing
+from services.common.db import MatchPlayer, MatchRecord, MatchRuling, Player, Rating, Standing
 
 
 def seasons(engine: Engine, game: str) -> list[str]:
@@ -64,7 +64,29 @@ def leaderboard(
     return {"game": game, "season": season, "preset_family": preset_family, "entries": entries}
 
 
-def _match_dict(record: MatchRecord) -> dict[str, Any]:
+def ruling_dict(ruling: MatchRuling | None) -> dict[str, Any] | None:
+    if ruling is None:
+        return None
+    return {
+        "dispute_id": ruling.dispute_id,
+        "ruling": ruling.ruling,
+        "ranks": list(ruling.ranks),
+        "scores": list(ruling.scores),
+        "reason": ruling.reason,
+        "ruled_by": ruling.ruled_by,
+        "ruled_at": ruling.ruled_at,
+    }
+
+
+def _match_dict(record: MatchRecord, ruling: MatchRuling | None = None) -> dict[str, Any]:
+    """A match as recorded (``ranks``, ``scores``) and as it counts after its latest ruling:
+    ``status`` ("" without one, else upheld / amended / void), ``ruling`` and
+    ``effective_ranks`` (None for a void match)."""
+    effective: list[int] | None = list(record.ranks)
+    if ruling is not None and ruling.ruling == "amended":
+        effective = list(ruling.ranks)
+    elif ruling is not None and ruling.ruling == "void":
+        effective = None
     return {
         "match_id": record.match_id,
         "game": record.game,
@@ -81,6 +103,9 @@ def _match_dict(record: MatchRecord) -> dict[str, Any]:
         "reason": record.reason,
         "moves": record.moves,
         "finished_at": record.finished_at,
+        "status": ruling.ruling if ruling is not None else "",
+        "ruling": ruling_dict(ruling),
+        "effective_ranks": effective,
     }
 
 
@@ -89,17 +114,19 @@ def match_history(
 ) -> list[dict[str, Any]]:
     """Finished matches, newest first; only ``player``'s when given (with their rating change)."""
     with Session(engine) as session:
+        ruled = MatchRuling.match_id == MatchRecord.match_id
         if player is None:
-            query = select(MatchRecord)
+            query = select(MatchRecord, MatchRuling).outerjoin(MatchRuling, ruled)
             if game is not None:
                 query = query.where(MatchRecord.game == game)
-            records = session.scalars(
+            records = session.execute(
                 query.order_by(MatchRecord.finished_at.desc(), MatchRecord.match_id).limit(limit)
-            )
-            return [_match_dict(r) for r in records]
+            ).all()
+            return [_match_dict(r, ruling) for r, ruling in records]
         query2 = (
-            select(MatchRecord, MatchPlayer)
+            select(MatchRecord, MatchPlayer, MatchRuling)
             .join(MatchPlayer, MatchPlayer.match_id == MatchRecord.match_id)
+            .outerjoin(MatchRuling, ruled)
             .where(MatchPlayer.player == player)
         )
         if game is not None:
@@ -108,8 +135,8 @@ def match_history(
             query2.order_by(MatchPlayer.finished_at.desc(), MatchRecord.match_id).limit(limit)
         ).all()
         out = []
-        for record, seat in rows:
-            item = _match_dict(record)
+        for record, seat, ruling in rows:
+            item = _match_dict(record, ruling)
             item["seat_index"] = seat.seat_index
             item["rank"] = seat.rank
             item["rating_before"] = seat.rating_before

@@ -1,4 +1,5 @@
-"""What the leaderboard writes for one RatingApplied, inside the projection's transaction."""
+"""What the leaderboard writes for one RatingApplied (and for a RatingsRevised: a ruling's
+recomputed group), inside the projection's transaction."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from contracts.codecs import integration_decoder
-from contracts.integration import RatingApplied
+from contracts.integration import RatingApplied, RatingsRevised
 from domain.rating.openskill_pl import ordinal
 from domain.rating.ranked import GLICKO2
 from domain.rating.seasons import preset_family
@@ -85,6 +86,36 @@ def apply_rating(session: Session, applied: RatingApplied, cache: dict[Any, Any]
         person.rated_games += 1
 
 
+def apply_revision(session: Session, revised: RatingsRevised, cache: dict[Any, Any]) -> None:
+    """Replace the standings of one (game, family, model) by the recomputed rating updates: the
+    first part drops the group's rows (every season) and takes their games off the players'
+    counts, every part applies its updates.  First and last seen stay (the matches were
+    played)."""
+    if revised.part == 0:
+        session.flush()
+        rows = session.scalars(
+            select(Standing).where(
+                Standing.game == revised.game, Standing.family == revised.family, Standing.model == revised.model
+            )
+        ).all()
+        for row in rows:
+            person: Player | None = _get(session, cache, Player, row.player)
+            if person is not None:
+                person.rated_games -= row.games
+            cache[("standings", (row.game, row.family, row.season, row.model, row.player))] = None
+            session.delete(row)
+        session.flush()
+    for applied in revised.applied:
+        apply_rating(session, applied, cache)
+
+
+def apply_event(session: Session, event: Any, cache: dict[Any, Any]) -> None:
+    if isinstance(event, RatingApplied):
+        apply_rating(session, event, cache)
+    elif isinstance(event, RatingsRevised):
+        apply_revision(session, event, cache)
+
+
 def prefetch_events(session: Session, events: list[RatingApplied], cache: dict[Any, Any]) -> None:
     """Standings and player rows of a whole batch, in two queries."""
     if not events:
@@ -104,7 +135,12 @@ def prefetch_events(session: Session, events: list[RatingApplied], cache: dict[A
 
 
 def prefetch(session: Session, batch: list[bytes], cache: dict[Any, Any]) -> None:
-    events = [e for e in (integration_decoder.decode(d) for d in batch) if isinstance(e, RatingApplied)]
+    events: list[RatingApplied] = []
+    for event in (integration_decoder.decode(d) for d in batch):
+        if isinstance(event, RatingApplied):
+            events.append(event)
+        elif isinstance(event, RatingsRevised):
+            events.extend(event.applied)
     prefetch_events(session, events, cache)
 
 
@@ -113,3 +149,6 @@ def apply(session: Session, _seq: int, data: bytes, cache: dict[Any, Any]) -> No
     if isinstance(event, RatingApplied):
         apply_rating(session, event, cache)
         _log.debug("standings_updated", match_id=event.match_id, game=event.game, season=event.season)
+    elif isinstance(event, RatingsRevised):
+        apply_revision(session, event, cache)
+        _log.info("standings_revised", match_id=event.match_id, game=event.game, part=event.part)

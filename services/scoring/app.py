@@ -1,4 +1,6 @@
-"""Scoring service: MatchFinished -> match history, ratings and RatingApplied.
+"""Scoring service: MatchFinished -> match history, ratings and RatingApplied; dispute rulings
+(the disputes stream) -> recomputed ratings and RatingsRevised.  The two projections share one
+lock, so their batches commit one at a time.
 
 Run alone with ``run(settings, stop)``; ``/metrics`` on its own port.
 """
@@ -27,7 +29,8 @@ async def run(
         js, engine = shell.nc.jetstream(), shell.engine
         assert engine is not None
         cfg = scoring_config.load(settings.scoring)
-        projection = Projection(
+        lock = asyncio.Lock()
+        matches = Projection(
             js,
             engine,
             subjects.SCORING_CONSUMER,
@@ -36,8 +39,19 @@ async def run(
             after_commit=lambda: _flush(js, engine),
             options=options,
             prefetch=logic.make_prefetch(cfg),
+            lock=lock,
         )
-        await projection.run(stop)
+        rulings = Projection(
+            js,
+            engine,
+            subjects.RULINGS_CONSUMER,
+            subjects.DISPUTE_SUBJECTS,
+            logic.make_ruling_apply(cfg),
+            after_commit=lambda: _flush(js, engine),
+            stream=subjects.DISPUTE_STREAM,
+            lock=lock,
+        )
+        await asyncio.gather(matches.run(stop), rulings.run(stop))
 
 
 async def _flush(js: object, engine: object) -> None:

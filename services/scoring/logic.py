@@ -8,13 +8,15 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from contracts import subjects
-from contracts.codecs import encode, integration_decoder
-from contracts.integration import MatchFinished, RatingApplied
+from contracts.codecs import dispute_decoder, encode, integration_decoder
+from contracts.disputes import RulingIssued
+from contracts.integration import MatchFinished, RatingApplied, RatingsRevised
 from domain.rating.ranked import RatingState, model_for, rate_match, rateable
 from domain.rating.seasons import preset_family, season_for
 from services.common import logs
-from services.common.db import MatchPlayer, MatchRecord, Outbox, Rating
-from services.common.projection import queue_insert
+from services.common.db import MatchPlayer, MatchRecord, MatchRuling, Outbox, Rating
+from services.common.projection import flush_inserts, queue_insert
+from services.scoring import rulings
 from services.scoring.config import ScoringConfig
 
 _log = logs.get("scoring")
@@ -32,7 +34,11 @@ def _rating_row(session: Session, cache: dict[Any, Any], key: tuple[str, str, st
 
 
 def apply_finished(
-    session: Session, finished: MatchFinished, config: ScoringConfig, cache: dict[Any, Any]
+    session: Session,
+    finished: MatchFinished,
+    config: ScoringConfig,
+    cache: dict[Any, Any],
+    position: int | None = None,
 ) -> RatingApplied | None:
     """Record the match; rate it when ranked.  A match already recorded is ignored (idempotent by id)."""
     known = cache.get(("match", finished.match_id))
@@ -107,6 +113,7 @@ def apply_finished(
             "reason": outcome.reason,
             "moves": finished.moves,
             "finished_at": finished.finished_at,
+            "position": position,
         },
     )
     for i, player in enumerate(finished.players):
@@ -138,6 +145,9 @@ def prefetch(session: Session, batch: list[bytes], cache: dict[Any, Any], config
     existing = set(session.scalars(select(MatchRecord.match_id).where(MatchRecord.match_id.in_(ids))))
     for match_id in ids:
         cache[("match", match_id)] = match_id in existing
+    ruled = set(session.scalars(select(MatchRuling.match_id).where(MatchRuling.match_id.in_(ids))))
+    for match_id in ids:
+        cache[("ruling", match_id)] = match_id in ruled
     keys: set[tuple[str, str, str, str]] = set()
     for e in events:
         if rateable(e):
@@ -160,16 +170,40 @@ def make_prefetch(config: ScoringConfig) -> Any:
     return run
 
 
-def make_apply(config: ScoringConfig, sink: list[RatingApplied] | None = None) -> Any:
-    """The projection's apply function; ``sink`` collects RatingApplied (rebuild)."""
+Produced = RatingApplied | RatingsRevised
 
-    def apply(session: Session, _seq: int, data: bytes, cache: dict[Any, Any]) -> None:
+
+def make_apply(config: ScoringConfig, sink: list[Produced] | None = None) -> Any:
+    """The projection's apply function; ``sink`` collects what goes to the leaderboard (rebuild)."""
+
+    def apply(session: Session, seq: int, data: bytes, cache: dict[Any, Any]) -> None:
         event = integration_decoder.decode(data)
         if not isinstance(event, MatchFinished):
             return
-        applied = apply_finished(session, event, config, cache)
+        fresh = not cache.get(("match", event.match_id), False)
+        applied = apply_finished(session, event, config, cache, position=seq)
         _log.debug("match_scored", match_id=event.match_id, game=event.game, rated=applied is not None)
         if applied is not None and sink is not None:
             sink.append(applied)
+        if fresh and applied is not None and cache.get(("ruling", event.match_id), True):
+            flush_inserts(session, cache)  # the match's rows, before its ruling recomputes the group
+            revised = rulings.after_finished(session, event.match_id, config, cache)
+            if sink is not None:
+                sink.extend(revised)
+
+    return apply
+
+
+def make_ruling_apply(config: ScoringConfig, sink: list[Produced] | None = None) -> Any:
+    """The apply function of the disputes-stream projection: rulings only."""
+
+    def apply(session: Session, _seq: int, data: bytes, cache: dict[Any, Any]) -> None:
+        event = dispute_decoder.decode(data)
+        if not isinstance(event, RulingIssued):
+            return
+        revised = rulings.apply_ruling_event(session, event, config, cache)
+        _log.info("ruling_applied", match_id=event.match_id, ruling=event.ruling, revised=bool(revised))
+        if sink is not None:
+            sink.extend(revised)
 
     return apply

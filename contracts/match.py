@@ -29,11 +29,19 @@ class TimeControl(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     """A match's clock, composed around every game by the match layer (docs/audit.md "Clocks").
 
     Fischer: ``base_s`` for the whole match plus ``increment_s`` after each of the seat's moves;
-    or per move: ``move_s`` for every turn.  Exactly one of ``base_s`` and ``move_s`` is set."""
+    or per move: ``move_s`` for every turn.  Exactly one of ``base_s`` and ``move_s`` is set.
+
+    ``grace_s`` (0: none): a seat that is to move for that long in all without sending any command
+    of its own has abandoned the match (docs/architecture.md "Abandonment").  ``on_timeout``: what
+    a timed-out or abandoned seat becomes: ``"forfeit"`` (the game's rule) or, in a casual match
+    only, ``"bot"`` (the seat is handed to a computer player and the match goes on); ``""`` in
+    matches stored before the option existed means ``"forfeit"``."""
 
     base_s: float = 0
     increment_s: float = 0
     move_s: float = 0
+    grace_s: float = 0
+    on_timeout: str = ""
 
 
 # ---------------------------------------------------------------- commands
@@ -85,9 +93,28 @@ class ClaimTimeout(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
     seat: str
     deadline: int
     at: int
+    # With ``on_timeout = "bot"``: the hash of the token the referee gives the computer player
+    # that takes the seat over (the token itself goes to the bots service, never into the log).
+    bot_token_hash: str = ""
 
 
-MatchCommand = CreateMatch | Resign | OfferDraw | AcceptDraw | DeclineDraw | ExpireIdle | ClaimTimeout
+class ClaimAbandon(
+    msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="claim_abandon.v1"
+):
+    """Platform command (no seat), issued only by the referee: ``seat`` has been to move for
+    ``grace_s`` in all since its last own command, as of ``deadline`` (unix ms, from the log's
+    stamps).  Refused (``not_due``) unless ``deadline`` is the seat's abandonment deadline and
+    ``at`` (its own envelope's ``recorded_at``) is not before it."""
+
+    seat: str
+    deadline: int
+    at: int
+    bot_token_hash: str = ""  # as in ClaimTimeout
+
+
+MatchCommand = (
+    CreateMatch | Resign | OfferDraw | AcceptDraw | DeclineDraw | ExpireIdle | ClaimTimeout | ClaimAbandon
+)
 
 
 # ---------------------------------------------------------------- events
@@ -142,6 +169,25 @@ class TimedOut(msgspec.Struct, frozen=True, kw_only=True, tag="timed_out.v1"):
     at: int
 
 
+class SeatAbandoned(msgspec.Struct, frozen=True, kw_only=True, tag="seat_abandoned.v1"):
+    """``seat`` sent nothing while to move for the match's ``grace_s`` (deadline ``deadline``);
+    the game's abandonment rule follows, or the seat is handed to a computer player."""
+
+    seat: str
+    deadline: int
+    at: int
+
+
+class SeatHandedToBot(msgspec.Struct, frozen=True, kw_only=True, tag="seat_handed_to_bot.v1"):
+    """A casual match's timed-out or abandoned ``seat`` is played from now on by the computer
+    player ``strength`` holding a new seat token (``token_hash``); the old token no longer acts.
+    The seat's clock starts afresh (``base_s``, or ``move_s``)."""
+
+    seat: str
+    strength: str
+    token_hash: str
+
+
 class ServerSeedRevealed(msgspec.Struct, frozen=True, kw_only=True, tag="server_seed_revealed.v1"):
     server_seed: str  # hex; sha256 of its bytes equals MatchCreated.seed_commitment
 
@@ -156,6 +202,8 @@ MatchEvent = (
     | ServerSeedRevealed
     | MatchAbandoned
     | TimedOut
+    | SeatAbandoned
+    | SeatHandedToBot
 )
 
 # Stable rejection codes of the match layer (each game adds its own).
@@ -192,13 +240,17 @@ class LegalMove(msgspec.Struct, frozen=True, kw_only=True):
 class ClockView(msgspec.Struct, frozen=True, kw_only=True):
     """The match's clocks as of its last decision (``since``, unix ms, that decision's
     ``recorded_at``): per seat the time left then, and for the seats whose clock runs the unix ms
-    at which it runs out (0 for the others).  A client counts down from these."""
+    at which it runs out (0 for the others).  A client counts down from these.  With
+    ``grace_s``, ``abandon_at`` is per seat the unix ms at which a running seat that sends nothing
+    is abandoned (0 for the others); ``bots`` lists the seats handed to computer players."""
 
     time_control: TimeControl
     since: int
     running: tuple[str, ...]
     remaining_ms: tuple[int, ...]
     deadlines: tuple[int, ...]
+    abandon_at: tuple[int, ...] = ()
+    bots: tuple[str, ...] = ()
 
 
 class MatchView(msgspec.Struct, frozen=True, kw_only=True):

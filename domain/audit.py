@@ -288,18 +288,20 @@ def _timeout_clock_problem(
 ) -> str | None:
     """Clocks (docs/audit.md "Clocks") are computed from the envelopes' ``recorded_at`` alone: in a
     match with a time control the stamps never go back, and a ``claim_timeout.v1`` is the
-    platform's, stamped with its own ``at``.  Re-deciding it then re-checks that it was due."""
+    platform's, stamped with its own ``at`` (so is a ``claim_abandon.v1``).  Re-deciding it then
+    re-checks that it was due."""
     if created.time_control is None:
         return None
     if before is not None and env.recorded_at < before.recorded_at:
         return f"recorded at {env.recorded_at}, before the previous decision ({before.recorded_at}): the clocks cannot be derived"
     command = env.command
-    if not isinstance(command, dict) or command.get("type") != "claim_timeout.v1":
+    if not isinstance(command, dict) or command.get("type") not in ("claim_timeout.v1", "claim_abandon.v1"):
         return None
+    name = str(command["type"]).removesuffix(".v1")
     if env.seat is not None:
-        return "claim_timeout was sent by a seat (it is the platform's command)"
+        return f"{name} was sent by a seat (it is the platform's command)"
     if command.get("at") != env.recorded_at:
-        return f"claim_timeout says at={command.get('at')} but the envelope was recorded at {env.recorded_at}"
+        return f"{name} says at={command.get('at')} but the envelope was recorded at {env.recorded_at}"
     return None
 
 

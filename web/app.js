@@ -220,6 +220,7 @@ function outcomeText(view) {
   const o = view.outcome;
   if (!o) return "";
   if (o.draw) return o.reason ? t("match.draw", { reason: o.reason }) : t("match.draw_plain");
+  if (!o.ranks.length) return t("match.no_result", { reason: o.reason }); // an aborted match ranks nobody (King K16)
   const winners = view.seats.filter((s, i) => o.ranks[i] === 1).map((s) => view.players[view.seats.indexOf(s)]);
   return t(o.reason ? "match.won_reason" : "match.won", { winners: winners.join(" & "), reason: o.reason });
 }
@@ -311,7 +312,11 @@ async function showMatch(matchId, params) {
       showView(view);
     },
   });
-  cleanup = () => socket.close();
+  // The clocks count down between views: a running seat's time is its deadline (server unix ms)
+  // minus now; the others show the time they had left at the last decision.
+  let clockView = null; // the view whose clocks the head shows
+  const ticker = setInterval(() => tickClocks(clockView), 250);
+  cleanup = () => { clearInterval(ticker); socket.close(); };
   window.gamehall = { socket }; // for the console (and the browser tests)
 
   function showView(view) {
@@ -323,8 +328,12 @@ async function showMatch(matchId, params) {
   }
 
   function renderHead(view) {
+    const clock = view.clock;
     $("players").innerHTML = view.seats.map((s, i) =>
-      `<span class="player ${view.to_move.includes(s) ? "to-move" : ""} ${s === seat ? "me" : ""}" data-seat="${s}">${esc(view.players[i])} <small>${esc(s)}</small></span>`).join("");
+      `<span class="player ${view.to_move.includes(s) ? "to-move" : ""} ${s === seat ? "me" : ""}" data-seat="${s}">${esc(view.players[i])} <small>${esc(s)}</small>${clockHtml(view, i)}</span>`).join("");
+    if (clock && last && !(last.clock?.bots || []).length && clock.bots.length) say(t("match.handed_to_bot", { seats: clock.bots.join(", ") }));
+    clockView = view;
+    tickClocks(view);
     const st = $("status");
     st.dataset.status = view.status;
     st.dataset.seq = String(view.seq);
@@ -344,6 +353,34 @@ async function showMatch(matchId, params) {
   $("offer-draw").onclick = () => { socket.send({ type: "offer_draw.v1" }); say(t("match.you_offer")); };
   $("accept-draw").onclick = () => socket.send({ type: "accept_draw.v1" });
   $("decline-draw").onclick = () => socket.send({ type: "decline_draw.v1" });
+}
+
+// ------------------------------------------------------------------ clocks
+function formatClock(ms) {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const h = Math.floor(total / 3600), m = Math.floor((total % 3600) / 60), sec = total % 60;
+  const mm = h ? String(m).padStart(2, "0") : String(m);
+  return `${h ? `${h}:` : ""}${mm}:${String(sec).padStart(2, "0")}`;
+}
+
+function clockHtml(view, i) {
+  const c = view.clock;
+  if (!c) return "";
+  const s = view.seats[i];
+  const bot = c.bots.includes(s) ? ` <small class="bot-mark" title="${esc(t("match.bot_title"))}">${esc(t("match.bot_mark"))}</small>` : "";
+  return ` <span class="clock" data-seat="${esc(s)}" data-running="${c.running.includes(s)}" data-deadline="${c.deadlines[i]}" data-remaining="${c.remaining_ms[i]}">${formatClock(c.remaining_ms[i])}</span>${bot}`;
+}
+
+function tickClocks(view) {
+  if (!view || !view.clock) return;
+  const now = Date.now();
+  document.querySelectorAll("#players .clock").forEach((el) => {
+    const running = el.dataset.running === "true" && view.status === "running";
+    const left = running ? Number(el.dataset.deadline) - now : Number(el.dataset.remaining);
+    el.textContent = formatClock(left);
+    el.dataset.ms = String(Math.max(0, left));
+    el.classList.toggle("low", running && left < 10_000);
+  });
 }
 
 function genericRenderer(root, ctx) {

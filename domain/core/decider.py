@@ -122,6 +122,11 @@ class Decider(Generic[S, C, E, V, R]):
     # run out (an auto-act, or whatever its rules say), or Rejected.  The match ends when the game's
     # ``outcome`` is then set.  None: the seat loses on time (last; the others share first place).
     timeout: Callable[[S, Seat], tuple[E, ...] | Rejected] | None = None
+    # The game's abandonment rule (docs/architecture.md "Abandonment"): for ``seat`` gone past the
+    # match's ``grace_s``, the game's events (the match ends when ``outcome`` is then set) or the
+    # Outcome the match ends with (King's K16 ABANDON), or Rejected.  None: the seat loses (last;
+    # the others share first place; reason ``abandoned``).
+    abandon: Callable[[S, Seat], tuple[E, ...] | Outcome | Rejected] | None = None
     # A table helper (Kings Cup): the server facilitates a game it does not judge.  Its matches are
     # never rated (created unranked whatever is asked), it is not offered in quick match, and the
     # lobby marks it as a helper table.

@@ -14,6 +14,7 @@ import msgspec
 from contracts.envelope import Rejected
 from contracts.match import (
     AcceptDraw,
+    ClaimAbandon,
     ClaimTimeout,
     ClockView,
     CreateMatch,
@@ -31,13 +32,24 @@ from contracts.match import (
     Outcome,
     Resign,
     Resigned,
+    SeatAbandoned,
+    SeatHandedToBot,
     ServerSeedRevealed,
     TimeControl,
     TimedOut,
 )
 from domain.core.decider import Decider
 
-MATCH_COMMAND_TYPES = (CreateMatch, Resign, OfferDraw, AcceptDraw, DeclineDraw, ExpireIdle, ClaimTimeout)
+MATCH_COMMAND_TYPES = (
+    CreateMatch,
+    Resign,
+    OfferDraw,
+    AcceptDraw,
+    DeclineDraw,
+    ExpireIdle,
+    ClaimTimeout,
+    ClaimAbandon,
+)
 MATCH_EVENT_TYPES = (
     MatchCreated,
     Resigned,
@@ -48,17 +60,22 @@ MATCH_EVENT_TYPES = (
     ServerSeedRevealed,
     MatchAbandoned,
     TimedOut,
+    SeatAbandoned,
+    SeatHandedToBot,
 )
+ON_TIMEOUT = ("", "forfeit", "bot")
 
 
 class Clock(msgspec.Struct, frozen=True, kw_only=True):
     """The clocks after the last decision, derived only from the log's ``recorded_at`` stamps:
     ``remaining_ms`` per seat (in seat order) as of ``since`` (that decision's stamp), and the
-    seats whose clock runs from then on (the seats to move)."""
+    seats whose clock runs from then on (the seats to move).  ``idle_ms`` per seat: how long it
+    has been to move, in all, since its last own command (abandonment after ``grace_s``)."""
 
     remaining_ms: tuple[int, ...]
     since: int
     running: tuple[str, ...]
+    idle_ms: tuple[int, ...] = ()
 
 
 class MatchState(msgspec.Struct, frozen=True, kw_only=True):
@@ -69,6 +86,9 @@ class MatchState(msgspec.Struct, frozen=True, kw_only=True):
     draw_offer: str | None = None
     draw_agreed: tuple[str, ...] = ()
     clock: Clock | None = None  # None: no time control (or folded without the decisions' stamps)
+    # Seats handed to a computer player (``SeatHandedToBot``), with the hash of the token that acts
+    # for each of them from then on.
+    bots: tuple[tuple[str, str], ...] = ()
 
 
 def ruleset_hash(ruleset: dict[str, Any]) -> str:
@@ -155,6 +175,11 @@ def decide_create(game: Decider[Any, Any, Any, Any, Any], cmd: CreateMatch) -> t
     problem = time_control_problem(cmd.time_control)
     if problem:
         return Rejected(code="invalid_time_control", detail=problem)
+    if cmd.ranked and cmd.time_control is not None and cmd.time_control.on_timeout == "bot":
+        return Rejected(
+            code="invalid_time_control",
+            detail='a ranked match always forfeits: on_timeout "bot" is for casual matches',
+        )
     canonical = msgspec.json.decode(msgspec.json.encode(ruleset))  # JSON-shaped: lists, not tuples
     return (
         MatchCreated(
@@ -199,6 +224,8 @@ def decide(
         return _expire(game, state, seat, command, server_seed)
     if isinstance(command, ClaimTimeout):
         return _timeout(game, state, seat, command, server_seed)
+    if isinstance(command, ClaimAbandon):
+        return _abandon(game, state, seat, command, server_seed)
     if seat is None or seat not in seats:
         return Rejected(code="not_a_seat", detail=f"seat must be one of {list(seats)}")
     if isinstance(command, Resign):
@@ -249,9 +276,63 @@ def time_control_problem(tc: TimeControl | None) -> str | None:
         return "a time control has either base_s (Fischer, with increment_s) or move_s (per move)"
     if tc.move_s > 0 and tc.increment_s:
         return "increment_s goes with base_s, not with move_s"
-    if max(tc.base_s, tc.move_s) > 30 * 86_400 or tc.increment_s > 86_400:
+    if max(tc.base_s, tc.move_s, tc.grace_s) > 30 * 86_400 or tc.increment_s > 86_400:
         return "time control values are limited to 30 days (increment: 1 day)"
+    if tc.grace_s < 0:
+        return "grace_s must not be negative"
+    if tc.on_timeout not in ON_TIMEOUT:
+        return 'on_timeout is "forfeit" or "bot"'
     return None
+
+
+def seat_token_hash(state: MatchState, seat: str) -> str:
+    """The hash of the token that acts for ``seat`` now (a computer player's after a handover)."""
+    for handed, token in reversed(state.bots):
+        if handed == seat:
+            return token
+    return state.created.token_hashes[state.created.seats.index(seat)]
+
+
+def bot_seats(state: MatchState) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(s for s, _ in state.bots))
+
+
+def hands_to_bot(state: MatchState, seat: str) -> bool:
+    """Whether a timeout or abandonment of ``seat`` hands it to a computer player (a casual match
+    with ``on_timeout = "bot"``, a seat not handed over already) instead of the game's rule."""
+    tc = state.created.time_control
+    return (
+        tc is not None
+        and tc.on_timeout == "bot"
+        and not state.created.ranked
+        and seat not in bot_seats(state)
+    )
+
+
+def abandon_deadline(state: MatchState, seat: str) -> int | None:
+    """When ``seat`` is abandoned if it sends nothing (unix ms), or None: no ``grace_s``, or the
+    seat is not to move."""
+    clock, tc = state.clock, state.created.time_control
+    if (
+        clock is None
+        or tc is None
+        or not tc.grace_s
+        or state.outcome is not None
+        or seat not in clock.running
+    ):
+        return None
+    i = state.created.seats.index(seat)
+    idle = clock.idle_ms[i] if clock.idle_ms else 0
+    return clock.since + int(tc.grace_s * 1000) - idle
+
+
+def abandon_deadlines(state: MatchState) -> dict[str, int]:
+    out = {}
+    for seat in state.created.seats:
+        due = abandon_deadline(state, seat)
+        if due is not None:
+            out[seat] = due
+    return out
 
 
 def deadline(state: MatchState, seat: str) -> int | None:
@@ -292,23 +373,35 @@ def clock_after(
     Every running clock is charged the time since the last decision.  The seat that made a game
     move (or timed out) then gets its increment (Fischer) or a fresh ``move_s`` (per move); a seat
     that starts a turn under ``move_s`` gets a fresh ``move_s``.  The clocks that run next are
-    the seats to move."""
+    the seats to move.  Every running seat's idle time grows by the same time, and a seat that
+    sent the decision's command (any command of its own) is idle no more.  A seat handed to a
+    computer player starts afresh: a full ``base_s`` (or ``move_s``), idle 0."""
     tc = after.created.time_control
     if tc is None:
         return after
     seats = after.created.seats
     running = to_move(game, after)
     move_ms = int(tc.move_s * 1000)
+    initial = move_ms if tc.move_s else int(tc.base_s * 1000)
     if before is None or before.clock is None:
-        initial = move_ms if tc.move_s else int(tc.base_s * 1000)
         return msgspec.structs.replace(
-            after, clock=Clock(remaining_ms=tuple(initial for _ in seats), since=at, running=running)
+            after,
+            clock=Clock(
+                remaining_ms=tuple(initial for _ in seats),
+                since=at,
+                running=running,
+                idle_ms=tuple(0 for _ in seats),
+            ),
         )
     clock = before.clock
     elapsed = max(0, at - clock.since)
     remaining = list(clock.remaining_ms)
+    idle = list(clock.idle_ms) if clock.idle_ms else [0 for _ in seats]
     for s in clock.running:
         remaining[seats.index(s)] -= elapsed
+        idle[seats.index(s)] += elapsed
+    if seat is not None and seat in seats:
+        idle[seats.index(seat)] = 0
     timed_out = next((e.seat for e in events if isinstance(e, TimedOut)), None)
     actor = timed_out or (seat if any(not is_match_event(e) for e in events) else None)
     if actor is not None and actor in clock.running:
@@ -323,7 +416,21 @@ def clock_after(
         for s in running:
             if s not in clock.running:
                 remaining[seats.index(s)] = move_ms
-    return msgspec.structs.replace(after, clock=Clock(remaining_ms=tuple(remaining), since=at, running=running))
+    for e in events:
+        if isinstance(e, SeatHandedToBot):
+            remaining[seats.index(e.seat)] = initial
+            idle[seats.index(e.seat)] = 0
+    return msgspec.structs.replace(
+        after, clock=Clock(remaining_ms=tuple(remaining), since=at, running=running, idle_ms=tuple(idle))
+    )
+
+
+def _handover(
+    game: Decider[Any, Any, Any, Any, Any], seat: str, token_hash: str
+) -> tuple[SeatHandedToBot] | Rejected:
+    if len(token_hash) != 64:
+        return Rejected(code="malformed", detail="a seat handed to a computer player needs bot_token_hash")
+    return (SeatHandedToBot(seat=seat, strength=game.default_bot, token_hash=token_hash),)
 
 
 def _timeout(
@@ -347,6 +454,9 @@ def _timeout(
             detail=f"{command.seat}'s clock runs out at {due}, not at {command.deadline} (claimed at {command.at})",
         )
     events: tuple[Any, ...] = (TimedOut(seat=command.seat, deadline=command.deadline, at=command.at),)
+    if hands_to_bot(state, command.seat):
+        handed = _handover(game, command.seat, command.bot_token_hash)
+        return handed if isinstance(handed, Rejected) else (*events, *handed)
     if game.timeout is not None:
         result = game.timeout(state.game_state, command.seat)
         if isinstance(result, Rejected):
@@ -362,6 +472,50 @@ def _timeout(
     seats = state.created.seats
     ranks = tuple(len(seats) if s == command.seat else 1 for s in seats)
     return (*events, *_ending(game, state, Outcome(ranks=ranks, reason="timeout"), server_seed))
+
+
+def _abandon(
+    game: Decider[Any, Any, Any, Any, Any],
+    state: MatchState,
+    seat: str | None,
+    command: ClaimAbandon,
+    server_seed: bytes | None,
+) -> tuple[Any, ...] | Rejected:
+    """A seat sent nothing while to move for ``grace_s``: ``SeatAbandoned``, then either the
+    handover to a computer player (casual, ``on_timeout = "bot"``) or the game's abandonment rule
+    (``Decider.abandon``: the game's events, or the outcome it ends with) or, for a game without
+    one, the seat loses (last; the others share first place; reason ``abandoned``)."""
+    if seat is not None:
+        return Rejected(code="not_a_seat", detail="claim_abandon is a platform command, never a seat's")
+    if command.seat not in state.created.seats:
+        return Rejected(code="not_a_seat", detail=f"seat must be one of {list(state.created.seats)}")
+    due = abandon_deadline(state, command.seat)
+    if due is None or due != command.deadline or command.at < due:
+        return Rejected(
+            code="not_due",
+            detail=f"{command.seat} is abandoned at {due}, not at {command.deadline} (claimed at {command.at})",
+        )
+    events: tuple[Any, ...] = (SeatAbandoned(seat=command.seat, deadline=command.deadline, at=command.at),)
+    if hands_to_bot(state, command.seat):
+        handed = _handover(game, command.seat, command.bot_token_hash)
+        return handed if isinstance(handed, Rejected) else (*events, *handed)
+    if game.abandon is not None:
+        result = game.abandon(state.game_state, command.seat)
+        if isinstance(result, Rejected):
+            return result
+        if isinstance(result, Outcome):
+            return (*events, *_ending(game, state, result, server_seed))
+        after = state.game_state
+        for event in result:
+            after = game.evolve(after, event)
+        events += tuple(result)
+        outcome = game.outcome(after)
+        if outcome is not None:
+            events += _ending(game, state, outcome, server_seed)
+        return events
+    seats = state.created.seats
+    ranks = tuple(len(seats) if s == command.seat else 1 for s in seats)
+    return (*events, *_ending(game, state, Outcome(ranks=ranks, reason="abandoned"), server_seed))
 
 
 def _expire(
@@ -516,7 +670,9 @@ def evolve(
         return msgspec.structs.replace(state, draw_agreed=(*state.draw_agreed, event.seat))
     if isinstance(event, DrawDeclined):
         return msgspec.structs.replace(state, draw_offer=None, draw_agreed=())
-    if isinstance(event, (Resigned, ServerSeedRevealed, MatchAbandoned, TimedOut)):
+    if isinstance(event, SeatHandedToBot):
+        return msgspec.structs.replace(state, bots=(*state.bots, (event.seat, event.token_hash)))
+    if isinstance(event, (Resigned, ServerSeedRevealed, MatchAbandoned, TimedOut, SeatAbandoned)):
         return state
     # A game event: a move lets any pending draw offer lapse.
     return msgspec.structs.replace(
@@ -582,4 +738,6 @@ def clock_view(state: MatchState) -> ClockView | None:
         running=running,
         remaining_ms=clock.remaining_ms,
         deadlines=tuple(deadline(state, s) or 0 for s in state.created.seats),
+        abandon_at=tuple(abandon_deadline(state, s) or 0 for s in state.created.seats) if tc.grace_s else (),
+        bots=bot_seats(state),
     )

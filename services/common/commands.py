@@ -156,6 +156,10 @@ async def create_match(
     problem = match_layer.time_control_problem(clock)
     if problem:
         return Rejected(code="invalid_time_control", detail=problem)
+    if clock is not None and not clock.on_timeout:
+        # The default is recorded in the match: a casual seat that times out or is abandoned goes
+        # to a computer player, a ranked one forfeits.
+        clock = msgspec.structs.replace(clock, on_timeout="forfeit" if ranked else "bot")
     tokens = {s: derived_token(token_key, s) if token_key else new_token(s) for s in seat_names}
     command = CreateMatch(
         preset=preset,

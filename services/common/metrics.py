@@ -28,6 +28,9 @@ MATCHES_EXPIRED = Counter(
     "gamehall_matches_expired_total", "Matches ended as abandoned after no decision for the idle limit", ["game"]
 )
 TIMEOUTS = Counter("gamehall_timeouts_total", "Seats whose clock ran out (claim_timeout.v1 decided)", ["game"])
+ABANDONED_SEATS = Counter(
+    "gamehall_abandoned_seats_total", "Seats gone past grace_s (claim_abandon.v1 decided)", ["game"]
+)
 HTTP_REQUESTS = Counter("gamehall_http_requests_total", "Gateway HTTP requests", ["route", "status"])
 WS_CONNECTIONS = Gauge("gamehall_websocket_connections", "Open WebSocket connections at the gateway")
 CONSUMER_EVENTS = Counter("gamehall_consumer_events_total", "Events applied by a projection", ["consumer"])
@@ -50,3 +53,4 @@ def init_game_series(games: Iterable[str]) -> None:
         MATCHES_FINISHED.labels(game)
         MATCHES_EXPIRED.labels(game)
         TIMEOUTS.labels(game)
+        ABANDONED_SEATS.labels(game)

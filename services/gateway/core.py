@@ -157,7 +157,7 @@ class Gateway:
         if (
             seat is None
             or seat not in seats
-            or state.created.token_hashes[seats.index(seat)] != commands.token_hash(token)
+            or match_layer.seat_token_hash(state, seat) != commands.token_hash(token)
         ):
             raise ApiError(401, "bad_token", "the token does not belong to any seat of this match")
         return seat

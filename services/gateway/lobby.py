@@ -33,6 +33,7 @@ from contracts.envelope import Rejected
 from contracts.integration import TableFormed
 from contracts.matchmaking import JoinQueue, Queued, Seated
 from domain.games import registry
+from domain.matchmaking.clocks import ranked_time_control
 from services.common import accounts, commands, db, logs, queries
 from services.common import matchmaking_client as mm_client
 from services.gateway.bots import assign_bot
@@ -122,6 +123,8 @@ class Lobby:
             match_id=table_match_id(table.table_id),
             partitions=gw.settings.partitions,
             guests=(),  # every person at a table joined the queue with a credential
+            # A ranked queue's preset carries its clock (docs/ranked.md "Time controls").
+            time_control=ranked_time_control(table.game, table.preset) if table.ranked else None,
         )
         if isinstance(created, Rejected):
             log.warning(

@@ -7,7 +7,7 @@ from __future__ import annotations
 import base64
 import bisect
 import contextlib
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 from fastapi import APIRouter, Header, Query, Request, WebSocket, WebSocketDisconnect
@@ -32,6 +32,24 @@ from services.gateway.sockets import serve_socket, ws_close_code
 
 Name = Annotated[str, StringConstraints(min_length=1, max_length=edge.MAX_PLAYER_NAME)]
 Word = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+
+
+class TimeControlBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    base_s: float = Field(default=0, description="Fischer: seconds for the whole match.")
+    increment_s: float = Field(default=0, description="Fischer: seconds added after each of the seat's moves.")
+    move_s: float = Field(default=0, description="Per move: seconds for every turn (instead of base_s).")
+    grace_s: float = Field(
+        default=0,
+        description="A seat that is to move this long in all without sending any command is abandoned "
+        "(docs/architecture.md, Abandonment). 0: never.",
+    )
+    on_timeout: Literal["forfeit", "bot"] | None = Field(
+        default=None,
+        description='What a timed-out or abandoned seat becomes: "bot" (a computer player takes the seat over '
+        'and the match goes on; the default of a casual match) or "forfeit" (the game\'s rule).',
+    )
 
 
 class CreateMatchBody(BaseModel):
@@ -60,11 +78,11 @@ class CreateMatchBody(BaseModel):
     bot_think_ms: int | None = Field(
         default=None, ge=0, le=10_000, description="Computer players' pause before each move (ms)."
     )
-    time_control: dict[Word, float] | None = Field(
+    time_control: TimeControlBody | None = Field(
         default=None,
-        max_length=3,
-        description='The clock: {"base_s": B, "increment_s": I} (Fischer) or {"move_s": M} (per move). '
-        "A seat whose time runs out times out by the game's rule (docs/audit.md, Clocks).",
+        description='The clock: {"base_s": B, "increment_s": I} (Fischer) or {"move_s": M} (per move), '
+        'optionally "grace_s" and "on_timeout". A seat whose time runs out times out by the game\'s rule, '
+        'or goes to a computer player (docs/audit.md, Clocks).',
     )
 
 
@@ -257,7 +275,7 @@ def router(gw: Gateway) -> APIRouter:
             partitions=gw.settings.partitions,
             match_id=idem.match_id if idem else None,
             token_key=idem.token_key if idem else None,
-            time_control=body.time_control,
+            time_control=body.time_control.model_dump(exclude_none=True) if body.time_control else None,
         )
         if isinstance(created, Rejected):
             if idem is not None and created.code == "match_exists":

@@ -24,11 +24,12 @@ from nats.js import JetStreamContext
 from nats.js.errors import APIError
 
 from contracts import subjects
+from contracts.bots import BotSeatAssigned
 from contracts.certificate import MatchCertificate
 from contracts.codecs import codec, encode
 from contracts.envelope import Accepted, CommandEnvelope, EventEnvelope, Rejected
 from contracts.integration import MatchFinished, MatchStarted
-from contracts.match import ClaimTimeout, CreateMatch, ExpireIdle, MatchCreated, MatchEnded
+from contracts.match import ClaimAbandon, ClaimTimeout, CreateMatch, ExpireIdle, MatchCreated, MatchEnded
 from domain.core import match as match_layer
 from domain.core.audit import envelope_hash, genesis_hash
 from domain.core.matchlog import Folded, fold_envelope
@@ -36,7 +37,7 @@ from domain.core.rng import commitment
 from domain.games import registry
 from services.common import certificates, metrics
 from services.common.certificates import KeyRing
-from services.common.commands import token_hash
+from services.common.commands import new_token, token_hash
 from services.common.natsio import WRONG_LAST_SEQUENCE, AppendConflict, EventStore
 
 log = structlog.get_logger("referee")
@@ -44,6 +45,9 @@ log = structlog.get_logger("referee")
 MAX_CONFLICT_RETRIES = 5
 # Rejections that no newer decision in the log could turn into an acceptance: no need to look.
 STATELESS_REJECTIONS = frozenset({"bad_token", "not_a_seat", "malformed", "match_exists"})
+# Commands only the referee issues, stamped with its own clock (``at``).
+PLATFORM_COMMANDS = (ExpireIdle, ClaimTimeout, ClaimAbandon)
+BOT_ASSIGN_TIMEOUT_S = 5.0
 
 
 @dataclass
@@ -150,10 +154,12 @@ class Referee:
             return self._count(game, env)
         if env.match_id != match_id:
             return self._count(game, Rejected(code="malformed", detail="match_id does not match the subject"))
-        if isinstance(env.command, (ExpireIdle, ClaimTimeout)):
+        if isinstance(env.command, PLATFORM_COMMANDS):
             # Abandonment and timeouts are the referee's own, on its own clock: never a client's command.
-            tag = "expire_idle" if isinstance(env.command, ExpireIdle) else "claim_timeout"
-            return self._count(game, Rejected(code="not_a_seat", detail=f"{tag} is issued by the referee only"))
+            tag = env.command.__struct_config__.tag
+            return self._count(
+                game, Rejected(code="not_a_seat", detail=f"{tag} is issued by the referee only")
+            )
         try:
             reply = await self.handle(env)
         except Exception:
@@ -226,8 +232,8 @@ class Referee:
         game = registry.get(env.game)
         command = env.command
         seat = env.seat
-        if isinstance(command, (CreateMatch, ExpireIdle, ClaimTimeout)):
-            seat = None  # the platform's own decisions (ExpireIdle, ClaimTimeout: only from this referee)
+        if isinstance(command, (CreateMatch, *PLATFORM_COMMANDS)):
+            seat = None  # the platform's own decisions (ExpireIdle, ClaimTimeout, ClaimAbandon: only from this referee)
         else:
             # The token first: a known command id never stands in for it (issue 9, finding 2).
             assert live.state is not None
@@ -245,7 +251,7 @@ class Referee:
             if game.chance:
                 live.server_seed = secrets.token_bytes(32)
                 command = msgspec.structs.replace(command, seed_commitment=commitment(live.server_seed))
-        at = command.at if isinstance(command, (ExpireIdle, ClaimTimeout)) else now_ms()
+        at = command.at if isinstance(command, PLATFORM_COMMANDS) else now_ms()
         outcome = match_layer.decide_and_evolve(game, live.state, seat, command, live.server_seed, at)
         if isinstance(outcome, Rejected):
             return outcome
@@ -311,7 +317,7 @@ class Referee:
         seats = state.created.seats
         if env.seat is None or env.seat not in seats:
             return Rejected(code="not_a_seat", detail=f"seat must be one of {list(seats)}")
-        expected = state.created.token_hashes[seats.index(env.seat)]
+        expected = match_layer.seat_token_hash(state, env.seat)
         if not env.token or not secrets.compare_digest(token_hash(env.token), expected):
             return Rejected(code="bad_token", detail=f"the token does not belong to seat {env.seat!r}")
         return None
@@ -409,28 +415,112 @@ class Referee:
         platform command ``ClaimTimeout``, decided by the match layer.  Its command id is derived
         from match, seat and deadline, so however often it is tried (a restart, two referees),
         one deadline times out once.  None when nothing is due."""
+        return await self._claim(game, match_id, seat, abandon=False)
+
+    async def claim_abandon(self, game: str, match_id: str, seat: str) -> Accepted | Rejected | None:
+        """Issue ``seat``'s abandonment when it has been to move for the match's ``grace_s``
+        without a command of its own (docs/architecture.md "Abandonment"): ``ClaimAbandon``,
+        idempotent by deadline like a timeout (command id ``abandon:<seat>:<deadline>``)."""
+        return await self._claim(game, match_id, seat, abandon=True)
+
+    async def _claim(self, game: str, match_id: str, seat: str, abandon: bool) -> Accepted | Rejected | None:
         live = await self._live(game, match_id)
         async with live.lock:
             state = live.state
-            due = None if state is None else match_layer.deadline(state, seat)
+            if state is None:
+                return None
+            due = match_layer.abandon_deadline(state, seat) if abandon else match_layer.deadline(state, seat)
             at = now_ms()
             if due is None or at < due:
                 return None
+            token = (
+                await self._bot_token(game, match_id, seat) if match_layer.hands_to_bot(state, seat) else ""
+            )
+            hashed = token_hash(token) if token else ""
+            command: ClaimTimeout | ClaimAbandon
+            if abandon:
+                command = ClaimAbandon(seat=seat, deadline=due, at=at, bot_token_hash=hashed)
+            else:
+                command = ClaimTimeout(seat=seat, deadline=due, at=at, bot_token_hash=hashed)
             env = CommandEnvelope(
-                command_id=f"timeout:{seat}:{due}",
+                command_id=f"{'abandon' if abandon else 'timeout'}:{seat}:{due}",
                 match_id=match_id,
                 game=game,
-                command=ClaimTimeout(seat=seat, deadline=due, at=at),
+                command=command,
             )
             try:
                 reply = await self._decide_and_append(live, env)
-            except AppendConflict:  # a decision (or the same timeout) was stored meanwhile
+            except AppendConflict:  # a decision (or the same claim) was stored meanwhile
                 await self._refresh(live, env)
                 return None
         if isinstance(reply, Accepted) and not reply.duplicate:
-            metrics.TIMEOUTS.labels(game).inc()
-            log.info("timeout", match_id=match_id, game=game, seat=seat, deadline=due, late_ms=at - due)
+            if abandon:
+                metrics.ABANDONED_SEATS.labels(game).inc()
+            else:
+                metrics.TIMEOUTS.labels(game).inc()
+            log.info(
+                "seat_abandoned" if abandon else "timeout",
+                match_id=match_id,
+                game=game,
+                seat=seat,
+                deadline=due,
+                late_ms=at - due,
+                to_bot=bool(token),
+            )
+            if token:
+                await self._assign_bot(game, match_id, seat, token)
         return reply
+
+    # ------------------------------------------------------------ seats handed to computer players
+    def _bot_subject(self, game: str, match_id: str, seat: str) -> str:
+        return f"{subjects.secret_subject(game, match_id)}.bot.{seat}"
+
+    async def _stored_bot_token(self, game: str, match_id: str, seat: str) -> str | None:
+        try:
+            msg = await self.secrets_js.get_last_msg(
+                subjects.SECRET_STREAM, self._bot_subject(game, match_id, seat)
+            )
+        except Exception:  # noqa: BLE001 - none stored (or NATS away): the caller decides
+            return None
+        return (msg.data or b"").decode() or None
+
+    async def _bot_token(self, game: str, match_id: str, seat: str) -> str:
+        """The token of the computer player that takes ``seat`` over, kept with the server seeds
+        (referee only) before the handover is decided: a seat is handed over once, so a claim
+        retried after a crash finds and reuses the token stored the first time."""
+        stored = await self._stored_bot_token(game, match_id, seat)
+        if stored:
+            return stored
+        token = new_token(seat)
+        await self.secrets_js.publish(self._bot_subject(game, match_id, seat), token.encode())
+        return token
+
+    async def _assign_bot(self, game: str, match_id: str, seat: str, token: str) -> bool:
+        """Ask the bots service to play ``seat`` with ``token`` (it answers once a player runs; it
+        keeps its seats on disk, and a repeated assignment of a running seat changes nothing)."""
+        assignment = BotSeatAssigned(
+            match_id=match_id, game=game, seat=seat, token=token, strength=registry.get(game).default_bot
+        )
+        try:
+            await self.nc.request(subjects.BOTS_ASSIGN, encode(assignment), timeout=BOT_ASSIGN_TIMEOUT_S)
+        except Exception as exc:  # noqa: BLE001 - no bots service now: the seat is assigned again at start-up
+            log.warning("bot_handover_unassigned", match_id=match_id, seat=seat, error=repr(exc))
+            return False
+        log.info("bot_handover", match_id=match_id, seat=seat)
+        return True
+
+    async def resume_bots(self, game: str, match_id: str) -> int:
+        """Assign again every seat of an unfinished match handed to a computer player (at start-up:
+        an assignment lost in a crash, or a bots service that was away)."""
+        live = self.matches.get(match_id)
+        if live is None or live.state is None or live.state.outcome is not None:
+            return 0
+        assigned = 0
+        for seat in match_layer.bot_seats(live.state):
+            token = await self._stored_bot_token(game, match_id, seat)
+            if token and token_hash(token) == match_layer.seat_token_hash(live.state, seat):
+                assigned += await self._assign_bot(game, match_id, seat, token)
+        return assigned
 
     async def claim_due_timeouts(self) -> int | None:
         """Time out every seat of the matches in memory whose deadline has passed; returns the
@@ -440,9 +530,15 @@ class Referee:
         for match_id, live in list(self.matches.items()):
             if live.state is None or live.state.outcome is not None:
                 continue
-            for seat, due in match_layer.deadlines(live.state).items():
+            due_by: list[tuple[int, str, bool]] = [
+                *((due, seat, False) for seat, due in match_layer.deadlines(live.state).items()),
+                *((due, seat, True) for seat, due in match_layer.abandon_deadlines(live.state).items()),
+            ]
+            for due, seat, abandon in sorted(due_by):
                 if due <= now:
-                    await self.claim_timeout(live.game, match_id, seat)
+                    # The earliest first; a claim that ends the match (or moves the turn on)
+                    # leaves the later ones not due.
+                    await self._claim(live.game, match_id, seat, abandon)
                 elif upcoming is None or due < upcoming:
                     upcoming = due
         return upcoming
@@ -469,6 +565,8 @@ class Referee:
                 self.matches.pop(match_id, None)
             else:
                 held += 1
+                if match_layer.bot_seats(live.state):
+                    await self.resume_bots(game, match_id)
         return held
 
     def _owns(self, game: str, match_id: str) -> bool:

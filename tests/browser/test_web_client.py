@@ -300,3 +300,52 @@ def test_private_table_with_an_invite_link_and_a_dropped_connection(
         assert "d1–c1" in guest.inner_text("#movelist")
     finally:
         guest_context.close()
+
+
+def clock_ms(page: Any, seat: str) -> int:
+    return int(page.get_attribute(f'#players .clock[data-seat="{seat}"]', "data-ms") or "-1")
+
+
+@pytest.mark.parametrize("game", ["ugolki", "kings-corner", "king", "thousand", "farkle-flip"])
+def test_a_timed_match_shows_every_seats_clock_counting_down_for_the_seat_to_move(
+    page: Any, stack_url: str, game: str
+) -> None:
+    """The head of every game's page shows each seat's time from the view's ``clock``; only the
+    running seats' clocks count down (docs/api.md, the clock in every view)."""
+    with httpx.Client(base_url=stack_url, timeout=30) as client:
+        r = client.post(
+            "/api/matches", json={"game": game, "time_control": {"move_s": 90, "on_timeout": "forfeit"}}
+        )
+        assert r.status_code == 201, r.text
+        created = r.json()
+        match_id, me = created["match_id"], created["seats"][0]
+        view = seat_view(client, match_id, me["token"])
+    running = view["clock"]["running"]
+    assert running, view["clock"]
+    page.goto(f"{stack_url}/#/play/{match_id}?token={me['token']}")
+    for seat in view["seats"]:
+        page.wait_for_selector(f'#players .clock[data-seat="{seat}"]')
+    page.wait_for_function(
+        "s => Number(document.querySelector(`#players .clock[data-seat=\"${s}\"]`).dataset.ms) < 90000",
+        arg=running[0],
+    )
+    first = clock_ms(page, running[0])
+    page.wait_for_function(
+        "([s, ms]) => Number(document.querySelector(`#players .clock[data-seat=\"${s}\"]`).dataset.ms) < ms - 500",
+        arg=[running[0], first],
+    )
+    text = page.inner_text(f'#players .clock[data-seat="{running[0]}"]')
+    assert re.fullmatch(r"1:[0-2]\d", text), text
+    for seat in view["seats"]:
+        if seat not in running:
+            assert clock_ms(page, seat) == 90_000
+            assert page.inner_text(f'#players .clock[data-seat="{seat}"]') == "1:30"
+    assert page.get_attribute(f'#players .clock[data-seat="{running[0]}"]', "data-running") == "true"
+
+
+def test_an_untimed_match_shows_no_clock(page: Any, stack_url: str) -> None:
+    with httpx.Client(base_url=stack_url, timeout=30) as client:
+        created = client.post("/api/matches", json={"game": "ugolki"}).json()
+    page.goto(f"{stack_url}/#/play/{created['match_id']}?token={created['seats'][0]['token']}")
+    page.wait_for_selector('#players .player[data-seat="white"]')
+    assert page.locator("#players .clock").count() == 0

@@ -40,7 +40,7 @@ async def test_a_seat_that_never_moves_loses_on_time_and_the_audit_agrees(nc) ->
     stop = asyncio.Event()
     timer = asyncio.create_task(run_clocks(referee, stop))
     try:
-        created = await commands.create_match(nc, "ugolki", time_control={"base_s": 2})
+        created = await commands.create_match(nc, "ugolki", time_control={"base_s": 2, "on_timeout": "forfeit"})
         assert not isinstance(created, Rejected), created
         await one_move(nc, created)  # white moves at once; black never does
         envs = await stored_envelopes(nc, "ugolki", created.match_id)
@@ -103,7 +103,7 @@ async def test_a_referee_restarted_past_the_deadline_times_out_once(tmp_path: Pa
         await ensure_streams(nc.jetstream())
         first = Referee(nc, nc.jetstream())
         await first.start()
-        created = await commands.create_match(nc, "ugolki", time_control={"base_s": 1})
+        created = await commands.create_match(nc, "ugolki", time_control={"base_s": 1, "on_timeout": "forfeit"})
         untimed = await commands.create_match(nc, "ugolki")
         assert not isinstance(created, Rejected) and not isinstance(untimed, Rejected)
         await first.stop()  # the referee is down when white's deadline passes
@@ -137,7 +137,7 @@ async def test_a_retried_timeout_with_the_same_deadline_is_deduplicated(nc) -> N
     referee = Referee(nc, nc.jetstream())
     await referee.start()
     try:
-        created = await commands.create_match(nc, "ugolki", time_control={"move_s": 0.3})
+        created = await commands.create_match(nc, "ugolki", time_control={"move_s": 0.3, "on_timeout": "forfeit"})
         assert not isinstance(created, Rejected)
         await asyncio.sleep(0.4)
         first = await referee.claim_timeout("ugolki", created.match_id, "white")
@@ -169,7 +169,13 @@ async def test_the_api_creates_a_clocked_match_and_every_view_shows_the_clock(na
             assert r.status_code == 201, r.text
             view = (await client.get(f"/api/matches/{r.json()['match_id']}")).json()
             clock = view["clock"]
-            assert clock["time_control"] == {"base_s": 60, "increment_s": 1, "move_s": 0}
+            assert clock["time_control"] == {
+                "base_s": 60,
+                "increment_s": 1,
+                "move_s": 0,
+                "grace_s": 0,
+                "on_timeout": "bot",  # the default of a casual match
+            }
             assert clock["running"] == ["white"] and clock["remaining_ms"] == [60_000, 60_000]
             assert clock["deadlines"] == [clock["since"] + 60_000, 0]
             plain = await client.post("/api/matches", json={"game": "ugolki"})

@@ -16,7 +16,7 @@ from domain.games.king.bots import BOTS
 from domain.games.king.deal import initial_state, verify_chance
 from domain.games.king.decide import decide
 from domain.games.king.evolve import evolve
-from domain.games.king.queries import hidden, legal_commands, outcome, timeout_command, to_move
+from domain.games.king.queries import abandon, hidden, legal_commands, outcome, timeout_command, to_move
 from domain.games.king.record import RECORD
 from domain.games.king.rules import DESCRIPTIONS, PRESETS
 from domain.games.king.state import KingState
@@ -50,6 +50,7 @@ GAME: Decider[KingState, KingCommand, KingEvent, KingView, KingRuleset] = Decide
     initial_state=initial_state,
     decide=decide,
     timeout=auto_act(decide, timeout_command),
+    abandon=abandon,
     evolve=evolve,
     legal_commands=legal_commands,
     to_move=to_move,

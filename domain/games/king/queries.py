@@ -109,6 +109,13 @@ def outcome(state: KingState) -> Outcome | None:
     )
 
 
+def abandon(state: KingState, seat_name: str) -> Outcome:
+    """§12.3 ABANDON with Decision K16: the match is aborted; the scores of the finished deals are
+    kept, it has no ranks (``ranks`` is empty) and skips the zero-sum check; it is never rated."""
+    totals = state.totals or tuple(0 for _ in state.seats)
+    return Outcome(ranks=(), scores=tuple(float(t) for t in totals), reason=f"aborted: {seat_name} abandoned")
+
+
 def hidden(state: KingState, seat: str) -> frozenset[str]:
     """Card ids nobody but ``seat`` may see now: its hand and discards, plus what nobody may see
     (every pending card, an unshown talon).  Shown cards (the "by the last" card, a shown talon)

@@ -70,6 +70,9 @@ GAME: Decider[KCState, KingsCornerCommand, KingsCornerEvent, KingsCornerView, Ki
     verify_chance=verify_chance,
     resign=resign,
     timeout=timeout,
+    # An abandoned seat resigns (§5.4 RESIGN meta action, Decision D3): skipped for the rest of
+    # the match; in a two-seat match that ends it.
+    abandon=resign,
     record=RECORD,
 )
 

@@ -527,7 +527,8 @@ def _expire(
 ) -> tuple[Any, ...] | Rejected:
     """The abandonment rule (docs/audit.md): a match with no decision for ``limit_ms`` ends; the
     seats that were to move rank last, the others share first place; when every seat (or none)
-    was to move, nobody is to blame and it is a draw.  Reason ``abandoned``."""
+    was to move, nobody is to blame and it is a draw.  Reason ``abandoned``.  A game whose
+    abandonment rule is an Outcome (``Decider.abandon``, King's K16) gives the outcome itself."""
     if seat is not None:
         return Rejected(code="not_a_seat", detail="expire_idle is a platform command, never a seat's")
     idle_ms = command.at - command.last_decision_at
@@ -535,7 +536,12 @@ def _expire(
         return Rejected(code="not_idle", detail=f"idle for {idle_ms} ms, the limit is {command.limit_ms} ms")
     seats = state.created.seats
     idle = tuple(s for s in seats if s in set(to_move(game, state)))
-    if idle and len(idle) < len(seats):
+    ruled = game.abandon(state.game_state, idle[0] if idle else seats[0]) if game.abandon is not None else None
+    if isinstance(ruled, Outcome):
+        # a game whose abandonment rule is an outcome of its own (King's K16: aborted, no ranks)
+        # ends an idle match with it as well
+        outcome = ruled
+    elif idle and len(idle) < len(seats):
         outcome = Outcome(ranks=tuple(2 if s in idle else 1 for s in seats), reason="abandoned")
     else:
         outcome = Outcome(ranks=tuple(1 for _ in seats), reason="abandoned", draw=True)

@@ -47,6 +47,9 @@ def test_trump_lead_restriction_names_itself_and_spares_the_declarer() -> None:
     assert legal.play_problem(declarer, 0, "AS") is None
     only_trumps = _state("HV", ("AS", "7S"), (), trump="S", declarer=1, **over)
     assert legal.play_problem(only_trumps, 0, "AS") is None
+    # hearts as trumps in a hvalenka: the lead is barred as a trump, not by a hearts ban
+    hearts = _state("HV", ("AH", "7C"), (), trump="H", declarer=1, **over)
+    assert legal.play_problem(hearts, 0, "AH") == "trump_lead_restricted"
 
 
 def test_following_suit_comes_first() -> None:

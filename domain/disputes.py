@@ -120,10 +120,10 @@ def open_problem(
         return bad
     if match is None:
         return Rejected(code="match_not_found", detail="no such match")
-    if not match.finished:
-        return Rejected(code="match_not_finished", detail="only a finished match can be disputed")
     if not actor.operator and not match.is_player(actor.name):
         return Rejected(code="not_a_player", detail="only a player of the match or an operator opens a dispute on it")
+    if not match.finished:
+        return Rejected(code="match_not_finished", detail="only a finished match can be disputed")
     for state in disputes.values():
         if state.ruling is None:
             return Rejected(

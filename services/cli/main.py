@@ -465,7 +465,9 @@ app.add_typer(audit_app, name="audit")
 
 
 def _mount() -> None:
+    from services.cli.accounts import accounts_app
     from services.cli.apps import apps_app
+    from services.cli.disputes import disputes_app
     from services.cli.keys import keys_app
     from services.cli.ranked import leaderboard_cmd, ratings_app
     from services.cli.rules import rules_app
@@ -475,6 +477,8 @@ def _mount() -> None:
     app.add_typer(ratings_app, name="ratings")
     app.add_typer(keys_app, name="keys")
     app.add_typer(apps_app, name="apps")
+    app.add_typer(accounts_app, name="accounts")
+    app.add_typer(disputes_app, name="disputes")
 
 
 _mount()

@@ -32,9 +32,11 @@ from contracts.codecs import integration_decoder
 from contracts.envelope import Rejected
 from contracts.integration import TableFormed
 from contracts.matchmaking import JoinQueue, Queued, Seated
+from domain.disputes import Actor
 from domain.games import registry
 from domain.matchmaking.clocks import ranked_time_control
 from services.common import accounts, commands, db, logs, queries
+from services.common import disputes as disputes_io
 from services.common import matchmaking_client as mm_client
 from services.gateway.bots import assign_bot
 from services.gateway.core import Gateway
@@ -62,6 +64,28 @@ class JoinBody(BaseModel):
     ranked: bool = True
     bots_ok: bool = Field(default=False, description="Fill the table with computer players after a wait.")
     invite: str = Field(default="", description="Private table code: everyone with it sits together.")
+
+
+class DisputeBody(BaseModel):
+    reason: str = Field(min_length=1, max_length=2000, description="What is wrong with the result, for the operator.")
+
+
+class NoteBody(BaseModel):
+    text: str = Field(min_length=1, max_length=4000, description="An operator's note on the dispute.")
+
+
+class RulingBody(BaseModel):
+    ruling: str = Field(
+        description="'upheld' (the result stands), 'amended' (new ranks, and scores, per seat) or "
+        "'void' (the match does not count)."
+    )
+    ranks: list[int] = Field(
+        default_factory=list, max_length=16, description="Amended only: one rank per seat in seat order, 1 best."
+    )
+    scores: list[float] = Field(
+        default_factory=list, max_length=16, description="Amended only, optional: one score per seat."
+    )
+    reason: str = Field(min_length=1, max_length=2000, description="Why, for the players and the record.")
 
 
 class LeaveBody(BaseModel):
@@ -297,6 +321,83 @@ def router(lobby: Lobby) -> APIRouter:
         if profile is None:
             raise ApiError(404, "unknown_player", f"no player {player!r}")
         return profile
+
+    # ------------------------------------------------------------------ disputes
+    async def actor(authorization: str | None) -> Actor:
+        player = await lobby.player(authorization)
+        return Actor(name=player.name, operator=player.operator)
+
+    def refused(rej: Rejected) -> ApiError:
+        return ApiError(disputes_io.STATUS.get(rej.code, 409), rej.code, rej.detail)
+
+    def js() -> Any:
+        assert lobby.gw.nc is not None
+        return lobby.gw.nc.jetstream()
+
+    @api.post(
+        "/api/matches/{match_id}/disputes",
+        status_code=201,
+        tags=["disputes"],
+        summary="Dispute a finished match (a player of the match or an operator)",
+    )
+    async def open_dispute(
+        match_id: str, body: DisputeBody, authorization: str | None = Header(default=None)
+    ) -> dict[str, Any]:
+        who = await actor(authorization)
+        made = await disputes_io.open_dispute(js(), match_id, who, body.reason)
+        if isinstance(made, Rejected):
+            raise refused(made)
+        log.info("dispute_opened", dispute_id=made.dispute_id, by=who.name)
+        return disputes_io.as_dict(made)
+
+    @api.get("/api/disputes", tags=["disputes"], summary="Every dispute, newest first (operators)")
+    async def list_disputes(
+        status: str | None = Query(None, pattern="^(open|ruled)$", description="Only 'open' or 'ruled' ones."),
+        authorization: str | None = Header(default=None),
+    ) -> list[dict[str, Any]]:
+        who = await actor(authorization)
+        if not who.operator:
+            raise ApiError(403, "not_an_operator", "only an operator lists every dispute")
+        return [disputes_io.as_dict(s) for s in await disputes_io.list_all(js(), status)]
+
+    @api.get(
+        "/api/disputes/{dispute_id}",
+        tags=["disputes"],
+        summary="A dispute with its notes and ruling (operators, and the match's players)",
+    )
+    async def show_dispute(dispute_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:
+        who = await actor(authorization)
+        state = await disputes_io.get(js(), dispute_id)
+        if state is None:
+            if not who.operator:
+                raise ApiError(403, "not_allowed", "only an operator or a player of the match reads a dispute")
+            raise ApiError(404, "dispute_not_found", "no such dispute")
+        if not disputes_io.may_read(state, who):
+            raise ApiError(403, "not_allowed", "only an operator or a player of the match reads a dispute")
+        return disputes_io.as_dict(state)
+
+    @api.post("/api/disputes/{dispute_id}/notes", tags=["disputes"], summary="Add an operator's note")
+    async def add_note(
+        dispute_id: str, body: NoteBody, authorization: str | None = Header(default=None)
+    ) -> dict[str, Any]:
+        who = await actor(authorization)
+        made = await disputes_io.add_note(js(), dispute_id, who, body.text)
+        if isinstance(made, Rejected):
+            raise refused(made)
+        return disputes_io.as_dict(made)
+
+    @api.post(
+        "/api/disputes/{dispute_id}/ruling",
+        tags=["disputes"],
+        summary="Rule on a dispute: upheld, amended or void (operators); closes it",
+    )
+    async def rule(dispute_id: str, body: RulingBody, authorization: str | None = Header(default=None)) -> dict[str, Any]:
+        who = await actor(authorization)
+        made = await disputes_io.rule(js(), dispute_id, who, body.ruling, body.ranks, body.scores, body.reason)
+        if isinstance(made, Rejected):
+            raise refused(made)
+        log.info("dispute_ruled", dispute_id=dispute_id, ruling=body.ruling, by=who.name)
+        return disputes_io.as_dict(made)
 
     @api.get("/api/history", tags=["ranked"], summary="Finished matches, newest first")
     async def history(

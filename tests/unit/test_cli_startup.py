@@ -43,7 +43,9 @@ COMMANDS = (
     [], ["up"], ["serve"], ["demo"], ["export"], ["leaderboard"], ["audit"], ["audit", "shuffle"],
     ["rules"], ["rules", "show"], ["rules", "perft"], ["rules", "replay"], ["rules", "presets"],
     ["ratings"], ["ratings", "rebuild"], ["keys"], ["keys", "rotate"], ["apps"], ["apps", "add"],
-    ["apps", "list"], ["apps", "revoke"],
+    ["apps", "list"], ["apps", "revoke"], ["accounts"], ["accounts", "grant-operator"],
+    ["accounts", "revoke-operator"], ["accounts", "list"], ["disputes"], ["disputes", "list"],
+    ["disputes", "show"], ["disputes", "open"], ["disputes", "note"], ["disputes", "rule"],
 )  # fmt: skip
 
 

@@ -1,71 +1,65 @@
-"""A complete gamehall client: create an Ugolki match, watch it over a WebSocket, play both seats.
+"""A complete gamehall client on the typed client library (gamehall.client): create an Ugolki
+match, show a refused move, watch the match over its WebSocket, play both seats from their legal
+moves to the end, and fetch the audit bundle.
 
     python docs/examples/ugolki_client.py http://127.0.0.1:8000
 
-Needs only httpx and websockets.  Every move goes over HTTP with the seat's token; every new
-view arrives over the WebSocket.  Illegal moves come back as 409 with a stable ``code``.
+Every answer is a msgspec struct of ``contracts`` (``MatchCreatedReply``, ``MatchView``, the
+game's ``UgolkiView``); an error answer raises ``ApiError`` with the server's ``code``.
 """
 
 from __future__ import annotations
 
-import json
+import asyncio
 import random
 import sys
-import uuid
 
-import httpx
-from websockets.sync.client import connect
+from contracts.games.ugolki import MovePiece, UgolkiView
+from gamehall.client import ApiError, GamehallClient, ViewFrame, game_view
 
 
-def main(base_url: str, seed: int = 1) -> int:
+async def main(base_url: str, seed: int = 1) -> int:
     rng = random.Random(seed)
-    api = httpx.Client(base_url=base_url, timeout=30)
+    async with GamehallClient(base_url) as gh:
+        # 1. Create a match: one token per seat; keep them secret, they act for that seat only.
+        created = await gh.create_match("ugolki", preset="halma-8x8-1234", players=["alice", "bob"])
+        match_id = created.match_id
+        print(f"match {match_id}: seats {', '.join(s.seat for s in created.seats)}")
+        print(f"invite links: {', '.join(i.url for i in created.invites)}")
 
-    # 1. Create a match: one token per seat; keep them secret, they act for that seat only.
-    created = api.post("/api/matches", json={"game": "ugolki", "preset": "halma-8x8-1234",
-                                             "players": ["alice", "bob"]})
-    created.raise_for_status()
-    match = created.json()
-    match_id = match["match_id"]
-    tokens = {s["seat"]: s["token"] for s in match["seats"]}
-    print(f"match {match_id}: seats {', '.join(tokens)}")
+        # 2. An illegal move gets a typed refusal and changes nothing.
+        try:
+            await gh.send(match_id, MovePiece(path=("a1", "a2")), token=created.token("white"))
+        except ApiError as refused:
+            print(f"illegal move refused: {refused.status} {refused.code}")
 
-    # 2. An illegal move gets a typed rejection and changes nothing.
-    bad = api.post(f"/api/matches/{match_id}/commands",
-                   json={"command": {"type": "move_piece.v1", "path": ["a1", "a2"]}},
-                   headers={"Authorization": f"Bearer {tokens['white']}"})
-    print(f"illegal move refused: {bad.status_code} {bad.json()['code']}")
+        # 3. Watch the match as a spectator; move for whichever seat is to move.
+        async with gh.stream(match_id) as stream:
+            async for frame in stream:
+                if not isinstance(frame, ViewFrame):
+                    continue
+                view = frame.view
+                if view.status == "finished":
+                    break
+                seat = view.to_move[0]
+                # The seat's own view lists its legal moves, each with the command to send.
+                mine = await gh.match(match_id, token=created.token(seat))
+                if mine.seq != view.seq:
+                    continue  # a newer view is on its way
+                move = rng.choice(mine.legal_moves)
+                await gh.send(match_id, move.command, token=created.token(seat))
 
-    # 3. Watch the match as a spectator and move for whichever seat is to move.
-    ws_url = base_url.replace("http", "ws", 1) + f"/ws/matches/{match_id}"
-    with connect(ws_url) as ws:
-        while True:
-            message = json.loads(ws.recv(timeout=30))
-            if message["type"] != "view":
-                continue
-            view = message["view"]
-            if view["status"] == "finished":
-                break
-            seat = view["to_move"][0]
-            # The seat's own view lists its legal moves as "from-to".
-            mine = api.get(f"/api/matches/{match_id}", headers={"Authorization": f"Bearer {tokens[seat]}"}).json()
-            if mine["seq"] != view["seq"]:
-                continue  # a newer view is on its way
-            move = rng.choice(mine["game_view"]["legal"])
-            reply = api.post(f"/api/matches/{match_id}/commands",
-                             json={"command": {"type": "move_piece.v1", "path": move.split("-")},
-                                   "command_id": uuid.uuid4().hex},
-                             headers={"Authorization": f"Bearer {tokens[seat]}"})
-            reply.raise_for_status()
-    outcome = view["outcome"]
-    tempo = view["game_view"]["tempo_to_go"]
-    result = "draw" if outcome["draw"] else f"{view['seats'][outcome['ranks'].index(1)]} won"
-    print(f"{result} ({outcome['reason']}) after {view['seq'] - 1} decisions; tempo to go {tempo}")
-    # 4. The audit bundle: every stored envelope, byte for byte.
-    bundle = api.get(f"/api/matches/{match_id}/export").json()
-    print(f"audit bundle: {len(bundle['envelopes'])} envelopes, head {bundle['head_hash'][:16]}…")
+        board: UgolkiView = game_view(view)
+        outcome = view.outcome
+        assert outcome is not None
+        result = "draw" if outcome.draw else f"{view.seats[outcome.ranks.index(1)]} won"
+        print(f"{result} ({outcome.reason}) after {view.seq - 1} decisions; tempo to go {board.tempo_to_go}")
+
+        # 4. The audit bundle: every stored envelope, byte for byte.
+        bundle = await gh.export(match_id)
+        print(f"audit bundle: {len(bundle['envelopes'])} envelopes, head {bundle['head_hash'][:16]}…")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8000"))
+    sys.exit(asyncio.run(main(sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8000")))

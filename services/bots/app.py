@@ -2,8 +2,9 @@
 
 A seat reaches the service as a ``contracts.bots.BotSeatAssigned`` request (from the gateway for a
 table against the computer, or from matchmaking).  Each seat gets its own player task: it opens the
-match WebSocket with the seat token, folds the events it is shown, waits a short think time when it
-is its turn and sends its command on the socket.  A dropped connection is resumed from the last
+match WebSocket with the seat token through the client library (``gamehall.client.MatchStream``,
+typed frames), folds the events it is shown, waits a short think time when it is its turn and
+sends its command on the socket.  A dropped connection is resumed from the last
 seen decision.  Running seats are kept in ``<data_dir>/bots/seats.json`` (seat tokens, like the
 database, stay on the server's disk) so a restarted service picks its games up again.
 
@@ -16,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
 import random
 import uuid
@@ -25,14 +25,16 @@ from typing import Any
 
 import msgspec
 from prometheus_client import Counter, Gauge
-from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from contracts import subjects
+from contracts.api import CommandRejected, EventsFrame, ReplyFrame, ViewFrame
 from contracts.bots import BotSeatAssigned, BotSeatTaken, assign_decoder
 from contracts.codecs import encode
 from contracts.envelope import Rejected
+from contracts.match import MatchView
 from domain.games import registry
+from gamehall.client import MatchStream, StreamClosed
 from services.common import logs
 from services.common.players import PublicFold, choose_command, draw_answer
 from services.common.settings import Settings
@@ -66,25 +68,32 @@ class BotPlayer:
         self.think = max(0, think_ms) / 1000
         self.rng = random.Random(seed if seed is not None else f"{assignment.match_id}:{assignment.seat}")
         self.fold = PublicFold(assignment.game)
-        self.view: dict[str, Any] | None = None
+        self.view: MatchView | None = None
         self.acted_seq = -1
         self.rejections = 0
         self.finished = False
         self.offer_answered = False  # the standing draw offer has been answered
 
-    def ws_url(self) -> str:
-        base = self.base_url.replace("http://", "ws://", 1).replace("https://", "wss://", 1)
-        return f"{base}/ws/matches/{self.a.match_id}?token={self.a.token}&since={self.fold.seq}"
+    def stream(self) -> MatchStream:
+        """The seat's match socket, resumed after the last decision this player has folded."""
+        return MatchStream(self.base_url, self.a.match_id, self.a.token, self.fold.seq)
 
     async def play(self, stop: asyncio.Event) -> None:
         backoff = 0.2
         while not stop.is_set() and not self.finished:
             try:
-                async with ws_connect(self.ws_url(), open_timeout=10, max_size=2**24) as ws:
+                async with self.stream() as ws:
                     backoff = 0.2
                     await self._session(ws, stop)
             except InvalidStatus as exc:
                 log.warning("bot_connect_refused", match_id=self.a.match_id, status=exc.response.status_code)
+            except StreamClosed as exc:
+                if exc.error is not None:
+                    log.warning("bot_match_error", match_id=self.a.match_id, detail=exc.error.detail)
+                    if exc.error.code in ("bad_token", "match_not_found"):
+                        self.finished = True
+                else:
+                    log.info("bot_reconnect", match_id=self.a.match_id, seat=self.a.seat, error=str(exc))
             except (OSError, ConnectionClosed, TimeoutError) as exc:
                 log.info("bot_reconnect", match_id=self.a.match_id, seat=self.a.seat, error=str(exc))
             if self.finished or stop.is_set():
@@ -93,12 +102,12 @@ class BotPlayer:
                 await asyncio.wait_for(stop.wait(), backoff)
             backoff = min(backoff * 2, 5.0)
 
-    async def _session(self, ws: Any, stop: asyncio.Event) -> None:
+    async def _session(self, ws: MatchStream, stop: asyncio.Event) -> None:
         stopper = asyncio.create_task(stop.wait())
         receiver: asyncio.Task[Any] | None = None
         try:
             while not self.finished:
-                receiver = asyncio.create_task(ws.recv())
+                receiver = asyncio.create_task(ws.receive())
                 # However this session ends (stop, or this task cancelled at shutdown while the
                 # gateway closes the socket), the receive's end is retrieved: a normal Ctrl-C
                 # leaves no "Task exception was never retrieved" traceback in bots.log.
@@ -107,29 +116,23 @@ class BotPlayer:
                 if stopper in done:
                     receiver.cancel()
                     return
-                message = json.loads(receiver.result())
-                kind = message.get("type")
-                if kind == "error":
-                    log.warning("bot_match_error", match_id=self.a.match_id, detail=message.get("detail"))
-                    if message.get("code") in ("bad_token", "match_not_found"):
-                        self.finished = True
-                    return
-                if kind == "events":
-                    self.fold.apply(message["events"])
-                elif kind == "view":
-                    self.view = message["view"]
+                frame = receiver.result()  # an error frame raises StreamClosed (handled in play)
+                if isinstance(frame, EventsFrame):
+                    self.fold.apply(msgspec.to_builtins(frame.events))
+                elif isinstance(frame, ViewFrame):
+                    self.view = frame.view
                     await self._maybe_act(ws)
-                elif kind == "reply":
-                    reply = message.get("reply") or {}
-                    if reply.get("type") == "rejected.v1":
+                elif isinstance(frame, ReplyFrame):
+                    reply = frame.reply
+                    if isinstance(reply, CommandRejected):
                         BOT_COMMANDS.labels(self.a.game, "rejected").inc()
                         self.rejections += 1
                         log.warning(
                             "bot_command_rejected",
                             match_id=self.a.match_id,
                             seat=self.a.seat,
-                            code=reply.get("code"),
-                            detail=reply.get("detail"),
+                            code=reply.code,
+                            detail=reply.detail,
                         )
                         self.acted_seq = -1  # decide again on the same view
                         await self._maybe_act(ws)
@@ -141,28 +144,26 @@ class BotPlayer:
             if receiver is not None:
                 receiver.cancel()
 
-    async def _maybe_act(self, ws: Any) -> None:
+    async def _maybe_act(self, ws: MatchStream) -> None:
         view = self.view
         if view is None:
             return
-        if view["status"] == "finished":
+        if view.status == "finished":
             self.finished = True
             return
-        offer = view.get("draw_offer")
+        offer = view.draw_offer
         if offer is None:
             self.offer_answered = False
-        elif offer != self.a.seat and not self.offer_answered and self.fold.seq >= view["seq"]:
+        elif offer != self.a.seat and not self.offer_answered and self.fold.seq >= view.seq:
             self.offer_answered = True
             answer = draw_answer(self.a.game, self.fold, self.a.seat)
-            await ws.send(
-                json.dumps({"type": "command", "command": answer, "command_id": f"bot-{uuid.uuid4().hex}"})
-            )
+            await ws.send(answer, command_id=f"bot-{uuid.uuid4().hex}")
             return  # the answer's view comes next
-        if self.a.seat not in view["to_move"] or view["seq"] == self.acted_seq:
+        if self.a.seat not in view.to_move or view.seq == self.acted_seq:
             return
-        if self.fold.seq < view["seq"]:
+        if self.fold.seq < view.seq:
             return  # the events of this view have not arrived yet
-        self.acted_seq = view["seq"]
+        self.acted_seq = view.seq
         if self.think:
             await asyncio.sleep(self.think)
         if self.rejections >= MAX_REJECTIONS:
@@ -172,9 +173,7 @@ class BotPlayer:
             command = await asyncio.to_thread(
                 choose_command, self.a.game, self.fold, self.a.seat, self.a.strength, self.rng
             )
-        await ws.send(
-            json.dumps({"type": "command", "command": command, "command_id": f"bot-{uuid.uuid4().hex}"})
-        )
+        await ws.send(command, command_id=f"bot-{uuid.uuid4().hex}")
 
 
 class SeatBook:

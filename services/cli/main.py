@@ -130,8 +130,8 @@ def demo(
     import random
 
     from domain.core import match as match_layer
+    from gamehall.client import GamehallClient
     from services.cli.demo import (
-        PatientTransport,
         PlayerCredentials,
         games_on_leaderboard,
         play_match,
@@ -165,16 +165,14 @@ def demo(
         start = (i * n + i // len(pool)) % len(pool)
         return [pool[(start + k) % len(pool)] for k in range(n)]
 
-    def run_all(base_url: str) -> int:
-        import httpx
-
+    async def run_all(base_url: str) -> int:
         results = []
         credentials = PlayerCredentials(settings.data_dir / "credentials" / "demo-players.json")
-        with httpx.Client(base_url=base_url, timeout=60.0, transport=PatientTransport()) as client:
-            games_before = games_on_leaderboard(client, game) if ranked else 0
+        async with GamehallClient(base_url, timeout=60.0) as client:
+            games_before = await games_on_leaderboard(client, game) if ranked else 0
             for i in range(matches):
                 try:
-                    result = play_match(
+                    result = await play_match(
                         client,
                         game,
                         preset,
@@ -197,7 +195,7 @@ def demo(
                         f"({result['reason']}) after {result['moves']} moves, {result['events']} events"
                     )
             expected = games_before + n * len(results)
-            if ranked and not wait_for_scoring(client, game, [r["match_id"] for r in results], expected):
+            if ranked and not await wait_for_scoring(client, game, [r["match_id"] for r in results], expected):
                 typer.echo("scoring and the leaderboard did not record every match within 60 s", err=True)
                 return 1
         return 0
@@ -206,7 +204,7 @@ def demo(
     if running is not None:
         if not as_json:
             typer.echo(f"using the running stack at {running.gateway_url}")
-        raise typer.Exit(run_all(running.gateway_url))
+        raise typer.Exit(asyncio.run(run_all(running.gateway_url)))
 
     async def embedded() -> int:
         services: tuple[str, ...] = ("referee", "gateway")
@@ -215,7 +213,9 @@ def demo(
         async with in_process_stack(demo_settings(settings, ranked), services) as url:
             if not as_json:
                 typer.echo(f"started an embedded stack (data in {settings.data_dir})", err=True)
-            return await asyncio.to_thread(run_all, url)
+            # The players' choices (a search may take a while) run on a loop of their own, off
+            # the embedded stack's.
+            return await asyncio.to_thread(asyncio.run, run_all(url))
 
     raise typer.Exit(asyncio.run(embedded()))
 

@@ -7,6 +7,7 @@ through the game's Decider functions.
 from __future__ import annotations
 
 import hashlib
+import math
 from typing import Any
 
 import msgspec
@@ -270,6 +271,8 @@ def time_control_problem(tc: TimeControl | None) -> str | None:
     """What is wrong with a time control (a readable sentence), or None."""
     if tc is None:
         return None
+    if not all(math.isfinite(v) for v in (tc.base_s, tc.increment_s, tc.move_s, tc.grace_s)):
+        return "time control values must be finite numbers"
     if min(tc.base_s, tc.increment_s, tc.move_s) < 0:
         return "time control values must not be negative"
     if (tc.base_s > 0) == (tc.move_s > 0):

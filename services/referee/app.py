@@ -74,11 +74,17 @@ async def sweep_idle_matches(referee: Referee, hours: float, stop: asyncio.Event
             await asyncio.wait_for(stop.wait(), every_s)
 
 
+BOT_RETRY_MS = 1_000  # how often a handover no bots service took is offered again
+
+
 async def run_clocks(referee: Referee, stop: asyncio.Event) -> None:
     """The timeout timer (docs/audit.md "Clocks"): at start-up every unfinished clocked match of
     this referee's partitions is loaded and its deadlines recomputed from the log; then every
-    passed deadline is claimed, waking at the next deadline (at least every half second)."""
+    passed deadline (a timeout, or an abandonment after ``grace_s``) is claimed, waking at the next
+    deadline (at least every half second); a seat handed to a computer player that no bots
+    service took is offered again every few seconds."""
     loaded = False
+    retried = 0.0
     while not stop.is_set():
         wait_s = 0.5
         try:
@@ -86,6 +92,9 @@ async def run_clocks(referee: Referee, stop: asyncio.Event) -> None:
                 await referee.load_clocked_matches()
                 loaded = True
             upcoming = await referee.claim_due_timeouts()
+            if now_ms() - retried >= BOT_RETRY_MS:
+                retried = now_ms()
+                await referee.retry_bot_assignments()
             if upcoming is not None:
                 wait_s = min(wait_s, max(0.01, (upcoming - now_ms()) / 1000))
         except Exception:  # noqa: BLE001 - NATS may be away; the next round tries again

@@ -106,6 +106,8 @@ class Referee:
         self._subs: list[Any] = []
         self._counters: dict[tuple[str, str, str], Any] = {}
         self._latency: dict[str, Any] = {}
+        # Handed-over seats whose assignment no bots service answered yet: (game, match_id, seat).
+        self._unassigned: set[tuple[str, str, str]] = set()
 
     # ------------------------------------------------------------ lifecycle
     async def start(self) -> None:
@@ -503,11 +505,28 @@ class Referee:
         )
         try:
             await self.nc.request(subjects.BOTS_ASSIGN, encode(assignment), timeout=BOT_ASSIGN_TIMEOUT_S)
-        except Exception as exc:  # noqa: BLE001 - no bots service now: the seat is assigned again at start-up
+        except Exception as exc:  # noqa: BLE001 - no bots service now: tried again by the timer
             log.warning("bot_handover_unassigned", match_id=match_id, seat=seat, error=repr(exc))
+            self._unassigned.add((game, match_id, seat))
             return False
+        self._unassigned.discard((game, match_id, seat))
         log.info("bot_handover", match_id=match_id, seat=seat)
         return True
+
+    async def retry_bot_assignments(self) -> int:
+        """Assign again the handed-over seats the bots service did not take (it was away)."""
+        assigned = 0
+        for game, match_id, seat in sorted(self._unassigned):
+            live = self.matches.get(match_id)
+            if live is None or live.state is None or live.state.outcome is not None:
+                self._unassigned.discard((game, match_id, seat))
+                continue
+            token = await self._stored_bot_token(game, match_id, seat)
+            if token and token_hash(token) == match_layer.seat_token_hash(live.state, seat):
+                assigned += await self._assign_bot(game, match_id, seat, token)
+            else:
+                self._unassigned.discard((game, match_id, seat))
+        return assigned
 
     async def resume_bots(self, game: str, match_id: str) -> int:
         """Assign again every seat of an unfinished match handed to a computer player (at start-up:

@@ -216,3 +216,98 @@ async def test_a_casual_match_hands_timed_out_seats_to_computer_players_and_fini
         if e["type"] == "seat_handed_to_bot.v1"
     ]
     assert [e["seat"] for e in handed] == ["white", "black"]
+
+
+async def test_a_handover_no_bots_service_took_is_offered_again(nats_url: str, tmp_path: Path) -> None:
+    """The bots service is away when the seat times out: the referee's timer offers the seat
+    again, and once a bots service runs the computer player takes it and moves."""
+    settings = settings_module.load().replace(
+        nats_url=nats_url, data_dir=tmp_path, gateway=settings_module.GatewaySettings.of(OPEN)
+    )
+    async with in_process_stack(settings, ("referee", "gateway")) as url:
+        async with httpx.AsyncClient(base_url=url, timeout=30) as client:
+            r = await client.post(
+                "/api/matches", json={"game": "ugolki", "preset": "mini-3x3", "time_control": {"move_s": 3}}
+            )
+            assert r.status_code == 201, r.text
+            match_id = r.json()["match_id"]
+            view: dict = {}
+            for _ in range(200):
+                view = (await client.get(f"/api/matches/{match_id}")).json()
+                if view["clock"]["bots"]:
+                    break
+                await asyncio.sleep(0.05)
+            assert view["clock"]["bots"] == ["white"] and view["seq"] == 2, view
+            await asyncio.sleep(0.3)
+            assert (await client.get(f"/api/matches/{match_id}")).json()["seq"] == 2  # nobody plays white
+            bots_settings = settings.replace(
+                bots=settings.bots.model_copy(update={"gateway_url": url, "think_ms": 5})
+            )
+            stop = asyncio.Event()
+            bots = asyncio.create_task(bots_app.run(bots_settings, stop, metrics_port=None))
+            try:
+                for _ in range(100):
+                    view = (await client.get(f"/api/matches/{match_id}")).json()
+                    if view["seq"] > 2:
+                        break
+                    await asyncio.sleep(0.05)
+                # The computer player took white and moved (before its fresh 3 s ran out).
+                assert view["seq"] == 3 and view["to_move"] == ["black"], view
+            finally:
+                stop.set()
+                await bots
+
+
+async def test_matchmaking_creates_ranked_matches_with_the_presets_clock(
+    nats_url: str, tmp_path: Path
+) -> None:
+    """docs/ranked.md "Time controls": a ranked table gets its queue preset's clock, forfeit on
+    time; a casual one none."""
+    from domain.matchmaking.clocks import ranked_time_control
+
+    settings = settings_module.load().replace(nats_url=nats_url, data_dir=tmp_path)
+    async with in_process_stack(settings, ("referee", "gateway", "matchmaking")) as url:
+        async with httpx.AsyncClient(base_url=url, timeout=30) as client:
+            nc = await connect(nats_url, "test")
+            try:
+                for ranked in (True, False):
+                    room = f"clock-{ranked}"
+                    tickets = []
+                    for name in (f"ann{ranked:d}", f"bob{ranked:d}"):
+                        signed = await client.post("/api/accounts", json={"name": name})
+                        assert signed.status_code == 201, signed.text
+                        auth = {"Authorization": f"Bearer {signed.json()['token']}"}
+                        body = {
+                            "game": "ugolki",
+                            "preset": "halma-8x8-1234",
+                            "invite": room,
+                            "ranked": ranked,
+                        }
+                        for _ in range(100):  # matchmaking may still be starting
+                            joined = await client.post("/api/queue", json=body, headers=auth)
+                            if joined.status_code != 503:
+                                break
+                            await asyncio.sleep(0.2)
+                        assert joined.status_code == 200, joined.text
+                        tickets.append((joined.json()["ticket_id"], auth))
+                    seated: dict = {}
+                    for _ in range(200):
+                        seated = (
+                            await client.get(f"/api/queue/{tickets[0][0]}", headers=tickets[0][1])
+                        ).json()
+                        if seated.get("state") == "seated":
+                            break
+                        await asyncio.sleep(0.05)
+                    assert seated.get("state") == "seated", seated
+                    envs = await stored_envelopes(nc, "ugolki", seated["match_id"])
+                    created = envs[0].events[0]
+                    assert isinstance(created, MatchCreated) and created.ranked is ranked
+                    if ranked:
+                        assert created.time_control == ranked_time_control("ugolki", "halma-8x8-1234")
+                        assert (
+                            created.time_control is not None and created.time_control.on_timeout == "forfeit"
+                        )
+                    else:
+                        assert created.time_control is None
+            finally:
+                await nc.close()

@@ -191,7 +191,13 @@ def test_a_ranked_match_always_forfeits() -> None:
 
 @pytest.mark.parametrize(
     "tc",
-    [TimeControl(base_s=60, grace_s=-1), TimeControl(base_s=60, on_timeout="pause"), TimeControl(grace_s=5)],
+    [
+        TimeControl(base_s=60, grace_s=-1),
+        TimeControl(base_s=60, on_timeout="pause"),
+        TimeControl(grace_s=5),
+        TimeControl(base_s=float("nan"), move_s=5),
+        TimeControl(move_s=5, grace_s=float("inf")),
+    ],
 )
 def test_bad_grace_or_on_timeout_is_refused(tc: TimeControl) -> None:
     refused = match_layer.decide(UGOLKI, None, None, create(tc=tc))

@@ -490,6 +490,17 @@ async function showLeaderboard(game, params) {
   }
 }
 
+// A player's result in a match as it counts: a dispute ruling may have amended or voided it.
+function matchResult(m) {
+  const recorded = m.draw ? "draw" : m.rank === 1 ? "won" : `rank ${m.rank}`;
+  if (m.status === "void") return `void <span class="muted">(ruling: ${esc(m.ruling.reason)})</span>`;
+  if (m.status !== "amended" || !m.effective_ranks) return recorded;
+  const ranks = m.effective_ranks;
+  const rank = ranks[m.seat_index];
+  const text = ranks.every((r) => r === ranks[0]) ? "draw" : rank === 1 ? "won" : `rank ${rank}`;
+  return `${text} <span class="muted">(amended by ruling: ${esc(m.ruling.reason)})</span>`;
+}
+
 async function showPlayer(player) {
   document.title = `gamehall — ${player}`;
   app.innerHTML = `<section class="panel"><h1>${esc(player)}</h1><div id="profile" class="muted">…</div></section>`;
@@ -501,7 +512,7 @@ async function showPlayer(player) {
       <h2>Ratings</h2><table class="standings"><tr><th>game</th><th>rules</th><th>season</th><th>rating</th><th>games</th></tr>${p.ratings.map((r) =>
         `<tr><td>${esc(gameTitle(r.game))}</td><td>${esc(r.family)}</td><td>${esc(r.season)}</td><td>${Math.round(r.rating)} ± ${Math.round(r.rd)}</td><td>${r.games}</td></tr>`).join("")}</table>
       <h2>Recent matches</h2><table class="matches">${p.recent_matches.map((m) =>
-        `<tr><td>${esc(gameTitle(m.game))}</td><td>${esc(m.preset)}</td><td>${m.draw ? "draw" : m.rank === 1 ? "won" : `rank ${m.rank}`}</td><td>${m.rating_after != null && m.rating_before != null ? `${m.rating_after >= m.rating_before ? "+" : ""}${Math.round(m.rating_after - m.rating_before)}` : ""}</td><td><a href="#/replay/${m.match_id}">replay</a></td></tr>`).join("")}</table>`;
+        `<tr><td>${esc(gameTitle(m.game))}</td><td>${esc(m.preset)}</td><td>${matchResult(m)}</td><td>${m.rating_after != null && m.rating_before != null ? `${m.rating_after >= m.rating_before ? "+" : ""}${Math.round(m.rating_after - m.rating_before)}` : ""}</td><td><a href="#/replay/${m.match_id}">replay</a></td></tr>`).join("")}</table>`;
   } catch (e) {
     target.textContent = e.status === 404 ? t("player.none") : e.message;
   }

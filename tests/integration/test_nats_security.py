@@ -168,3 +168,33 @@ async def test_streams_of_an_open_server_move_into_the_accounts(tmp_path: Path) 
             await ref.close()
     finally:
         server.stop()
+
+
+async def test_only_the_gateway_and_the_operator_command_append_disputes(secured: EmbeddedNats) -> None:
+    """dispute.> is written by ``gateway`` and ``cli`` only (natsauth.DISPUTE_WRITERS); scoring
+    reads the stream but cannot append a ruling of its own."""
+    gw = await as_user(secured, "gateway")
+    try:
+        await natsio.ensure_streams(gw.jetstream(), streams=natsio.APP_STREAMS)
+        ack = await gw.jetstream().publish(subjects.dispute_subject("sec-m1"), b"{}")
+        assert ack.stream == subjects.DISPUTE_STREAM
+    finally:
+        await gw.close()
+    for user in ("scoring", "leaderboard", "bots", "matchmaking"):
+        errors: list[Exception] = []
+        nc = await as_user(secured, user, errors)
+        try:
+            await nc.publish(subjects.dispute_subject("sec-m1"), b"forged")
+            await nc.flush()
+            await asyncio.sleep(0.3)
+            assert any('publish to "dispute.' in str(e) for e in errors), (user, errors)
+            info = await nc.jetstream().stream_info(subjects.DISPUTE_STREAM)
+            assert info.state.messages == 1, user  # it may read the stream, not write it
+        finally:
+            await nc.close()
+    cli = await as_user(secured, "cli")
+    try:
+        ack = await cli.jetstream().publish(subjects.dispute_subject("sec-m1"), b"{}")
+        assert ack.seq == 2
+    finally:
+        await cli.close()

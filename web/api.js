@@ -49,12 +49,13 @@ export const prefs = {
   set: (key, value) => localStorage.setItem(`gh.pref.${key}`, JSON.stringify(value)),
 };
 
-// A live match: the view now and after every stored decision, reconnecting with ?since=<last seq>.
+// A live match: the view now and after every stored decision (and the decisions' events),
+// reconnecting with ?since=<last seq>.
 export class MatchSocket {
-  constructor(matchId, token, { onView, onReply, onState, onError }) {
+  constructor(matchId, token, { onView, onEvents, onReply, onState, onError }) {
     this.matchId = matchId;
     this.token = token;
-    this.handlers = { onView, onReply, onState, onError };
+    this.handlers = { onView, onEvents, onReply, onState, onError };
     this.seq = 0;
     this.closed = false;
     this.backoff = 250;
@@ -79,6 +80,8 @@ export class MatchSocket {
       if (msg.type === "view") {
         this.seq = Math.max(this.seq, msg.view.seq);
         this.handlers.onView?.(msg.view);
+      } else if (msg.type === "events") {
+        this.handlers.onEvents?.(msg.events); // the stored decisions since ?since=, redacted for the seat
       } else if (msg.type === "reply") {
         this.handlers.onReply?.(msg.reply, msg.command_id);
       } else if (msg.type === "error") {

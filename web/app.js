@@ -1,6 +1,7 @@
 // gamehall web client: lobby, live matches, replays, leaderboards.  Plain ES modules, no build step.
 import { api, tokens, prefs, account, accountToken, MatchSocket } from "./api.js";
 import { t, lang, setLang, translateStatic } from "./i18n.js";
+import { TableLog, createTable, matchEventText, rulesHelpHtml, showAfterGame, showRulesHelp } from "./table.js";
 
 // One line per game: its renderer, web/games/<game>.js, exporting create(root, ctx) ->
 // {update(view), rejected()} (ctx is {seat, interactive, send(command), say(text, kind)}) and,
@@ -86,6 +87,7 @@ async function showLobby() {
         </div>
         <label>${t("lobby.rules")} <select id="preset"></select></label>
         <p class="description" id="preset-description"></p>
+        <details class="rules-help" id="preset-help"><summary>${t("help.lobby_summary")}</summary><div id="preset-help-body"></div></details>
         <details class="rules"><summary>${t("lobby.all_rules")}</summary><table id="rules-table"></table></details>
         <fieldset class="opponents-choice">
           <legend>${t("lobby.opponents")}</legend>
@@ -122,11 +124,14 @@ async function showLobby() {
     const p = g.presets.find((x) => x.name === $("preset").value);
     prefs.set(`preset.${g.game}`, p.name);
     $("preset-description").textContent = p.description || "";
+    $("preset-help-body").innerHTML = rulesHelpHtml(p.help);
+    $("preset-help").hidden = !p.help;
     // A table helper (Kings Cup) is never rated and not offered in quick match.
     $("quick-match").hidden = !!g.helper;
     $("rules-table").innerHTML = Object.entries(p.rules).map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(JSON.stringify(v))}</td></tr>`).join("");
-    const lo = Math.max(g.seats.min, p.rules.min_players || g.seats.min);
-    const hi = Math.min(g.seats.max, p.rules.max_players || g.seats.max, 6);
+    // A ruleset for an exact number of players (King's "players") offers only that number.
+    const lo = Math.max(g.seats.min, p.rules.players || p.rules.min_players || g.seats.min);
+    const hi = Math.min(g.seats.max, p.rules.players || p.rules.max_players || g.seats.max, 6);
     const prev = Number($("seats").value) || lo;
     $("seats").innerHTML = Array.from({ length: hi - lo + 1 }, (_, i) => `<option>${lo + i}</option>`).join("");
     $("seats").value = String(Math.min(Math.max(prev, lo), hi));
@@ -148,14 +153,8 @@ async function showLobby() {
     const players = seats.map((s, i) => (i === 0 ? me() : withBots ? t("lobby.computer", { strength }) : `guest-${s}`));
     say(t("lobby.creating"));
     try {
-      const created = await api("/api/matches", { method: "POST", body: { game: g.game, preset: $("preset").value, players, seats: n, bots } });
-      const mine = created.seats[0];
-      tokens.set(created.match_id, mine.token);
-      const invites = created.invites.filter((i) => i.seat !== mine.seat);
-      if (invites.length) localStorage.setItem(`gh.invites.${created.match_id}`, JSON.stringify(invites));
-      const missing = (created.bots || []).filter((b) => b.status !== "seated");
-      if (missing.length) alert(t("lobby.bots_missing", { list: missing.map((b) => `${b.seat}: ${b.detail || b.status}`).join("; ") }));
-      location.hash = `#/play/${created.match_id}`;
+      const id = await createTable({ game: g.game, preset: $("preset").value, players, seats: n, bots });
+      location.hash = `#/play/${id}`;
     } catch (e) { say(t("lobby.create_failed", { detail: e.message }), "error"); }
   }
   $("play-computer").onclick = () => create(true);
@@ -219,6 +218,7 @@ async function showMatches() {
 function outcomeText(view) {
   const o = view.outcome;
   if (!o) return "";
+  if (view.outcome_text) return view.outcome_text; // the server's sentence: who won and why
   if (o.draw) return o.reason ? t("match.draw", { reason: o.reason }) : t("match.draw_plain");
   if (!o.ranks.length) return t("match.no_result", { reason: o.reason }); // an aborted match ranks nobody (King K16)
   const winners = view.seats.filter((s, i) => o.ranks[i] === 1).map((s) => view.players[view.seats.indexOf(s)]);
@@ -242,8 +242,12 @@ async function showMatch(matchId, params) {
           <div id="status" class="status" data-status="" data-seq="0"></div>
         </div>
       </div>
+      <div id="after" class="panel after" hidden></div>
+      <p id="last-moves" class="last-moves" role="status" aria-live="polite"></p>
       <div id="game" class="panel game"></div>
       <div class="panel below">
+        <div id="rules" class="rules-box"></div>
+        <details class="table-log" id="table-log-box" open><summary>${t("help.log")}</summary><ol id="table-log" class="table-log-list"></ol></details>
         <div id="messages" class="messages" role="log" aria-live="polite"></div>
         <div class="match-actions">
           <span id="invites"></span>
@@ -271,6 +275,9 @@ async function showMatch(matchId, params) {
   let loading = null; // the renderer's module on its way
   let pending = null; // the newest view while it loads
   let last = null;
+  let tableLog = null; // the table log, once the renderer (and its eventText) is loaded
+  let early = []; // decisions that arrived before it
+  showRulesHelp($("rules"), matchId);
   const invites = JSON.parse(localStorage.getItem(`gh.invites.${matchId}`) || "[]");
   if (invites.length) {
     $("invites").innerHTML = invites.map((i) => `<button class="small" data-invite="${esc(location.origin + i.url)}">${t("match.copy_invite", { seat: esc(i.seat) })}</button>`).join(" ");
@@ -293,6 +300,7 @@ async function showMatch(matchId, params) {
         board?.rejected();
       }
     },
+    onEvents: (decisions) => { if (tableLog) tableLog.add(decisions); else early.push(...decisions); },
     onView: (view) => {
       if (!board) {
         pending = view;
@@ -301,6 +309,10 @@ async function showMatch(matchId, params) {
           const ctx = { seat, interactive: !!seat, send: (c) => socket.send(c), say };
           loading = Promise.all([rendererOf(view.game), games().catch(() => null)]).then(([renderer]) => {
             board = renderer.create($("game"), ctx);
+            tableLog = new TableLog($("table-log"), $("last-moves"), renderer.eventText);
+            tableLog.setPlayers(pending);
+            tableLog.add(early);
+            early = [];
             $("match-title").innerHTML = `${esc(gameTitle(view.game))} <small>${esc(view.preset)}</small>`;
             document.title = `gamehall — ${gameTitle(view.game)}`;
             say(seat ? t("match.you_play", { seat }) : t("match.watching"));
@@ -322,7 +334,9 @@ async function showMatch(matchId, params) {
   function showView(view) {
     renderHead(view);
     board.update(view);
-    if (last && view.status === "finished" && last.status !== "finished") say(t("match.game_over", { outcome: outcomeText(view) }));
+    $("after").hidden = view.status !== "finished";
+    if (view.status === "finished" && (!last || last.status !== "finished")) showAfterGame($("after"), view);
+    if (last && view.status === "finished" && last.status !== "finished") say(t("match.game_over", { outcome: outcomeText(view).replace(/\.$/, "") }));
     if (last && view.draw_offer && view.draw_offer !== seat && !last.draw_offer) say(t("match.offers_draw", { seat: view.draw_offer }));
     last = view;
   }
@@ -456,15 +470,6 @@ async function showReplay(matchId, params) {
   };
   cleanup = stop;
   show(i);
-}
-
-// The match layer's events (the same for every game), else the event's seat and type in words.
-function matchEventText(e) {
-  const kind = (e.type || "").replace(/\.v\d+$/, "");
-  if (kind === "match_created") return t("event.created", { preset: e.preset });
-  if (kind === "match_ended") return t("event.ended", { reason: e.outcome.reason || t("event.ended_plain") });
-  if (e.seat) return `${e.seat}: ${kind.replaceAll("_", " ")}`;
-  return kind.replaceAll("_", " ");
 }
 
 // ------------------------------------------------------------------ leaderboards

@@ -300,6 +300,16 @@ class CentreCombination(msgspec.Struct, frozen=True, kw_only=True):
     value: int
 
 
+class ScoreRound(msgspec.Struct, frozen=True, kw_only=True):
+    """One round of the score sheet (every seat's turn once, in turn order from the first seat):
+    per seat the points banked in its turn of the round (0: bust or nothing banked; absent: not
+    played yet) and the banked totals after the round's last turn so far."""
+
+    round_no: int
+    points: dict[str, int]
+    totals: dict[str, int]
+
+
 class FarkleFlipView(msgspec.Struct, frozen=True, kw_only=True):
     status: Literal["waiting", "playing", "finished"]
     # the table header: which scoring table the scores come from
@@ -328,6 +338,7 @@ class FarkleFlipView(msgspec.Struct, frozen=True, kw_only=True):
     dry_turns: int  # consecutive turns started with both piles empty and no bank (FF3)
     ranks: tuple[int, ...] = ()
     result: str | None = None
+    sheet: tuple[ScoreRound, ...] = ()  # the score sheet, one row per round of turns
 
 
 FARKLE_FLIP_REJECTION_CODES: tuple[str, ...] = (

@@ -83,6 +83,21 @@ UgolkiCommand = MovePiece
 UgolkiEvent = PieceMoved | TurnPassed
 
 
+class UgolkiWarning(msgspec.Struct, frozen=True, kw_only=True):
+    """A rule that will end the game soon (rules/ugolki.md §6), counted down for players.
+
+    ``rule``: ``leave_home`` (§6.2), ``return_home`` (§6.3, in force), ``long_game`` (§6.4) or
+    ``move_cap`` (D3); ``seat``: the side it threatens (None: both); ``moves_left``: the side's
+    moves before the check (Black's, for a judgement of the whole game); ``urgent``: close enough
+    to lose by it; ``text``: the warning as a sentence."""
+
+    seat: str | None
+    rule: str
+    moves_left: int
+    urgent: bool
+    text: str
+
+
 class UgolkiView(msgspec.Struct, frozen=True, kw_only=True):
     board: int
     white: tuple[str, ...]  # squares, sorted
@@ -100,6 +115,8 @@ class UgolkiView(msgspec.Struct, frozen=True, kw_only=True):
     # auto-finish on, a client ends the turn at a chain whose list is empty.
     continuations: dict[str, tuple[str, ...]] = {}
     result: str | None = None
+    warnings: tuple[UgolkiWarning, ...] = ()  # rule-based endings coming up, for every viewer
+    last_move: tuple[str, ...] = ()  # every landing square of the last turn, from where it started
 
 
 UGOLKI_REJECTION_CODES: tuple[str, ...] = (

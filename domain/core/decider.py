@@ -16,7 +16,7 @@ from typing import Any, Generic, TypeVar
 
 from contracts.envelope import Rejected
 from contracts.games import GameContract
-from contracts.match import Outcome
+from contracts.match import Outcome, RulesHelp
 
 S = TypeVar("S")  # state
 C = TypeVar("C")  # command
@@ -133,6 +133,11 @@ class Decider(Generic[S, C, E, V, R]):
     helper: bool = False
     # Portable game records (``gamehall rules replay``); None until the game supports them.
     record: RecordAdapter[S, C, E] | None = None
+    # Players' help: a ruleset in words (the aim, how one wins and loses, the special rules).
+    rules_help: Callable[[R], RulesHelp] | None = None
+    # Why a finished match ended, as a sentence naming seats by ``names`` (seat -> "seat (player)"),
+    # from the game state and its outcome; None: the outcome's reason code is shown as it is.
+    end_text: Callable[[S, Outcome, Mapping[Seat, str]], str] | None = None
 
     @property
     def name(self) -> str:

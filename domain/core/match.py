@@ -733,7 +733,59 @@ def view(
         game_view=game.view(state.game_state, viewer),
         legal_moves=legal,
         clock=clock_view(state),
+        outcome_text=outcome_text(game, state),
     )
+
+
+def seat_names_in_words(state: MatchState) -> dict[str, str]:
+    """Seat -> how a sentence names it: the player's name, with the seat when they differ."""
+    created = state.created
+    return {
+        s: s if not p or p == s else f"{p} ({s})" for s, p in zip(created.seats, created.players, strict=True)
+    }
+
+
+def _joined(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def outcome_text(game: Decider[Any, Any, Any, Any, Any], state: MatchState) -> str | None:
+    """A finished match's result and why it ended, as one sentence for people; None while it runs.
+
+    The match layer words its own endings (resignation, timeout, abandonment, an agreed draw);
+    every other reason is the game's ``end_text`` (the reason code as it is without one)."""
+    out = state.outcome
+    if out is None:
+        return None
+    seats = state.created.seats
+    names = seat_names_in_words(state)
+    best = min(out.ranks) if out.ranks else 1
+    winners = [names[s] for s, r in zip(seats, out.ranks, strict=False) if r == best]
+    worst = [names[s] for s, r in zip(seats, out.ranks, strict=False) if r != best]
+    if game.helper:  # a table helper judges nobody (Kings Cup)
+        head = "Game over"
+    elif out.draw:
+        head = "Draw"
+    else:
+        head = f"{_joined(winners)} {'wins' if len(winners) == 1 else 'share first place'}"
+    reason = out.reason
+    if reason == "resignation" and game.resign is None and worst:
+        why = f"{_joined(worst)} resigned."
+    elif reason == "timeout" and worst:
+        why = f"{_joined(worst)} ran out of time."
+    elif reason == "abandoned":
+        why = (
+            f"{_joined(worst)} stopped playing (no move in time)."
+            if worst
+            else "nobody moved for too long."
+        )
+    elif reason == "draw agreed":
+        why = "both sides agreed to a draw." if len(seats) == 2 else "every player agreed to a draw."
+    elif game.end_text is not None:
+        why = game.end_text(state.game_state, out, names)
+    else:
+        why = f"{reason.replace('_', ' ')}." if reason else "the match is over."
+    return f"{head}: {why}"
 
 
 def clock_view(state: MatchState) -> ClockView | None:

@@ -183,12 +183,20 @@ def games_catalogue() -> list[dict[str, Any]]:
                         "name": preset_name,
                         "description": p.description,
                         "rules": msgspec.to_builtins(p.ruleset),
+                        "help": rules_help(game, p.ruleset),
                     }
                     for preset_name, p in meta.presets.items()
                 ],
             }
         )
     return out
+
+
+def rules_help(game: registry.Game, ruleset: Any) -> dict[str, Any] | None:
+    """The ruleset in words for players (``contracts.match.RulesHelp``), None for a game without."""
+    if game.rules_help is None:
+        return None
+    return msgspec.to_builtins(game.rules_help(ruleset))  # type: ignore[no-any-return]
 
 
 def router(gw: Gateway) -> APIRouter:
@@ -334,6 +342,22 @@ def router(gw: Gateway) -> APIRouter:
     ) -> dict[str, Any]:
         folded = await gw.load(match_id)
         return gw.render(folded, gw.viewer(folded, bearer(authorization, token)))
+
+    @api.get(
+        "/api/matches/{match_id}/rules",
+        tags=["matches"],
+        summary="The match's rules in words: the aim, how to win and lose, the special rules",
+        responses=errors(400, 404, 503),
+    )
+    async def get_match_rules(match_id: str) -> dict[str, Any]:
+        folded = await gw.load(match_id)
+        assert folded.state is not None
+        game = registry.get(folded.game)
+        created = folded.state.created
+        found = rules_help(game, msgspec.convert(created.ruleset, game.ruleset_type))
+        if found is None:
+            raise ApiError(404, "no_rules_help", f"{folded.game} has no rules help")
+        return {"preset": created.preset, **found}
 
     @api.get(
         "/api/matches/{match_id}/events",

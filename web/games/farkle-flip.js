@@ -10,6 +10,16 @@ function cardHtml(value, extra = "") {
   return `<span class="ff-card ${farkle ? "farkle" : ""} ${extra}">${farkle ? "✗" : esc(value)}</span>`;
 }
 
+// The score sheet: one row per round of turns, per seat the points banked that turn (0 for a
+// bust or a stop without a bank) and the banked total.
+function sheet(g, seats, names) {
+  const rows = g.sheet || [];
+  if (!rows.length) return "";
+  return `<table class="scores ff-sheet" id="ff-sheet"><caption>Score sheet</caption><tr><th>round</th>${seats.map((s) => `<th>${esc(names[s])}</th>`).join("")}</tr>${rows.map((r) =>
+    `<tr><td>${r.round_no}</td>${seats.map((s) => (s in r.points ? `<td><span class="pts">${r.points[s] ? `+${r.points[s]}` : "0"}</span><small> ${r.totals[s]}</small></td>` : "<td></td>")).join("")}</tr>`).join("")}
+    <tr class="totals"><td>total</td>${seats.map((s) => `<td class="total">${rows[rows.length - 1].totals[s] ?? 0}</td>`).join("")}</tr></table>`;
+}
+
 export function create(root, ctx) {
   let view = null;
   let chosen = new Set(); // positions picked in one area for a lock
@@ -66,6 +76,7 @@ export function create(root, ctx) {
         ${chosen.size && !exact.length ? '<span class="muted">the picked cards make no combination that may be locked</span>' : ""}
       </div>
       ${locks.length ? `<details class="legal"><summary>Combinations you may lock (${locks.length})</summary><div class="legal-list">${locks.map((m, i) => `<button class="small" data-lock="${i}">${esc(m.label)}</button>`).join("")}</div></details>` : ""}
+      ${sheet(g, view.seats, names)}
       <details class="rules"><summary>Scoring table: ${esc(g.scoring_table)}${g.scoring_official ? "" : " (PLACEHOLDER)"}</summary>
         <table>${g.patterns.map((p) => `<tr><th>${esc(p.name.replaceAll("_", " "))}</th><td>${Object.keys(p.face_values).length ? Object.entries(p.face_values).map(([f, v]) => `${f}s ${v}`).join(", ") : p.value}</td></tr>`).join("")}
         <tr><th>Farkle card at a bank</th><td>${g.farkle_value} each</td></tr></table></details>`;
@@ -87,7 +98,7 @@ export function eventText(e) {
   switch (e.type) {
     case "ff_game_dealt.v1": return `set-up: ${e.dealer} deals; ${e.first_seat} draws first`;
     case "ff_card_drawn.v1": return `${e.seat} draws ${e.card === "F" ? "a Farkle card" : e.card}`;
-    case "ff_card_placed.v1": return `${e.seat} places ${e.card} with ${e.target}`;
+    case "ff_card_placed.v1": return `${e.seat} places ${e.card} in ${e.target}'s area`;
     case "ff_locked.v1": return `${e.seat} locks ${e.cards.join(" ")} of ${e.owner}: ${e.pattern.replaceAll("_", " ")} ${e.value}`;
     case "ff_busted.v1": return `${e.seat} busts${e.lost.length ? `: ${e.lost.length} combination(s) lost` : ""}`;
     case "ff_stopped.v1": return e.result === "banked" ? `${e.seat} banks ${e.points} (${e.banked})` : e.result === "forfeit" ? `${e.seat} stops below the entry: the centre is lost` : `${e.seat} stops with nothing to score`;

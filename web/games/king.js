@@ -21,6 +21,9 @@ const PHASE = {
   finished: "match over",
 };
 
+// A move's label for people: card ids written with suit signs ("play QS" -> "play Q♠").
+const label = (text) => String(text ?? "").replace(/\b(10|[2-9AJQK])([SHDC])\b/g, (_, r, s) => r + SUIT[s]);
+
 export function create(root, ctx) {
   let view = null;
   const log = new Map(); // deal number -> completed tricks seen (the view keeps the current deal's)
@@ -119,6 +122,7 @@ export function eventText(e) {
     case "king_card_played.v1": return `${e.seat} plays ${cardLabel(e.card)}`;
     case "king_trick_taken.v1": return `trick ${e.trick_no} to ${e.winner}`;
     case "king_deal_scored.v1": return `deal ${e.row.deal_no} (${e.row.game}): ${e.row.points.join(" ")}`;
+    case "king_rest_dealt.v1": return `the rest of the deal${e.shown ? `, the last card ${cardLabel(e.shown)}` : ""}`;
     case "king_match_scored.v1": return `final totals ${e.totals.join(" ")}`;
     default: return null;
   }

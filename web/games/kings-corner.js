@@ -128,7 +128,7 @@ export function create(root, ctx) {
       </div>
       ${moves.length ? `<details class="legal" ${moves.length < 8 ? "open" : ""}><summary>All legal moves (${moves.length})</summary>
         <div class="legal-list">${moves.map((m, i) => moveButton(m, i, "small")).join("")}</div></details>` : ""}
-      <table class="scores"><tr><th>penalty</th>${rounds.map((r) => `<th>R${r.round_no}</th>`).join("")}<th>total</th></tr>${scoreRows}</table>`;
+      <table class="scores kc-sheet" id="kc-sheet"><caption>Score sheet: each round's points and the running total</caption><tr><th>player</th>${rounds.map((r) => `<th>R${r.round_no}</th>`).join("")}<th>total</th></tr>${scoreRows}</table>`;
     el.querySelectorAll("#hand [data-card]").forEach((c) => { c.onclick = () => clickCard(c.dataset.card); });
     el.querySelectorAll("[data-slot]").forEach((p) => { p.onclick = () => clickSlot(p.dataset.slot); });
     el.querySelectorAll("[data-move]").forEach((b) => { b.onclick = () => play(moves[Number(b.dataset.move)]); });

@@ -38,10 +38,18 @@ export function eventText(e) {
   if (t === "passed") return `${e.seat} passes`;
   if (t === "declarer") return `${e.seat} declares at ${e.bid}`;
   if (t === "contract_set") return `${e.declarer} plays ${e.amount}`;
-  if (t === "card_played") return `${e.seat} plays ${e.card}${e.announce !== "none" ? ` (${e.announce} ${e.value})` : ""}`;
+  if (t === "card_played") return `${e.seat} plays ${cardLabel(e.card)}${e.announce !== "none" ? ` (${e.announce} ${e.value})` : ""}`;
   if (t === "trick_taken") return `trick ${e.trick_no} to ${e.winner} (${e.points})`;
   if (t === "deal_scored") return `deal ${e.deal_no}: ${e.declarer} ${e.contract} ${e.result.replace("_", " ")}`;
   if (t === "redeal") return `redeal (${e.reason.replace("_", " ")})`;
+  if (t === "blind_answered") return `${e.seat} ${e.blind ? "plays blind" : "looks at the cards"}`;
+  if (t === "hand_shown") return `${e.seat} shows the hand`;
+  if (t === "hand_kept") return `${e.seat} keeps the hand`;
+  if (t === "auction_opened") return `auction opens at ${e.standing_bid} (${e.high_seat})`;
+  if (t === "talon_revealed") return `the talon: ${e.cards.map(cardLabel).join(" ")}`;
+  if (t === "talon_taken") return `${e.declarer} takes the talon`;
+  if (t === "cards_given") return `${e.declarer} gives ${e.to.map((s, i) => `${cardLabel(e.cards[i])} to ${s}`).join(", ")}`;
+  if (t === "written_off") return `${e.declarer} writes the deal off (${e.amount})`;
   return null;
 }
 

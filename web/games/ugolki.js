@@ -69,6 +69,7 @@ export function create(root, ctx) {
   el.innerHTML = `
     <div class="board-wrap"><div class="board" id="board" role="grid" aria-label="${t("ug.board")}"></div></div>
     <aside class="side">
+      <ul class="warnings" id="warnings" aria-live="polite"></ul>
       <table class="tempo" id="tempo"></table>
       <h3>${t("ug.moves")}</h3>
       <ol class="movelist" id="movelist"></ol>
@@ -171,6 +172,10 @@ export function create(root, ctx) {
     const white = new Set(gv.white), black = new Set(gv.black);
     const wh = new Set(gv.white_home), bh = new Set(gv.black_home);
     const options = from === null ? [] : movesFrom(from);
+    // The last move: where it started and ended, and the squares a jump chain landed on between.
+    const path = gv.last_move || [];
+    const hops = new Set(path.slice(1, -1));
+    if (path.length) last = new Set([path[0], path[path.length - 1]]);
     const dests = new Set(options.map(target));
     const refocus = keyboard || board.contains(document.activeElement);
     if (!cursor || !/^[a-p]\d+$/.test(cursor) || Number(cursor.slice(1)) > size || FILES.indexOf(cursor[0]) >= size) cursor = startSquare();
@@ -190,6 +195,7 @@ export function create(root, ctx) {
         if (wh.has(s)) cell.classList.add("home-white");
         if (bh.has(s)) cell.classList.add("home-black");
         if (last.has(s)) cell.classList.add("last");
+        if (hops.has(s)) cell.classList.add("last-hop");
         if (dests.has(s)) cell.classList.add("dest");
         cell.dataset.sq = s;
         cell.setAttribute("role", "gridcell");
@@ -224,6 +230,9 @@ export function create(root, ctx) {
       `<tr><th></th><th>${t("ug.moves_made")}</th><th title="${t("ug.tempo_title")}">${t("ug.tempo")}</th><th title="${t("ug.to_go_title")}">${t("ug.to_go")}</th></tr>` +
       seats.map((s) => `<tr class="${gv.to_move === s ? "to-move" : ""}"><th>${s}</th><td>${gv.moves_made[s] ?? 0}</td>` +
         `<td>${gv.tempo[s] ?? ""}</td><td>${gv.tempo_to_go[s] ?? ""}</td></tr>`).join("");
+    // Rule-based endings coming up (leave-home countdown, move cap), worded by the server.
+    el.querySelector("#warnings").innerHTML = (gv.warnings || []).map((w) =>
+      `<li class="warning ${w.urgent ? "urgent" : ""}" data-rule="${w.rule}" data-seat="${w.seat || ""}">${w.urgent ? "⚠ " : ""}${w.text.replace(/[&<>]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;" }[c]))}</li>`).join("");
     const list = el.querySelector("#movelist");
     list.innerHTML = "";
     for (let i = 0; i < gv.history.length; i += 2) {

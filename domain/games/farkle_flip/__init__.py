@@ -26,6 +26,7 @@ from domain.games.farkle_flip.engine import (
     to_move,
     verify_chance,
 )
+from domain.games.farkle_flip.explain import end_text, rules_help
 from domain.games.farkle_flip.record import RECORD
 from domain.games.farkle_flip.rules import DESCRIPTIONS, PRESETS
 from domain.games.farkle_flip.state import FFState
@@ -69,6 +70,8 @@ GAME: Decider[FFState, FarkleFlipCommand, FarkleFlipEvent, FarkleFlipView, Farkl
     default_bot="heuristic",
     verify_chance=verify_chance,
     record=RECORD,
+    rules_help=rules_help,
+    end_text=end_text,
 )
 
 HIDDEN = hidden

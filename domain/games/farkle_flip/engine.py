@@ -185,7 +185,13 @@ def evolve(state: FFState, event: FarkleFlipEvent) -> FFState:
         i = seats.index(event.seat)
         dry = state.dry_turns + 1 if state.start_dry and not state.turn_banked else 0
         remaining = state.remaining[1:] if state.remaining and state.remaining[0] == i else state.remaining
-        s = _replace(state, dry_turns=dry, remaining=remaining, turn_rows=(*state.turn_rows, state.banked))
+        s = _replace(
+            state,
+            dry_turns=dry,
+            remaining=remaining,
+            turn_rows=(*state.turn_rows, state.banked),
+            turn_seats=(*state.turn_seats, i),
+        )
         return _new_turn(s, seats.index(event.next_seat))
     if isinstance(event, PileReshuffled):
         return _replace(

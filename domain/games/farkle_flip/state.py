@@ -52,6 +52,7 @@ class FFState(msgspec.Struct, frozen=True, kw_only=True):
     turn_banked: bool = False
     dry_turns: int = 0
     turn_rows: tuple[tuple[int, ...], ...] = ()  # banked scores after each turn (records)
+    turn_seats: tuple[int, ...] = ()  # who played each turn of turn_rows
     # the end
     trigger: int = -1
     remaining: tuple[int, ...] = ()

@@ -18,6 +18,7 @@ from contracts.games.farkle_flip import (
     Place,
     PlayerArea,
     Ready,
+    ScoreRound,
     Stop,
 )
 from domain.games.farkle_flip.engine import UNKNOWN, to_move
@@ -85,7 +86,25 @@ def view(state: FFState, viewer: str | None) -> FarkleFlipView:
         dry_turns=state.dry_turns,
         ranks=state.ranks,
         result=state.end_reason or None,
+        sheet=score_sheet(state),
     )
+
+
+def score_sheet(state: FFState) -> tuple[ScoreRound, ...]:
+    """The turns played so far as rounds: every seat's turn once, in turn order (§3.3)."""
+    seats = state.seats
+    n = len(seats)
+    rounds: list[ScoreRound] = []
+    before = (0,) * n
+    for k, (i, after) in enumerate(zip(state.turn_seats, state.turn_rows, strict=True)):
+        if k % n == 0:
+            rounds.append(ScoreRound(round_no=k // n + 1, points={}, totals={}))
+        row = rounds[-1]
+        row.points[seats[i]] = after[i] - before[i]
+        row.totals.clear()
+        row.totals.update({s: after[j] for j, s in enumerate(seats)})
+        before = after
+    return tuple(rounds)
 
 
 def redact(event: FarkleFlipEvent, viewer: str | None) -> FarkleFlipEvent | None:

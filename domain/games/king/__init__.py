@@ -16,6 +16,7 @@ from domain.games.king.bots import BOTS
 from domain.games.king.deal import initial_state, verify_chance
 from domain.games.king.decide import decide
 from domain.games.king.evolve import evolve
+from domain.games.king.explain import end_text, rules_help
 from domain.games.king.queries import abandon, hidden, legal_commands, outcome, timeout_command, to_move
 from domain.games.king.record import RECORD
 from domain.games.king.rules import DESCRIPTIONS, PRESETS
@@ -63,6 +64,8 @@ GAME: Decider[KingState, KingCommand, KingEvent, KingView, KingRuleset] = Decide
     default_bot="heuristic",
     verify_chance=verify_chance,
     record=RECORD,
+    rules_help=rules_help,
+    end_text=end_text,
 )
 
 HIDDEN = hidden

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
 from contracts.games.king import (
@@ -16,6 +18,7 @@ from contracts.games.king import (
     Discarded,
     KingCommand,
     KingEvent,
+    KingRuleset,
     KingView,
     OfferBuyout,
     PassBid,
@@ -79,13 +82,16 @@ def notation(cmd: KingCommand) -> str:
 
 def cost(state: KingState, game: str) -> str:
     """What a game costs, e.g. "-2 per heart (deal total -16)"."""
-    r = state.rules
+    return game_cost(state.rules, game, state.contract)
+
+
+def game_cost(r: KingRuleset, game: str, c: Any = None) -> str:
+    """What a game of ruleset ``r`` costs; with the deal's contract ``c``, also the deal's total."""
     if game in ("HV", "TR", "OT"):
         return f"+{r.hv_trick} per trick (deal total {r.hv_trick * r.hand_size})"
     if game == "AU":
         return f"+{r.hv_trick} per trick; the declarer scores only the tricks above his bid"
     sign = "-" if game.startswith("N") else "+"
-    c = state.contract
     total = scoring.expected_sum(r, c) if c is not None and c.game == game else None
     cats = scoring.CATEGORIES[game[1]]
     if len(cats) > 1:

@@ -20,6 +20,7 @@ from domain.games.kings_corner.bots import BOTS
 from domain.games.kings_corner.deal import verify_chance
 from domain.games.kings_corner.decide import resign
 from domain.games.kings_corner.evolve import evolve
+from domain.games.kings_corner.explain import end_text, rules_help
 from domain.games.kings_corner.phases import decide, legal_commands, to_move
 from domain.games.kings_corner.record import RECORD
 from domain.games.kings_corner.rules import DESCRIPTIONS, PRESETS, preset_problem
@@ -74,6 +75,8 @@ GAME: Decider[KCState, KingsCornerCommand, KingsCornerEvent, KingsCornerView, Ki
     # the match; in a two-seat match that ends it.
     abandon=resign,
     record=RECORD,
+    rules_help=rules_help,
+    end_text=end_text,
 )
 
 __all__ = ["GAME", "KCState"]

@@ -18,6 +18,7 @@ from domain.games.kings_cup.engine import (
     to_move,
     verify_chance,
 )
+from domain.games.kings_cup.explain import end_text, rules_help
 from domain.games.kings_cup.rules import DESCRIPTIONS, PRESETS
 from domain.games.kings_cup.view import describe, redact, view
 
@@ -57,6 +58,8 @@ GAME: Decider[CupState, KingsCupCommand, KingsCupEvent, KingsCupView, KingsCupRu
     default_bot="random",
     verify_chance=verify_chance,
     helper=True,
+    rules_help=rules_help,
+    end_text=end_text,
 )
 
 HIDDEN = hidden

@@ -23,6 +23,7 @@ from domain.games.thousand.engine import (
     unseen,
     verify_chance,
 )
+from domain.games.thousand.explain import end_text, rules_help
 from domain.games.thousand.record import RECORD
 from domain.games.thousand.rules import DESCRIPTIONS, PRESETS
 from domain.games.thousand.state import TState
@@ -74,6 +75,8 @@ GAME: Decider[TState, ThousandCommand, ThousandEvent, ThousandView, ThousandRule
     default_bot="heuristic",
     verify_chance=verify_chance,
     record=RECORD,
+    rules_help=rules_help,
+    end_text=end_text,
 )
 
 UNSEEN = unseen

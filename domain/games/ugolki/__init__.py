@@ -10,6 +10,7 @@ from domain.core.decider import Decider, Preset, no_hidden
 from .bots import BOTS
 from .decide import decide
 from .evolve import evolve
+from .explain import end_text, rules_help
 from .legal import legal_commands
 from .record import RECORD
 from .rules import DEFAULT_PRESET, DESCRIPTIONS, PRESETS, validate
@@ -55,6 +56,8 @@ GAME: Decider[UgolkiState, MovePiece, Any, UgolkiView, UgolkiRuleset] = Decider(
     bots=BOTS,
     default_bot="greedy",
     record=RECORD,
+    rules_help=rules_help,
+    end_text=end_text,
 )
 
 __all__ = ["GAME", "PRESETS", "DEFAULT_PRESET", "UgolkiState", "initial_state"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from contracts.games.ugolki import MovePiece, UgolkiEvent, UgolkiView
 
+from .explain import warnings
 from .geometry import Geometry
 from .legal import continuations, legal_moves
 from .notation import format_path
@@ -50,6 +51,8 @@ def view(state: UgolkiState, viewer: str | None) -> UgolkiView:
         legal=legal,
         continuations=chains,
         result=_result_text(state),
+        warnings=warnings(state),
+        last_move=tuple(geo.names[i] for i in state.turns[-1]) if state.turns else (),
     )
 
 

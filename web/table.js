@@ -1,0 +1,183 @@
+// Around every game's table: the rules in words (from the server), a log of every seat's actions
+// with the latest moves of the others as a hint, and what to do once the match is over.  Every
+// rule sentence comes from the server (GET /api/matches/{id}/rules, the catalogue's per-preset
+// help, the view's outcome_text); this module only lays them out.
+import { api, tokens, prefs } from "./api.js";
+import { t, addStrings } from "./i18n.js";
+
+// This module's words (the rules, end reasons and warnings themselves are the server's sentences).
+addStrings({
+  en: {
+    "help.lobby_summary": "How this game is won and lost",
+    "help.rules": "Rules: {title} — {preset}",
+    "help.win": "How to win",
+    "help.lose": "How a game is lost or drawn",
+    "help.special": "Rules of this table",
+    "help.log": "Log of every seat's actions",
+    "help.since_your_move": "Since your move",
+    "help.last_moves": "Last moves",
+    "after.rematch": "Rematch",
+    "after.new_game": "New game",
+    "after.rematch_failed": "Could not start a rematch: {detail}",
+    "event.ready": "{seat} is ready",
+    "event.turn_ended": "{seat} ends the turn",
+    "event.passes": "{seat} passes",
+    "event.resigns": "{seat} resigns",
+    "event.charged": "{seat} is charged {points}",
+    "event.offers_draw": "{seat} offers a draw",
+    "event.accepts_draw": "{seat} accepts the draw",
+    "event.declines_draw": "{seat} declines the draw",
+    "event.timed_out": "{seat} ran out of time",
+    "event.over": "match over",
+  },
+  ru: {
+    "help.lobby_summary": "Как в этой игре выигрывают и проигрывают",
+    "help.rules": "Правила: {title} — {preset}",
+    "help.win": "Как выиграть",
+    "help.lose": "Как проигрывают или делят ничью",
+    "help.special": "Правила этого стола",
+    "help.log": "Ходы всех игроков",
+    "help.since_your_move": "После вашего хода",
+    "help.last_moves": "Последние ходы",
+    "after.rematch": "Реванш",
+    "after.new_game": "Новая игра",
+    "after.rematch_failed": "Не удалось начать реванш: {detail}",
+    "event.ready": "{seat} готов",
+    "event.turn_ended": "{seat} заканчивает ход",
+    "event.passes": "{seat} пасует",
+    "event.resigns": "{seat} сдаётся",
+    "event.charged": "{seat}: штраф {points}",
+    "event.offers_draw": "{seat} предлагает ничью",
+    "event.accepts_draw": "{seat} соглашается на ничью",
+    "event.declines_draw": "{seat} отклоняет ничью",
+    "event.timed_out": "у {seat} кончилось время",
+    "event.over": "партия окончена",
+  },
+});
+
+const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+
+// A RulesHelp ({goal, win, lose, special}) as HTML.
+export function rulesHelpHtml(help) {
+  if (!help) return "";
+  const list = (title, lines, cls) => (lines && lines.length ? `<h4>${title}</h4><ul class="${cls}">${lines.map((l) => `<li>${esc(l)}</li>`).join("")}</ul>` : "");
+  return `<p class="goal">${esc(help.goal)}</p>${list(t("help.win"), help.win, "win")}${list(t("help.lose"), help.lose, "lose")}${list(t("help.special"), help.special, "special")}`;
+}
+
+// The match's rules in words, in a <details> the player opens when needed (open on the first visit).
+export async function showRulesHelp(target, matchId) {
+  try {
+    const help = await api(`/api/matches/${encodeURIComponent(matchId)}/rules`);
+    const seen = prefs.get(`rules-seen.${help.game}.${help.preset}`, false);
+    target.innerHTML = `<details class="rules-help" id="rules-help" ${seen ? "" : "open"}><summary>${esc(t("help.rules", { title: help.title, preset: help.preset }))}</summary>${rulesHelpHtml(help)}</details>`;
+    prefs.set(`rules-seen.${help.game}.${help.preset}`, true);
+  } catch (e) {
+    target.textContent = "";
+  }
+}
+
+// The match layer's events (the same for every game), else the event's seat and type in words.
+export function matchEventText(e) {
+  const kind = (e.type || "").replace(/\.v\d+$/, "");
+  if (kind === "match_created") return t("event.created", { preset: e.preset });
+  if (kind === "match_ended") return t("event.over");
+  if (kind === "resigned") return t("event.resigns", { seat: e.seat });
+  if (kind === "draw_offered") return t("event.offers_draw", { seat: e.seat });
+  if (kind === "draw_accepted") return t("event.accepts_draw", { seat: e.seat });
+  if (kind === "draw_declined") return t("event.declines_draw", { seat: e.seat });
+  if (kind === "timed_out") return t("event.timed_out", { seat: e.seat });
+  // Every game's seat-ready, turn-ended, pass and resign events read alike.
+  if (e.seat && /_seat_ready$/.test(kind)) return t("event.ready", { seat: e.seat });
+  if (e.seat && /_turn_ended$/.test(kind)) return t("event.turn_ended", { seat: e.seat });
+  if (e.seat && /_turn_passed$/.test(kind)) return t("event.passes", { seat: e.seat });
+  if (e.seat && /_seat_resigned$/.test(kind)) return t("event.resigns", { seat: e.seat });
+  if (/_penalty_charged$/.test(kind)) return t("event.charged", { seat: e.seat, points: e.points });
+  if (e.seat) return `${e.seat}: ${kind.replaceAll("_", " ")}`;
+  return kind.replaceAll("_", " ");
+}
+
+// Seat ids in a sentence as the players' names ("p2 plays 7♥" -> "computer (p2) plays 7♥").
+function named(text, names) {
+  return Object.entries(names).reduce((t, [seat, name]) => t.replace(new RegExp(`(^|[^\\w(])${seat}(?![\\w)])`, "g"), `$1${name}`), text);
+}
+
+// The log of a match: every stored decision's events in words, newest last, and a hint line with
+// what the other seats did since the viewer's own last decision.
+export class TableLog {
+  constructor(logEl, hintEl, eventText) {
+    this.logEl = logEl;
+    this.hintEl = hintEl;
+    this.eventText = eventText;
+    this.lines = []; // {seq, seat, text}
+    this.names = {};
+    this.seat = null;
+  }
+
+  setPlayers(view) {
+    this.seat = view.viewer;
+    this.names = Object.fromEntries(view.seats.map((s, i) => [s, view.players[i] && view.players[i] !== s ? `${view.players[i]} (${s})` : s]));
+  }
+
+  add(decisions) {
+    for (const d of decisions) {
+      if (this.lines.some((l) => l.seq === d.seq)) continue;
+      const texts = d.events.map((e) => this.eventText(e) || matchEventText(e)).filter(Boolean);
+      if (texts.length) this.lines.push({ seq: d.seq, seat: d.seat, text: texts.join("; ") });
+    }
+    this.lines.sort((a, b) => a.seq - b.seq);
+    this.draw();
+  }
+
+  draw() {
+    const shown = this.lines.slice(-200);
+    this.logEl.innerHTML = shown.map((l) => `<li data-seq="${l.seq}" data-seat="${esc(l.seat || "")}" class="${l.seat && l.seat === this.seat ? "mine" : ""}">${esc(named(l.text, this.names))}</li>`).join("");
+    this.logEl.scrollTop = this.logEl.scrollHeight;
+    if (!this.hintEl) return;
+    // What the others did since the viewer's own last decision (a spectator: the last few).
+    const own = this.seat ? this.lines.map((l) => l.seat).lastIndexOf(this.seat) : -1;
+    const since = this.seat ? this.lines.slice(own + 1) : this.lines.slice(-4);
+    const recent = since.filter((l) => l.seat && l.seat !== this.seat).slice(-6);
+    this.hintEl.innerHTML = recent.length ? `<b>${t(this.seat ? "help.since_your_move" : "help.last_moves")}:</b> ${recent.map((l) => esc(named(l.text, this.names))).join(" · ")}` : "";
+  }
+}
+
+// After the match: the result in words, a rematch of the same table (when this browser created
+// it) and a new game of the same kind from the lobby.
+export function showAfterGame(target, view) {
+  if (view.status !== "finished") { target.innerHTML = ""; return; }
+  const table = JSON.parse(localStorage.getItem(`gh.table.${view.match_id}`) || "null");
+  target.innerHTML = `<div class="after-game" id="after-game"><p class="end-reason" id="end-reason">${esc(view.outcome_text || "")}</p>
+    <div class="buttons">${table ? `<button class="primary" id="rematch">${t("after.rematch")}</button>` : ""}<button id="new-game">${t("after.new_game")}</button></div>
+    <p class="muted" id="after-message" role="status"></p></div>`;
+  const rematch = target.querySelector("#rematch");
+  if (rematch) {
+    rematch.onclick = async () => {
+      rematch.disabled = true;
+      try {
+        location.hash = `#/play/${await createTable(table)}`;
+      } catch (e) {
+        target.querySelector("#after-message").textContent = t("after.rematch_failed", { detail: e.message });
+        rematch.disabled = false;
+      }
+    };
+  }
+  target.querySelector("#new-game").onclick = () => {
+    prefs.set("game", view.game);
+    prefs.set(`preset.${view.game}`, view.preset);
+    location.hash = "#/";
+  };
+}
+
+// Create a table (the body of POST /api/matches), keep the first seat's token, the invite links
+// and the body itself (for a rematch); the new match's id.
+export async function createTable(body) {
+  const created = await api("/api/matches", { method: "POST", body });
+  const mine = created.seats[0];
+  tokens.set(created.match_id, mine.token);
+  localStorage.setItem(`gh.table.${created.match_id}`, JSON.stringify(body));
+  const invites = (created.invites || []).filter((i) => i.seat !== mine.seat);
+  if (invites.length) localStorage.setItem(`gh.invites.${created.match_id}`, JSON.stringify(invites));
+  const missing = (created.bots || []).filter((b) => b.status !== "seated");
+  if (missing.length) alert(t("lobby.bots_missing", { list: missing.map((b) => `${b.seat}: ${b.detail || b.status}`).join("; ") }));
+  return created.match_id;
+}

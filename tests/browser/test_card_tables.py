@@ -212,9 +212,11 @@ def test_kings_cup_table_to_the_end(page: Any, stack_url: str, artifacts_dir: Pa
     page.screenshot(path=str(artifacts_dir / "kings-cup-ended.png"), full_page=True)
     # A rematch is a new table of the same kind.
     page.click("#rematch")
-    page.wait_for_url(re.compile(r"#/play/[0-9a-f]+$"))
+    page.wait_for_function("id => location.hash.startsWith('#/play/') && !location.hash.endsWith(id)", arg=match_id)
     page.wait_for_selector(".kcup")
-    assert match_id not in page.url
+    rematch = page.url.rsplit("/", 1)[1]
+    again = client.get(f"/api/matches/{rematch}").json()
+    assert again["game"] == "kings-cup" and again["preset"] == "kings-cup-neutral" and again["status"] == "running"
 
 
 # ---------------------------------------------------------------- Ugolki

@@ -119,5 +119,10 @@ def end_text(state: KCState, out: Outcome, names: Mapping[str, str]) -> str:
         who = ", ".join(gone) or "a player"
         return f"{who} resigned, leaving {', '.join(left) or 'nobody'} ({word}: {totals})."
     best = "lowest" if rs.winner == "lowest_total" else "highest"
-    reason = out.reason or "the match is over"
+    reason = {
+        "single_round": "the one round is over",
+        "fixed_rounds": f"all {rs.match_end_value} rounds are played",
+        "target": f"a total reached {rs.match_end_value}",
+        "elimination": "only one player is left in",
+    }[rs.match_end]
     return f"{reason}; the {best} total wins ({word}: {totals})."

@@ -27,6 +27,7 @@ export function create(root, ctx) {
   let view = null;
   let selected = null; // {kind: "card"|"slot", id}
   let choices = []; // several listed moves for one click (a joker's identities): pick one
+  let changed = new Set(); // piles that changed with the last decision: the last move, highlighted
   const el = document.createElement("div");
   el.className = "kc";
   root.appendChild(el);
@@ -84,6 +85,7 @@ export function create(root, ctx) {
     const cls = ["pile", slot.length === 2 ? "corner" : "cross"];
     if (target) cls.push("target");
     if (selected && selected.kind === "slot" && selected.id === slot) cls.push("selected");
+    if (changed.has(slot)) cls.push("last");
     const inner = pile.length
       ? `${pile.length > 1 ? cardHtml(pile[0], "base") : ""}${cardHtml(pile[pile.length - 1], "top")}<span class="count">${pile.length}</span>`
       : `<span class="empty">${slot}</span>`;
@@ -137,6 +139,10 @@ export function create(root, ctx) {
   return {
     update(v) {
       if (!view || v.seq !== view.seq) { selected = null; choices = []; }
+      if (view && v.seq !== view.seq) {
+        const before = view.game_view.layout, after = v.game_view.layout;
+        changed = new Set(Object.keys(after).filter((slot) => (before[slot] || []).join() !== (after[slot] || []).join()));
+      }
       view = v;
       draw();
     },

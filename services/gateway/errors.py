@@ -133,6 +133,11 @@ ROUTE_ERRORS: dict[str, dict[int, tuple[str, ...]]] = {
         504: ("timeout",),
     },
     "GET /api/matches/{match_id}/replay": {400: ("malformed",), 404: ("match_not_found",), 503: ("unavailable",)},
+    "GET /api/matches/{match_id}/rules": {
+        400: ("malformed",),
+        404: ("match_not_found", "no_rules_help"),
+        503: ("unavailable",),
+    },
     "GET /api/keys": {503: ("unavailable",)},
     "POST /api/matches/{match_id}/disputes": {
         **CREDENTIAL,

@@ -100,7 +100,7 @@ def rules_help(rs: UgolkiRuleset) -> RulesHelp:
         f"{DIRS[rs.jump_dirs]} over one adjacent piece, your own or the opponent's, to the empty square "
         "behind it; jumps may go on in the same turn. Nothing is captured.",
     ]
-    if rs.anti_lock != "none":
+    if rs.anti_lock != "none" and rs.step_dirs == rs.jump_dirs == "ORTH":  # §6.7: off with diagonal moves
         special.append(
             "You may not cage an enemy piece with two of your pieces on each of its four sides (§6.7)."
         )

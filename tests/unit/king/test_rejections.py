@@ -93,3 +93,13 @@ def test_misere_reverses_who_wins_the_trick() -> None:
     c = contract("HV", misere=True, declarer=0)
     assert legal.trick_winner(c, ((0, "AC"), (1, "7C"), (2, "KC"), (3, "9D"))) == 1
     assert legal.trick_winner(contract("HV", declarer=0), ((0, "AC"), (1, "7C"), (2, "KC"), (3, "9D"))) == 0
+
+
+def test_a_card_the_state_does_not_show_is_never_legal() -> None:
+    """§12.9: in a state as one seat knows it, another seat's cards are unknown ("??"); no
+    unknown card is ever a legal play, so nothing can be offered or played blind."""
+    s = _state("NT", ("7C", "8C"), ())
+    unseen = msgspec.structs.replace(s, hands=(("??", "??"), *s.hands[1:]))
+    assert legal.legal_cards(unseen, 0) == ()
+    mixed = msgspec.structs.replace(s, hands=(("??", "9D"), *s.hands[1:]))
+    assert legal.legal_cards(mixed, 0) == ("9D",)

@@ -110,3 +110,31 @@ def test_the_audit_names_a_tampered_deal_and_a_tampered_rest() -> None:
         "deal 0: the rest dealt is not the cards the shuffle fixed"
     )
     assert verify_chance(held, RestDealt(seats=s.seats, cards=held.pending, shown=None)) is None
+
+
+def test_a_record_deal_of_atomic_king_for_four_gives_the_dealer_no_cards() -> None:
+    """§8.4 / K10: with four players the dealer sits out and is dealt nothing (10 each to the
+    other three, 2 to the talon)."""
+    r = msgspec.structs.replace(PRESETS["king-atomic"], players=4, sit_out_dealer=True)
+    assert r.validate() is None
+    s = initial_state(r, GAME.seat_names(4), None)
+    full = [c for h in DEAL4 for c in h]
+    # first_dealer 3: p4 deals and sits out
+    ok = RECORD.deal(
+        s, {"hands": [full[0:10], full[10:20], full[20:30], []], "talon": full[30:32], "first_dealer": 3}
+    )
+    assert not isinstance(ok, Rejected), ok
+    dealt_to_dealer = RECORD.deal(
+        s, {"hands": [full[0:10], full[10:20], [], full[20:30]], "talon": full[30:32], "first_dealer": 3}
+    )
+    assert isinstance(dealt_to_dealer, Rejected)
+    assert dealt_to_dealer.detail == "deal 1: seat 2 holds 0 cards, the rules deal 10"
+    five = RECORD.deal(
+        s,
+        {
+            "hands": [full[0:10], full[10:20], full[20:25], full[25:30]],
+            "talon": full[30:32],
+            "first_dealer": 3,
+        },
+    )
+    assert isinstance(five, Rejected) and five.detail == "deal 1: seat 2 holds 5 cards, the rules deal 10"

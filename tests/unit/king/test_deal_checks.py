@@ -138,3 +138,17 @@ def test_a_record_deal_of_atomic_king_for_four_gives_the_dealer_no_cards() -> No
         },
     )
     assert isinstance(five, Rejected) and five.detail == "deal 1: seat 2 holds 5 cards, the rules deal 10"
+
+
+def test_the_first_dealer_is_chosen_by_lot() -> None:
+    """§3.3 [rec]: the server picks the first dealer uniformly at random (rng_v1 on the seed):
+    over 24 seeds every seat deals first at least once, and the same seed picks the same seat."""
+    firsts = []
+    for k in range(24):
+        seed = hashlib.sha256(b"first dealer %d" % k).digest()
+        dealt = deal(_fresh(seed=seed))
+        again = deal(_fresh(seed=seed))
+        assert not isinstance(dealt, str) and not isinstance(again, str)
+        assert dealt.dealer == again.dealer
+        firsts.append(dealt.dealer)
+    assert set(firsts) == {"p1", "p2", "p3", "p4"}

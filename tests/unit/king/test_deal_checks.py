@@ -14,7 +14,7 @@ from domain.games.king import GAME
 from domain.games.king.deal import deal, initial_state, verify_chance
 from domain.games.king.record import RECORD
 from domain.games.king.rules import PRESETS
-from tests.unit.king.helpers import DEAL4
+from tests.unit.king.helpers import DEAL4, one_deal, scripted
 
 SEED = hashlib.sha256(b"deal checks").digest()
 
@@ -152,3 +152,12 @@ def test_the_first_dealer_is_chosen_by_lot() -> None:
         assert dealt.dealer == again.dealer
         firsts.append(dealt.dealer)
     assert set(firsts) == {"p1", "p2", "p3", "p4"}
+
+
+def test_king_with_trump_deals_three_cards_before_trumps_are_named() -> None:
+    """§3.3: in the hvalenki and in F's King with trump each player first gets 3 cards; the rest
+    is dealt after the declaration."""
+    s = scripted(one_deal("TR", "king-4p-trump"), [DEAL4], first_dealer=3)
+    assert s.phase == "declaring"
+    assert [len(h) for h in s.hands] == [3, 3, 3, 3] and [len(p) for p in s.pending] == [5, 5, 5, 5]
+    assert s.hands[0] == tuple(DEAL4[0][:3])

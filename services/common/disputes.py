@@ -9,6 +9,7 @@ the stream (one direct get per dispute subject), which suits the few disputes a 
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -26,6 +27,17 @@ from services.common.natsio import AppendConflict, EventStore
 from services.common.reader import load_match
 
 ATTEMPTS = 3
+MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what a match id may be (a subject token)
+
+
+def valid_match_id(match_id: str) -> bool:
+    return MATCH_ID.fullmatch(match_id) is not None
+
+
+def match_of(dispute_id: str) -> str:
+    """The match a dispute id names, "" when it is not one."""
+    match_id = subjects.match_id_of_dispute(dispute_id)
+    return match_id if valid_match_id(match_id) and len(dispute_id) <= 80 else ""
 
 # HTTP status of every refusal (the gateway's; the CLI exits 1 naming the code)
 STATUS = {
@@ -85,7 +97,7 @@ def _conflict() -> Rejected:
 async def open_dispute(
     js: JetStreamContext, match_id: str, actor: rules.Actor, reason: str
 ) -> rules.DisputeState | Rejected:
-    facts = None if "." in match_id or not match_id else await match_facts(js, match_id)
+    facts = await match_facts(js, match_id) if valid_match_id(match_id) else None
     for _ in range(ATTEMPTS):
         disputes, last = await load(js, match_id) if facts is not None else ({}, 0)
         problem = rules.open_problem(facts, disputes, actor, reason)
@@ -113,7 +125,7 @@ def _events(disputes: dict[str, rules.DisputeState]) -> list[DisputeEvent]:
 
 
 async def get(js: JetStreamContext, dispute_id: str) -> rules.DisputeState | None:
-    match_id = subjects.match_id_of_dispute(dispute_id)
+    match_id = match_of(dispute_id)
     if not match_id:
         return None
     disputes, _ = await load(js, match_id)
@@ -123,7 +135,7 @@ async def get(js: JetStreamContext, dispute_id: str) -> rules.DisputeState | Non
 async def add_note(
     js: JetStreamContext, dispute_id: str, actor: rules.Actor, text: str
 ) -> rules.DisputeState | Rejected:
-    match_id = subjects.match_id_of_dispute(dispute_id)
+    match_id = match_of(dispute_id)
     for _ in range(ATTEMPTS):
         disputes, last = await load(js, match_id) if match_id else ({}, 0)
         state = disputes.get(dispute_id)
@@ -151,7 +163,7 @@ async def rule(
     scores: Sequence[float],
     reason: str,
 ) -> rules.DisputeState | Rejected:
-    match_id = subjects.match_id_of_dispute(dispute_id)
+    match_id = match_of(dispute_id)
     if not actor.operator:  # refused before anything is read
         refused = rules.ruling_problem(None, actor, ruling, ranks, scores, reason)
         assert refused is not None

@@ -141,7 +141,7 @@ ROUTE_ERRORS: dict[str, dict[int, tuple[str, ...]]] = {
     "GET /api/keys": {503: ("unavailable",)},
     "POST /api/matches/{match_id}/disputes": {
         **CREDENTIAL,
-        400: ("invalid_reason",),
+        400: ("malformed", "invalid_reason"),
         403: ("not_a_player",),
         404: ("match_not_found",),
         409: ("match_not_finished", "dispute_open", "conflict"),
@@ -150,13 +150,14 @@ ROUTE_ERRORS: dict[str, dict[int, tuple[str, ...]]] = {
     "GET /api/disputes": {**CREDENTIAL, 403: ("not_an_operator",), 503: ("unavailable",)},
     "GET /api/disputes/{dispute_id}": {
         **CREDENTIAL,
+        400: ("malformed",),
         403: ("not_allowed",),
         404: ("dispute_not_found",),
         503: ("unavailable",),
     },
     "POST /api/disputes/{dispute_id}/notes": {
         **CREDENTIAL,
-        400: ("invalid_note",),
+        400: ("malformed", "invalid_note"),
         403: ("not_an_operator",),
         404: ("dispute_not_found",),
         409: ("dispute_closed", "conflict"),
@@ -164,7 +165,7 @@ ROUTE_ERRORS: dict[str, dict[int, tuple[str, ...]]] = {
     },
     "POST /api/disputes/{dispute_id}/ruling": {
         **CREDENTIAL,
-        400: ("invalid_ruling", "invalid_reason"),
+        400: ("malformed", "invalid_ruling", "invalid_reason"),
         403: ("not_an_operator",),
         404: ("dispute_not_found",),
         409: ("dispute_closed", "conflict"),

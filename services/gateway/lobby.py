@@ -331,8 +331,19 @@ def router(lobby: Lobby) -> APIRouter:
         return ApiError(disputes_io.STATUS.get(rej.code, 409), rej.code, rej.detail)
 
     def js() -> Any:
+        lobby.gw.check_bus()
         assert lobby.gw.nc is not None
         return lobby.gw.nc.jetstream()
+
+    def checked_match(match_id: str) -> str:
+        if not disputes_io.valid_match_id(match_id):
+            raise ApiError(400, "malformed", "a match id is 1-64 letters, digits, '-' and '_'")
+        return match_id
+
+    def checked_dispute(dispute_id: str) -> str:
+        if not disputes_io.match_of(dispute_id):
+            raise ApiError(400, "malformed", "a dispute id is <match id>-<n>")
+        return dispute_id
 
     @api.post(
         "/api/matches/{match_id}/disputes",
@@ -344,7 +355,7 @@ def router(lobby: Lobby) -> APIRouter:
         match_id: str, body: DisputeBody, authorization: str | None = Header(default=None)
     ) -> dict[str, Any]:
         who = await actor(authorization)
-        made = await disputes_io.open_dispute(js(), match_id, who, body.reason)
+        made = await disputes_io.open_dispute(js(), checked_match(match_id), who, body.reason)
         if isinstance(made, Rejected):
             raise refused(made)
         log.info("dispute_opened", dispute_id=made.dispute_id, by=who.name)
@@ -367,7 +378,7 @@ def router(lobby: Lobby) -> APIRouter:
     )
     async def show_dispute(dispute_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:
         who = await actor(authorization)
-        state = await disputes_io.get(js(), dispute_id)
+        state = await disputes_io.get(js(), checked_dispute(dispute_id))
         if state is None:
             if not who.operator:
                 raise ApiError(403, "not_allowed", "only an operator or a player of the match reads a dispute")
@@ -381,7 +392,7 @@ def router(lobby: Lobby) -> APIRouter:
         dispute_id: str, body: NoteBody, authorization: str | None = Header(default=None)
     ) -> dict[str, Any]:
         who = await actor(authorization)
-        made = await disputes_io.add_note(js(), dispute_id, who, body.text)
+        made = await disputes_io.add_note(js(), checked_dispute(dispute_id), who, body.text)
         if isinstance(made, Rejected):
             raise refused(made)
         return disputes_io.as_dict(made)
@@ -393,7 +404,9 @@ def router(lobby: Lobby) -> APIRouter:
     )
     async def rule(dispute_id: str, body: RulingBody, authorization: str | None = Header(default=None)) -> dict[str, Any]:
         who = await actor(authorization)
-        made = await disputes_io.rule(js(), dispute_id, who, body.ruling, body.ranks, body.scores, body.reason)
+        made = await disputes_io.rule(
+            js(), checked_dispute(dispute_id), who, body.ruling, body.ranks, body.scores, body.reason
+        )
         if isinstance(made, Rejected):
             raise refused(made)
         log.info("dispute_ruled", dispute_id=dispute_id, ruling=body.ruling, by=who.name)

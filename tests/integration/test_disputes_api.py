@@ -94,6 +94,8 @@ async def test_disputes_through_the_api(stack) -> None:  # type: ignore[no-untyp
     reason = {"reason": "bob says the resignation was a misclick"}
     await refused("POST", f"/api/matches/{match_id}/disputes", None, reason, 401, "unauthenticated")
     await refused("POST", "/api/matches/nosuchmatch/disputes", ann, reason, 404, "match_not_found")
+    await refused("POST", "/api/matches/a*b/disputes", ann, reason, 400, "malformed")
+    await refused("GET", "/api/disputes/a.b-1", olga, None, 400, "malformed")
     await refused("POST", f"/api/matches/{running}/disputes", ann, reason, 409, "match_not_finished")
     await refused("POST", f"/api/matches/{match_id}/disputes", cid, reason, 403, "not_a_player")
     await refused("POST", f"/api/matches/{guests['match_id']}/disputes", ann, reason, 403, "not_a_player")

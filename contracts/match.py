@@ -226,6 +226,7 @@ MATCH_REJECTION_CODES: tuple[str, ...] = (
     "not_due",
     "invalid_time_control",
     "out_of_time",
+    "unknown_rules_version",  # a stored match's rules version this build does not have
 )
 
 

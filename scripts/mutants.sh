@@ -47,6 +47,9 @@ for anc in ancestors[1:]:
             continue
         print(f"    {child}{'/' if child.is_dir() else ''}")
 PY
+    # Frozen older rules versions (docs/audit.md "Older rules versions") are not mutated.
+    echo "do_not_mutate="
+    echo "    $pkg/v[0-9]*/*"
     echo "pytest_add_cli_args="
     echo "    -p"
     echo "    no:cacheprovider"

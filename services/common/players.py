@@ -9,6 +9,7 @@ from typing import Any
 import msgspec
 
 from contracts.codecs import codec
+from contracts.match import MatchCreated
 from domain.core import match as match_layer
 from domain.core.matchlog import Folded, fold_decision
 from domain.games import registry
@@ -30,6 +31,9 @@ class PublicFold:
             if decision["seq"] <= self.seq:
                 continue
             events = [self._decoder.decode(msgspec.json.encode(raw)) for raw in decision["events"]]
+            if events and isinstance(events[0], MatchCreated):
+                # the rules version the match is played under (an older one for an old match)
+                self.decider = registry.get(self.game, events[0].rules_version)
             folded = fold_decision(
                 self.decider,
                 Folded(state=self.state, seq=self.seq),
@@ -49,7 +53,7 @@ def choose_command(
 
     ``fold`` holds the events as the API showed them to this seat (redacted for it in games
     with hidden cards), so a computer player never sees another seat's hand."""
-    decider = registry.get(game)
+    decider = fold.decider
     bots = decider.bots or {}
     bot = bots.get(strength) or bots.get("random")
     assert fold.state is not None

@@ -18,15 +18,25 @@ from services.common.natsio import EventStore, Stored
 class FoldedMatch:
     match_id: str
     game: str
+    # The rules version the match was recorded under (its first envelope's): its decider folds it.
+    rules_version: str | None = None
     state: match_layer.MatchState | None = None
     seq: int = 0
     last_stream_seq: int = 0
     stored: list[Stored] = field(default_factory=list)
     envelopes: list[EventEnvelope[Any]] = field(default_factory=list)
 
+    @property
+    def decider(self) -> registry.Game:
+        """The decider of the rules version the match was recorded under (the current rules
+        before the first envelope is folded)."""
+        return registry.get(self.game, self.rules_version)
+
     def apply(self, item: Stored) -> EventEnvelope[Any]:
-        game = registry.get(self.game)
         envelope = codec(self.game).decode_envelope(item.data)
+        if self.rules_version is None:
+            self.rules_version = envelope.rules_version
+        game = self.decider
         # Views never need the server seed: chance outcomes are recorded in events.
         folded = fold_envelope(game, Folded(state=self.state, seq=self.seq), envelope)
         self.state, self.seq = folded.state, folded.seq

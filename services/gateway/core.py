@@ -134,8 +134,11 @@ class Gateway:
             folded = self._folded.get(match_id)
             if folded is None:
                 folded = FoldedMatch(match_id=match_id, game=game)
-            for item in await self.store.load(subject, after=folded.last_stream_seq, last=last):
-                folded.apply(item)
+            try:
+                for item in await self.store.load(subject, after=folded.last_stream_seq, last=last):
+                    folded.apply(item)
+            except registry.UnknownRulesVersion as exc:
+                raise ApiError(409, "unknown_rules_version", exc.detail) from exc
             if folded.state is None:
                 raise ApiError(404, "match_not_found", f"no match {match_id!r}")
             self._folded[match_id] = folded
@@ -164,7 +167,7 @@ class Gateway:
 
     @staticmethod
     def render(folded: FoldedMatch, seat: str | None) -> dict[str, Any]:
-        game = registry.get(folded.game)
+        game = folded.decider
         assert folded.state is not None
         view = match_layer.view(game, folded.state, seat, folded.match_id, folded.seq)
         return msgspec.to_builtins(view)  # type: ignore[no-any-return]
@@ -179,7 +182,7 @@ class Gateway:
 
     @staticmethod
     def events_for(folded: FoldedMatch, seat: str | None, since: int = 0) -> list[dict[str, Any]]:
-        game = registry.get(folded.game)
+        game = folded.decider
         return [decision_for(game, env, seat) for env in folded.envelopes if env.seq > since]
 
     async def send(self, match_id: str, token: str | None, body: CommandRequest) -> Accepted:
@@ -250,7 +253,7 @@ def decision_for(game: Any, env: EventEnvelope[Any], seat: str | None) -> dict[s
 
 
 def make_bundle(folded: FoldedMatch, certificate: SignedCertificate | None = None) -> AuditBundle:
-    game = registry.get(folded.game)
+    game = folded.decider
     if game.hidden_info and not folded.finished:
         raise ApiError(409, "match_running", "a match with hidden cards can be exported once it is over")
     return AuditBundle(
@@ -266,7 +269,7 @@ def make_bundle(folded: FoldedMatch, certificate: SignedCertificate | None = Non
 
 def replay_frames(folded: FoldedMatch) -> dict[str, Any]:
     """The match decision by decision as a spectator would have seen it (for the replay viewer)."""
-    game = registry.get(folded.game)
+    game = folded.decider
     state: match_layer.MatchState | None = None
     frames = []
     for env in folded.envelopes:

@@ -55,6 +55,8 @@ class Live:
     """A match held in memory."""
 
     game: str
+    # The rules version the match was recorded under (None: a new match, the game's current rules).
+    rules_version: str | None = None
     state: match_layer.MatchState | None = None
     seq: int = 0  # decisions stored (envelope seq of the last one)
     last_stream_seq: int = 0
@@ -188,6 +190,13 @@ class Referee:
         return reply
 
     async def handle(self, env: CommandEnvelope[Any]) -> Accepted | Rejected:
+        try:
+            return await self._handle_command(env)
+        except registry.UnknownRulesVersion as exc:
+            # never decided (nor folded) with other rules than the match was recorded under
+            return Rejected(code="unknown_rules_version", detail=exc.detail)
+
+    async def _handle_command(self, env: CommandEnvelope[Any]) -> Accepted | Rejected:
         from_log = env.match_id not in self.matches  # True once this call has read the log
         live = await self._live(env.game, env.match_id)
         async with live.lock:
@@ -226,12 +235,13 @@ class Referee:
         fresh = await self._reload(env.game, env.match_id)
         # carry on under the old lock object: it is the one this task holds
         live.state, live.seq, live.last_stream_seq = fresh.state, fresh.seq, fresh.last_stream_seq
+        live.rules_version = fresh.rules_version
         live.last_hash, live.server_seed, live.decided = fresh.last_hash, fresh.server_seed, fresh.decided
         live.last_recorded_at = fresh.last_recorded_at
         self.matches[env.match_id] = live
 
     async def _decide_and_append(self, live: Live, env: CommandEnvelope[Any]) -> Accepted | Rejected:
-        game = registry.get(env.game)
+        game = registry.get(env.game, live.rules_version)
         command = env.command
         seat = env.seat
         if isinstance(command, (CreateMatch, *PLATFORM_COMMANDS)):
@@ -333,7 +343,7 @@ class Referee:
         events: tuple[Any, ...],
         duplicate: bool,
     ) -> Accepted:
-        game = registry.get(env.game)
+        game = registry.get(env.game, live.rules_version)
         visible = []
         for event in events:
             shown = match_layer.redact(game, event, seat)
@@ -358,16 +368,18 @@ class Referee:
 
     async def _reload(self, game_name: str, match_id: str) -> Live:
         metrics.MATCH_RELOADS.labels(game_name).inc()
-        game = registry.get(game_name)
         stored = await self.store.load(subjects.match_subject(game_name, match_id))
         live = self.matches.get(match_id) or Live(game=game_name)
         fresh = Live(game=game_name, lock=live.lock)
         if stored:
             cdc = codec(game_name)
             first = cdc.decode_envelope(stored[0].data)
+            # Folded and decided on with the rules version it was recorded under.
+            fresh.rules_version = first.rules_version
             created = first.events[0]
             if isinstance(created, MatchCreated) and created.seed_commitment:
                 fresh.server_seed = await self._load_seed(game_name, match_id)
+            game = registry.get(game_name, fresh.rules_version)
             folded = Folded()
             for item in stored:
                 envelope = cdc.decode_envelope(item.data)

@@ -83,7 +83,14 @@ ERROR_TEXT = {
 # OpenAPI description lists them on every error answer (``x-error-codes`` and the description);
 # tests/unit/test_openapi.py checks that every route is here and that every code the gateway
 # raises is declared.
-MATCH_READ = {400: ("malformed",), 401: ("bad_token",), 404: ("match_not_found",), 503: ("unavailable",)}
+# unknown_rules_version: a stored match of a rules version this build lacks (docs/audit.md)
+MATCH_READ = {
+    400: ("malformed",),
+    401: ("bad_token",),
+    404: ("match_not_found",),
+    409: ("unknown_rules_version",),
+    503: ("unavailable",),
+}
 CREDENTIAL = {401: ("unauthenticated", "bad_credentials")}
 QUEUE_BUS = {503: ("unavailable",)}
 ROUTE_ERRORS: dict[str, dict[int, tuple[str, ...]]] = {
@@ -128,11 +135,16 @@ ROUTE_ERRORS: dict[str, dict[int, tuple[str, ...]]] = {
         **MATCH_READ,
         403: ("not_a_seat",),
         # and the game's own rejection codes (x-game-codes, docs/api.md per game)
-        409: ("match_over", "no_draw_offer", "out_of_time", "not_your_turn"),
+        409: ("match_over", "no_draw_offer", "out_of_time", "not_your_turn", "unknown_rules_version"),
         503: ("unavailable", "busy"),
         504: ("timeout",),
     },
-    "GET /api/matches/{match_id}/replay": {400: ("malformed",), 404: ("match_not_found",), 503: ("unavailable",)},
+    "GET /api/matches/{match_id}/replay": {
+        400: ("malformed",),
+        404: ("match_not_found",),
+        409: ("unknown_rules_version",),
+        503: ("unavailable",),
+    },
     "GET /api/matches/{match_id}/rules": {
         400: ("malformed",),
         404: ("match_not_found", "no_rules_help"),
@@ -174,7 +186,7 @@ ROUTE_ERRORS: dict[str, dict[int, tuple[str, ...]]] = {
     "GET /api/matches/{match_id}/export": {
         400: ("malformed",),
         404: ("match_not_found",),
-        409: ("match_running",),
+        409: ("match_running", "unknown_rules_version"),
         503: ("unavailable",),
     },
 }

@@ -148,6 +148,7 @@ ROUTE_ERRORS: dict[str, dict[int, tuple[str, ...]]] = {
     "GET /api/matches/{match_id}/rules": {
         400: ("malformed",),
         404: ("match_not_found", "no_rules_help"),
+        409: ("unknown_rules_version",),
         503: ("unavailable",),
     },
     "GET /api/keys": {503: ("unavailable",)},

@@ -3,6 +3,11 @@
 A player joins one queue at a time; a player in a queue, at a table being created or in a running
 match is refused with ``already_queued`` / ``in_match``.  Formed tables are announced as
 ``contracts.integration.TableFormed`` on the integration stream.
+
+The queue itself is stored in the JetStream key-value bucket ``contracts.subjects.TICKETS_BUCKET``:
+one entry per player (``QueueEntry``: waiting, at a forming table, playing), changed only by
+revision-checked writes, so any number of matchmakers and gateways share it and a restart of any
+of them loses no waiting player.
 """
 
 from __future__ import annotations
@@ -10,6 +15,23 @@ from __future__ import annotations
 import msgspec
 
 from contracts.envelope import Rejected
+from contracts.integration import TableFormed
+
+
+class Ticket(msgspec.Struct, frozen=True, kw_only=True):
+    """A player waiting in a queue (``domain.matchmaking.pairing`` pairs them)."""
+
+    ticket_id: str
+    player: str
+    game: str
+    preset: str
+    seats: int
+    rating: float
+    joined_at: int  # unix ms
+    ranked: bool = True
+    bots_ok: bool = False
+    invite: str = ""
+    vs_computer: bool = False
 
 
 class JoinQueue(msgspec.Struct, frozen=True, kw_only=True, tag="join_queue.v1"):
@@ -80,5 +102,41 @@ MATCHMAKING_REJECTION_CODES: tuple[str, ...] = (
     "unknown_game",
 )
 
+# ------------------------------------------------------------------ stored queue entries
+# The value of a player's key in the tickets bucket; the key is ``subjects.ticket_key(player)``.
+
+
+class Waiting(msgspec.Struct, frozen=True, kw_only=True, tag="mm_waiting.v1"):
+    ticket: Ticket
+
+
+class Forming(msgspec.Struct, frozen=True, kw_only=True, tag="mm_forming.v1"):
+    """Claimed for ``table`` (the ticket is kept so an unfinished claim can be undone)."""
+
+    ticket: Ticket
+    table: TableFormed
+
+
+class Playing(msgspec.Struct, frozen=True, kw_only=True, tag="mm_playing.v1"):
+    """The table's match was created; the entry is removed when the match finishes."""
+
+    ticket: Ticket
+    table: TableFormed
+    match_id: str
+    seat: str
+
+
+QueueEntry = Waiting | Forming | Playing
+
+
+class FormingLease(msgspec.Struct, frozen=True, kw_only=True, tag="mm_lease.v1"):
+    """Which matchmaker forms tables until ``until`` (unix ms); the others stand by."""
+
+    owner: str
+    until: int
+
+
 request_decoder: msgspec.json.Decoder[MatchmakingRequest] = msgspec.json.Decoder(MatchmakingRequest)
 reply_decoder: msgspec.json.Decoder[MatchmakingReply] = msgspec.json.Decoder(MatchmakingReply)
+entry_decoder: msgspec.json.Decoder[QueueEntry] = msgspec.json.Decoder(QueueEntry)
+lease_decoder: msgspec.json.Decoder[FormingLease] = msgspec.json.Decoder(FormingLease)

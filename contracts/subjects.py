@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import zlib
 
 MATCH_STREAM = "GH_MATCHES"
@@ -33,6 +34,14 @@ MATCHMAKING_JOIN = "matchmaking.join"
 MATCHMAKING_LEAVE = "matchmaking.leave"
 MATCHMAKING_STATUS = "matchmaking.status"
 MATCHMAKING_QUEUE = "matchmakers"
+
+# The matchmaking queue: a JetStream key-value bucket (stream ``KV_GH_TICKETS``), one entry per
+# player (``contracts.matchmaking.QueueEntry``) and the lease of the matchmaker forming tables.
+TICKETS_BUCKET = "GH_TICKETS"
+FORMING_LEASE_KEY = "lease.forming"
+# Shared durable consumers: integration events for the matchmakers, formed tables for the gateways.
+MATCHMAKING_CONSUMER = "matchmaking"
+TABLES_CONSUMER = "gateway-tables"
 
 # Computer players: seats handed to the bots service (request/reply; carries seat tokens, never stored).
 BOTS_ASSIGN = "bots.assign"
@@ -97,3 +106,12 @@ def match_id_of_dispute(dispute_id: str) -> str:
     """The match a dispute id names ("" when it is not a dispute id)."""
     match_id, sep, n = dispute_id.rpartition("-")
     return match_id if sep and n.isdigit() and match_id and "." not in match_id else ""
+
+
+def ticket_key(player: str) -> str:
+    """A player's key in the tickets bucket (any player name gives a valid key)."""
+    return "player." + hashlib.sha256(player.encode()).hexdigest()[:32]
+
+
+def kv_stream(bucket: str) -> str:
+    return f"KV_{bucket}"

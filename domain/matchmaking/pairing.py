@@ -20,21 +20,11 @@ from collections.abc import Iterable, Sequence
 
 import msgspec
 
+from contracts.matchmaking import Ticket
+
+__all__ = ["Ticket", "Policy", "GapStep", "Table", "allowed_gap", "form_tables", "queue_key"]
+
 UNBOUNDED = math.inf
-
-
-class Ticket(msgspec.Struct, frozen=True, kw_only=True):
-    ticket_id: str
-    player: str
-    game: str
-    preset: str
-    seats: int
-    rating: float
-    joined_at: int  # unix ms
-    ranked: bool = True
-    bots_ok: bool = False
-    invite: str = ""
-    vs_computer: bool = False
 
 
 class GapStep(msgspec.Struct, frozen=True):

@@ -10,6 +10,9 @@ same for a real cluster):
   the JetStream API, may not append to ``match.>`` or sign on ``certificate.>`` and may not serve ``cmd.>`` (pose as a
   referee).  Only ``gateway`` and ``cli`` (operator commands) may append to ``dispute.>``: the
   other restricted users are also denied publishing there (:data:`DISPUTE_WRITERS`).
+  The matchmaking queue (key-value bucket ``GH_TICKETS``) is written by
+  ``matchmaking`` alone: every other restricted user may read it but not write, and nobody
+  restricted may delete or purge it.
 - account ``SECRETS`` (JetStream): ``GH_SECRETS``, the server seeds of card matches.  Its only
   user, ``referee-secrets``, is the referee's second connection.  No other account imports it.
 
@@ -36,6 +39,7 @@ SERVICE_USERS = (REFEREE, "gateway", "bots", "scoring", "leaderboard", "matchmak
 ALL_USERS = (*SERVICE_USERS, REFEREE_SECRETS)
 
 _S = subjects.SECRET_STREAM
+_Q = subjects.kv_stream(subjects.TICKETS_BUCKET)
 # What a service other than the referee may never do in the APP account.
 DENY_PUBLISH = (
     subjects.SECRET_SUBJECTS,
@@ -45,7 +49,13 @@ DENY_PUBLISH = (
     f"$JS.API.*.*.{_S}.>",
     f"$JS.API.*.*.*.{_S}",
     f"$JS.API.*.*.*.{_S}.>",
+    f"$JS.API.STREAM.DELETE.{_Q}",
+    f"$JS.API.STREAM.PURGE.{_Q}",
+    f"$JS.API.STREAM.MSG.DELETE.{_Q}",
 )
+# The matchmaking queue is written only by the matchmakers (revision-checked entries).
+QUEUE_WRITER = "matchmaking"
+DENY_QUEUE_WRITE = (f"$KV.{subjects.TICKETS_BUCKET}.>",)
 DENY_SUBSCRIBE = (subjects.SECRET_SUBJECTS, "cmd.>")
 # Who may append dispute events (a player's or operator's request, checked by the gateway or the
 # operator command); every other restricted user is denied ``dispute.>`` as well.
@@ -53,8 +63,6 @@ DISPUTE_WRITERS = ("gateway", "cli")
 DENY_PUBLISH_READERS = (*DENY_PUBLISH, subjects.DISPUTE_SUBJECTS)
 
 
-def deny_publish(user: str) -> tuple[str, ...]:
-    return DENY_PUBLISH if user in DISPUTE_WRITERS else DENY_PUBLISH_READERS
 
 
 @dataclass(frozen=True)
@@ -108,6 +116,13 @@ def credential_for(folder: Path | None, user: str) -> Credential | None:
 
 def _q(text: str) -> str:
     return json.dumps(text)
+
+
+def deny_publish(user: str) -> tuple[str, ...]:
+    """What a restricted user may not publish: disputes unless a dispute writer, the queue
+    bucket unless the queue writer."""
+    base = DENY_PUBLISH if user in DISPUTE_WRITERS else DENY_PUBLISH_READERS
+    return base if user == QUEUE_WRITER else (*base, *DENY_QUEUE_WRITE)
 
 
 def _user(cred: Credential, restricted: bool) -> str:

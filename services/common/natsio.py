@@ -14,11 +14,13 @@ from nats.js.api import (
     ConsumerConfig,
     DeliverPolicy,
     DiscardPolicy,
+    KeyValueConfig,
     RetentionPolicy,
     StorageType,
     StreamConfig,
 )
-from nats.js.errors import APIError, BadRequestError, NotFoundError
+from nats.js.errors import APIError, BadRequestError, BucketNotFoundError, NotFoundError
+from nats.js.kv import KeyValue
 
 from contracts import subjects
 from services.common.natsauth import Credential
@@ -105,6 +107,39 @@ async def ensure_streams(
                 if loop.time() > deadline:
                     raise
                 await asyncio.sleep(0.2)
+
+
+BUCKETS = (subjects.TICKETS_BUCKET,)
+
+
+async def ensure_buckets(js: JetStreamContext, timeout: float = 30.0, replicas: int = 1) -> dict[str, KeyValue]:
+    """The key-value buckets (the matchmaking queue), created if missing with ``replicas``
+    copies; existing ones get their replica count raised to it.  Idempotent like
+    ``ensure_streams``."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    out: dict[str, KeyValue] = {}
+    for bucket in BUCKETS:
+        while True:
+            try:
+                try:
+                    kv = await js.key_value(bucket)
+                except BucketNotFoundError:
+                    kv = await js.create_key_value(
+                        KeyValueConfig(bucket=bucket, history=1, storage=StorageType.FILE, replicas=replicas, direct=True)
+                    )
+                else:
+                    info = await js.stream_info(subjects.kv_stream(bucket))
+                    if (info.config.num_replicas or 1) < replicas:
+                        info.config.num_replicas = replicas
+                        await js.update_stream(info.config)
+                out[bucket] = kv
+                break
+            except (BadRequestError, APIError, nats.errors.TimeoutError, nats.errors.NoRespondersError):
+                if loop.time() > deadline:
+                    raise
+                await asyncio.sleep(0.2)
+    return out
 
 
 DIRECT_BATCH = 256  # messages per batched direct get

@@ -54,6 +54,7 @@ async def service_shell(
             await natsio.ensure_streams(
                 nc.jetstream(), replicas=settings.stream_replicas, streams=natsio.APP_STREAMS
             )
+            await natsio.ensure_buckets(nc.jetstream(), replicas=settings.stream_replicas)
             yield Shell(log=log, nc=nc, engine=engine, health=health)
         finally:
             await nc.drain()

@@ -1,10 +1,13 @@
 """Gateway routes of the lobby: quick match through matchmaking, leaderboards and player pages.
 
 Quick match: ``POST /api/queue`` joins a matchmaking queue (``contracts.matchmaking.JoinQueue``).
-Matchmaking announces a full table as ``TableFormed``; the gateway that follows it creates the
-match (its id derived from the table id, so a second gateway gets ``match_exists``), hands the
-computer seats to the bots service and keeps each person's seat token under their queue ticket
-until ``GET /api/queue/{ticket_id}`` collects it.
+Matchmaking announces a full table as ``TableFormed``; one of the gateways (a shared durable
+consumer, so a table announced while every gateway is down is created when one comes back)
+creates the match (its id derived from the table id, so a second attempt gets ``match_exists``)
+and hands the computer seats to the bots service.  The seat tokens of a table are derived from
+the gateways' shared secret and the table id, so they are stored nowhere: any gateway answers
+``GET /api/queue/{ticket_id}`` from the player's entry in the queue bucket
+(``services.common.tickets``), and a restarted gateway loses nothing.
 
 Leaderboards and player pages read the SQL read models through ``services.common.queries``.
 
@@ -19,10 +22,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import hmac
+import time
 from typing import Any
 
 from fastapi import APIRouter, Header, Query
-from nats.js.api import DeliverPolicy
+from nats.js.api import ConsumerConfig, DeliverPolicy
 from pydantic import BaseModel, Field
 from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
@@ -31,16 +36,17 @@ from contracts import subjects
 from contracts.codecs import integration_decoder
 from contracts.envelope import Rejected
 from contracts.integration import TableFormed
-from contracts.matchmaking import JoinQueue, Queued, Seated
+from contracts.matchmaking import Forming, JoinQueue, Playing, Queued, Seated, Waiting
 from domain.disputes import Actor
 from domain.games import registry
 from domain.matchmaking.clocks import ranked_time_control
-from services.common import accounts, commands, db, logs, queries
+from services.common import accounts, commands, db, logs, natsio, queries
 from services.common import disputes as disputes_io
 from services.common import matchmaking_client as mm_client
+from services.common.tickets import TABLE_TOO_OLD_MS, QueueStore, table_match_id
 from services.gateway.bots import assign_bot
 from services.gateway.core import Gateway
-from services.gateway.edge import ApiError
+from services.gateway.edge import ApiError, gateway_secret
 
 log = logs.get("gateway")
 
@@ -92,14 +98,17 @@ class LeaveBody(BaseModel):
     player: str | None = Field(default=None, description="Optional: your player name.")
 
 
-def table_match_id(table_id: str) -> str:
-    return hashlib.sha256(f"table:{table_id}".encode()).hexdigest()[:16]
+def table_token_key(secret: bytes, table_id: str) -> bytes:
+    """The key the seat tokens of a table's match are derived from (any gateway with the
+    shared secret derives the same tokens; none is stored)."""
+    return hmac.new(secret, b"table\n" + table_id.encode(), hashlib.sha256).digest()
 
 
 class Lobby:
     def __init__(self, gw: Gateway) -> None:
         self.gw = gw
-        self.tickets: dict[str, dict[str, Any]] = {}  # ticket id -> player, then match id, seat, token
+        self.secret = gateway_secret(gw.settings.data_dir)
+        self.queue: QueueStore | None = None  # the matchmaking queue (read only)
         self._sub: Any = None
         self._engine: Engine | None = None
         self._migrated = False
@@ -107,12 +116,16 @@ class Lobby:
     async def start(self) -> None:
         assert self.gw.nc is not None
         js = self.gw.nc.jetstream()
+        buckets = await natsio.ensure_buckets(js, replicas=self.gw.settings.stream_replicas)
+        self.queue = QueueStore(buckets[subjects.TICKETS_BUCKET])
         self._sub = await js.subscribe(
             subjects.TABLE_FORMED,
+            queue=subjects.TABLES_CONSUMER,
+            durable=subjects.TABLES_CONSUMER,
             stream=subjects.INTEGRATION_STREAM,
-            ordered_consumer=True,
-            deliver_policy=DeliverPolicy.NEW,
             cb=self.on_table,
+            manual_ack=True,
+            config=ConsumerConfig(deliver_policy=DeliverPolicy.NEW, ack_wait=30, max_ack_pending=64),
         )
 
     async def stop(self) -> None:
@@ -126,12 +139,23 @@ class Lobby:
         try:
             event = integration_decoder.decode(msg.data)
         except Exception:  # a version this build does not know
+            await msg.ack()
             return
         if isinstance(event, TableFormed):
-            try:
-                await self.create_table(event)
-            except Exception:
-                log.exception("table_match_failed", table_id=event.table_id)
+            age = time.time_ns() // 1_000_000 - event.formed_at
+            if age > TABLE_TOO_OLD_MS:
+                # Matchmaking frees the players of a table left this long: never seat them twice.
+                log.warning("table_too_old", table_id=event.table_id, age_ms=age)
+            else:
+                try:
+                    await self.create_table(event)
+                except Exception:
+                    # Not acknowledged: the table comes back soon (to this or another gateway).
+                    log.exception("table_match_failed", table_id=event.table_id)
+                    with contextlib.suppress(Exception):
+                        await msg.nak(delay=1.0)
+                    return
+        await msg.ack()
 
     async def create_table(self, table: TableFormed) -> None:
         gw = self.gw
@@ -149,6 +173,7 @@ class Lobby:
             guests=(),  # every person at a table joined the queue with a credential
             # A ranked queue's preset carries its clock (docs/ranked.md "Time controls").
             time_control=ranked_time_control(table.game, table.preset) if table.ranked else None,
+            token_key=table_token_key(self.secret, table.table_id),
         )
         if isinstance(created, Rejected):
             log.warning(
@@ -157,13 +182,8 @@ class Lobby:
             return
         gw.remember(created.match_id, created.game)
         strength = registry.get(table.game).default_bot
-        humans = [s for i, s in enumerate(created.seats) if i not in table.bots]
         for i in table.bots:
             await assign_bot(gw, created, created.seats[i], strength, None, gw.internal_url)
-        for ticket, seat in zip(table.tickets, humans, strict=False):
-            entry = self.tickets.setdefault(ticket, {})
-            player = table.players[created.seats.index(seat)]
-            entry.update(match_id=created.match_id, seat=seat, token=created.tokens[seat], player=player)
         log.info("table_match_created", table_id=table.table_id, match_id=created.match_id)
 
     def engine(self) -> Engine:
@@ -241,7 +261,6 @@ def router(lobby: Lobby) -> APIRouter:
         if isinstance(reply, Rejected):
             raise ApiError(QUEUE_STATUS.get(reply.code, 400), reply.code, queue_detail(reply))
         if isinstance(reply, Queued):
-            lobby.tickets.setdefault(reply.ticket_id, {})["player"] = me.name
             return {"state": "queued", **_plain(reply)}
         return {"state": type(reply).__name__.lower(), **_plain(reply)}
 
@@ -261,21 +280,21 @@ def router(lobby: Lobby) -> APIRouter:
     @api.get("/api/queue/{ticket_id}", tags=["lobby"], summary="Quick match: your seat once the table formed")
     async def ticket(ticket_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:
         me = await lobby.player(authorization)
-        entry = lobby.tickets.get(ticket_id)
-        # Another player's ticket is answered as no ticket at all: its seat token is theirs.
-        if entry is None or entry.get("player") != me.name:
-            raise ApiError(404, "not_queued", "you hold no such ticket at this gateway")
-        if "token" in entry:
-            return {
-                "state": "seated",
-                "match_id": entry["match_id"],
-                "seat": entry["seat"],
-                "token": entry["token"],
-            }
         gw = lobby.gw
-        assert gw.nc is not None
+        gw.check_bus()
+        assert gw.nc is not None and lobby.queue is not None
         try:
-            reply = await mm_client.status(gw.nc, entry["player"])
+            entry, _ = await lobby.queue.get(me.name)
+        except Exception as exc:
+            raise ApiError(503, "unavailable", f"the queue does not answer: {exc!r}") from exc
+        # Another player's ticket is answered as no ticket at all: its seat token is theirs.
+        if not isinstance(entry, Waiting | Forming | Playing) or entry.ticket.ticket_id != ticket_id:
+            raise ApiError(404, "not_queued", "you hold no such ticket")
+        if isinstance(entry, Playing):
+            token = commands.derived_token(table_token_key(lobby.secret, entry.table.table_id), entry.seat)
+            return {"state": "seated", "match_id": entry.match_id, "seat": entry.seat, "token": token}
+        try:
+            reply = await mm_client.status(gw.nc, me.name)
         except Exception as exc:
             raise ApiError(503, "unavailable", f"matchmaking does not answer: {exc!r}") from exc
         if isinstance(reply, Seated):

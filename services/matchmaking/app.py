@@ -1,8 +1,10 @@
 """Matchmaking service: queues by (game, preset, seats, ranked, invite), pure pairing on a tick,
 ``TableFormed`` on the integration stream for the gateway to turn into a match.
 
-One instance holds the queues in memory (the source of truth for running matches is the
-integration stream, which it follows).  Requests: ``contracts.matchmaking`` on
+The queues live in the JetStream key-value bucket ``GH_TICKETS`` (``services.common.tickets``):
+any number of matchmakers serve one queue, the holder of the forming lease pairs, every change
+is revision-checked, and the integration stream (a shared durable consumer) moves players from
+a forming table to its match and out when it finishes.  Requests: ``contracts.matchmaking`` on
 ``contracts.subjects.MATCHMAKING_*``.
 """
 
@@ -18,7 +20,7 @@ from faststream.nats import NatsBroker
 from faststream.security import SASLPlaintext
 from nats.aio.client import Client
 from nats.aio.msg import Msg
-from nats.js.api import DeliverPolicy
+from nats.js.api import ConsumerConfig, DeliverPolicy
 from prometheus_client import Counter, Gauge, Histogram
 from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
@@ -28,24 +30,31 @@ from contracts.codecs import encode, integration_decoder
 from contracts.envelope import Rejected
 from contracts.integration import MatchFinished, MatchStarted, TableFormed
 from contracts.matchmaking import (
+    Forming,
     Idle,
     JoinQueue,
     LeaveQueue,
     Left,
     MatchmakingReply,
+    Playing,
     Queued,
+    QueueEntry,
     QueueStatus,
     Seated,
+    Ticket,
+    Waiting,
     request_decoder,
 )
+from contracts.subjects import ticket_key
 from domain.games import registry
-from domain.matchmaking.pairing import Policy, Table, Ticket, allowed_gap, form_tables, queue_key
+from domain.matchmaking.pairing import Policy, Table, allowed_gap, form_tables, queue_key
 from domain.rating.ranked import GLICKO2, model_for
 from domain.rating.seasons import preset_family
-from services.common import db, logs
+from services.common import db, logs, natsio
 from services.common.natsauth import Credential
 from services.common.settings import Settings
 from services.common.shell import service_shell
+from services.common.tickets import FORMING_TIMEOUT_MS, QueueStore, table_match_id
 
 SERVICE = "matchmaking"
 QUEUE_TICKETS = Gauge("gamehall_matchmaking_queue_tickets", "Tickets waiting in matchmaking queues", ["game"])
@@ -67,33 +76,22 @@ def now_ms() -> int:
 
 
 @dataclass
-class Pending:
-    table: Table
-    formed_at: float  # monotonic
-
-
-@dataclass
 class Matchmaker:
-    """The in-memory state; every method is synchronous and called from the event loop."""
+    """The queue rules around the stored entries; every method is synchronous and pure in its
+    inputs (the entries come from the tickets bucket)."""
 
     policy: Policy = field(default_factory=Policy)
-    pending_timeout_s: float = 60.0
-    tickets: dict[str, Ticket] = field(default_factory=dict)  # by player
-    pending: dict[str, Pending] = field(default_factory=dict)  # by player: table formed, no match yet
-    running: dict[str, MatchStarted] = field(default_factory=dict)  # by player
 
-    def join(self, request: JoinQueue, rating: float, at: int) -> MatchmakingReply:
-        if request.player in self.tickets:
-            # Never the ticket id: it is a secret of its owner (issue 9, finding 1).
-            return Rejected(code="already_queued", detail="this player is already in a queue")
-        if request.player in self.pending or request.player in self.running:
-            return Rejected(code="in_match")
+    def refusal(self, request: JoinQueue) -> Rejected | None:
         game = registry.GAMES.get(request.game)
         if game is not None and game.helper:
             return Rejected(code="not_offered", detail=f"{game.title} is a table helper, not in quick match")
         if not 1 <= request.seats <= 8 or (request.vs_computer and request.seats < 2):
             return Rejected(code="invalid_seats", detail=str(request.seats))
-        ticket = Ticket(
+        return None
+
+    def ticket(self, request: JoinQueue, rating: float, at: int) -> Ticket:
+        return Ticket(
             ticket_id=uuid.uuid4().hex,
             player=request.player,
             game=request.game,
@@ -106,12 +104,10 @@ class Matchmaker:
             invite=request.invite,
             vs_computer=request.vs_computer,
         )
-        self.tickets[request.player] = ticket
-        return self.queued(ticket, at)
 
-    def queued(self, ticket: Ticket, at: int) -> Queued:
+    def queued(self, ticket: Ticket, waiting: list[Ticket], at: int) -> Queued:
         same = sorted(
-            (t for t in self.tickets.values() if queue_key(t) == queue_key(ticket)),
+            {t.ticket_id: t for t in (*waiting, ticket) if queue_key(t) == queue_key(ticket)}.values(),
             key=lambda t: (t.joined_at, t.ticket_id),
         )
         position = next(i for i, t in enumerate(same, 1) if t.ticket_id == ticket.ticket_id)
@@ -128,64 +124,41 @@ class Matchmaker:
             waited_ms=max(0, at - ticket.joined_at),
         )
 
-    def leave(self, player: str) -> MatchmakingReply:
-        ticket = self.tickets.pop(player, None)
-        if ticket is None:
-            return Rejected(code="not_queued")
-        return Left(player=player, ticket_id=ticket.ticket_id)
-
-    def status(self, player: str, at: int) -> MatchmakingReply:
-        if player in self.tickets:
-            return self.queued(self.tickets[player], at)
-        if player in self.pending:
-            t = self.pending[player].table
+    def status(self, player: str, entry: QueueEntry | None, waiting: list[Ticket], at: int) -> MatchmakingReply:
+        if isinstance(entry, Waiting):
+            return self.queued(entry.ticket, waiting, at)
+        if isinstance(entry, Forming | Playing):
+            t = entry.table
             return Seated(
                 player=player,
                 table_id=t.table_id,
                 game=t.game,
                 preset=t.preset,
                 players=t.players,
-                bots=t.bots,
-            )
-        if player in self.running:
-            m = self.running[player]
-            return Seated(
-                player=player,
-                table_id=m.table_id,
-                game=m.game,
-                preset=m.preset,
-                players=m.players,
-                match_id=m.match_id,
+                bots=t.bots if isinstance(entry, Forming) else (),
+                match_id=entry.match_id if isinstance(entry, Playing) else "",
             )
         return Idle(player=player)
 
-    def tick(self, at: int) -> tuple[Table, ...]:
-        self._expire_pending()
-        tables = form_tables(tuple(self.tickets.values()), at, self.policy)
-        clock = time.monotonic()
-        for table in tables:
-            for player in table.players:
-                ticket = self.tickets.get(player)
-                if ticket is not None and ticket.ticket_id in table.tickets:
-                    del self.tickets[player]
-                    self.pending[player] = Pending(table=table, formed_at=clock)
-        return tables
 
-    def _expire_pending(self) -> None:
-        limit = time.monotonic() - self.pending_timeout_s
-        for player in [p for p, pend in self.pending.items() if pend.formed_at < limit]:
-            del self.pending[player]
+def table_event(table: Table, at: int) -> TableFormed:
+    return TableFormed(
+        table_id=table.table_id,
+        game=table.game,
+        preset=table.preset,
+        ranked=table.ranked,
+        players=table.players,
+        bots=table.bots,
+        tickets=table.tickets,
+        invite=table.invite,
+        formed_at=at,
+        waited_ms=table.waited_ms,
+        gap=table.gap,
+    )
 
-    def on_integration(self, event: Any) -> None:
-        if isinstance(event, MatchStarted):
-            for player in event.players:
-                self.pending.pop(player, None)
-                self.running[player] = event
-        elif isinstance(event, MatchFinished):
-            for player in event.players:
-                current = self.running.get(player)
-                if current is not None and current.match_id == event.match_id:
-                    del self.running[player]
+
+def humans(table: TableFormed) -> list[str]:
+    return [p for i, p in enumerate(table.players) if i not in table.bots]
 
 
 def lookup_rating(engine: Engine | None, request: JoinQueue) -> float:
@@ -214,17 +187,39 @@ def lookup_rating(engine: Engine | None, request: JoinQueue) -> float:
 
 
 class MatchmakingService:
+    """Join/leave/status requests on the queue group, and (while holding the forming lease)
+    the pairing tick.  Any number of these serve one queue: the queue is the tickets bucket,
+    every change to it is revision-checked, and one lease holder forms tables at a time."""
+
     def __init__(
-        self, nc: Client, engine: Engine | None, matchmaker: Matchmaker, tick_s: float = 0.1
+        self,
+        nc: Client,
+        engine: Engine | None,
+        matchmaker: Matchmaker,
+        store: QueueStore,
+        tick_s: float = 0.1,
+        lease_ms: int = 3_000,
+        recover_after_ms: int = 10_000,
+        forming_timeout_ms: int = FORMING_TIMEOUT_MS,
     ) -> None:
         self.nc = nc
         self.js = nc.jetstream()
         self.engine = engine
         self.mm = matchmaker
+        self.store = store
         self.tick_s = tick_s
+        self.lease_ms = lease_ms
+        self.recover_after_ms = recover_after_ms
+        self.forming_timeout_ms = forming_timeout_ms
+        self.owner = uuid.uuid4().hex
         self.log = logs.get(SERVICE)
         self._lock = asyncio.Lock()
         self._forming: set[asyncio.Task[None]] = set()
+        self._announced: set[str] = set()  # tables this instance announced (or announced again)
+        self._games: set[str] = set()
+
+    def waiting(self) -> list[Ticket]:
+        return [e.ticket for _, e, _ in self.store.entries() if isinstance(e, Waiting)]
 
     async def answer(self, data: bytes) -> bytes:
         """One join/leave/status request (bytes in, encoded reply out)."""
@@ -236,18 +231,14 @@ class MatchmakingService:
         at = now_ms()
         reply: MatchmakingReply
         if isinstance(request, JoinQueue):
-            rating = DEFAULT_RATING
-            if request.rating is not None or self.engine is None:
-                rating = lookup_rating(None, request)
-            else:
-                rating = await asyncio.to_thread(lookup_rating, self.engine, request)
-            reply = self.mm.join(request, rating, at)
-            kind = "join"
+            reply, kind = await self.join(request, at), "join"
         elif isinstance(request, LeaveQueue):
-            reply, kind = self.mm.leave(request.player), "leave"
+            reply, kind = await self.leave(request.player), "leave"
         else:
             assert isinstance(request, QueueStatus)
-            reply, kind = self.mm.status(request.player, at), "status"
+            async with self._lock:  # a table this instance is forming right now is seen formed
+                entry, _ = await self.store.get(request.player)
+            reply, kind = self.mm.status(request.player, entry, self.waiting(), at), "status"
         result = reply.code if isinstance(reply, Rejected) else "ok"
         REQUESTS.labels(kind=kind, result=result).inc()
         self.log.info("matchmaking_request", kind=kind, result=result, player=getattr(request, "player", ""))
@@ -257,6 +248,37 @@ class MatchmakingService:
             self._forming.add(task)
             task.add_done_callback(self._forming.discard)
         return encode(reply)
+
+    async def join(self, request: JoinQueue, at: int) -> MatchmakingReply:
+        for _ in range(5):
+            entry, _revision = await self.store.get(request.player)
+            if entry is not None:
+                break
+            refused = self.mm.refusal(request)
+            if refused is not None:
+                return refused
+            rating = DEFAULT_RATING
+            if request.rating is not None or self.engine is None:
+                rating = lookup_rating(None, request)
+            else:
+                rating = await asyncio.to_thread(lookup_rating, self.engine, request)
+            ticket = self.mm.ticket(request, rating, at)
+            if await self.store.create(request.player, Waiting(ticket=ticket)) is not None:
+                return self.mm.queued(ticket, self.waiting(), at)
+            # someone else stored an entry for this player first: read it
+        if isinstance(entry, Waiting):
+            # Never the ticket id: it is a secret of its owner (issue 9, finding 1).
+            return Rejected(code="already_queued", detail="this player is already in a queue")
+        return Rejected(code="in_match")
+
+    async def leave(self, player: str) -> MatchmakingReply:
+        for _ in range(5):
+            entry, revision = await self.store.get(player)
+            if not isinstance(entry, Waiting):
+                return Rejected(code="not_queued")
+            if await self.store.delete(player, revision):
+                return Left(player=player, ticket_id=entry.ticket.ticket_id)
+        return Rejected(code="not_queued")
 
     def broker(self, url: str, credential: Credential | None = None) -> NatsBroker:
         """The request handlers as a FastStream app: thin handlers on the queue group.
@@ -279,72 +301,159 @@ class MatchmakingService:
 
         return broker
 
+    # ------------------------------------------------------------------ forming tables
     async def form(self) -> None:
         async with self._lock:
             at = now_ms()
-            tables = self.mm.tick(at)
-            for table in tables:
-                kind = "private" if table.invite else "bots" if table.bots else "public"
-                TABLES_FORMED.labels(game=table.game, kind=kind).inc()
-                for waited in table.waited_ms:
-                    QUEUE_WAIT.labels(game=table.game).observe(waited / 1000.0)
-                event = TableFormed(
-                    table_id=table.table_id,
-                    game=table.game,
-                    preset=table.preset,
-                    ranked=table.ranked,
-                    players=table.players,
-                    bots=table.bots,
-                    tickets=table.tickets,
-                    invite=table.invite,
-                    formed_at=at,
-                    waited_ms=table.waited_ms,
-                    gap=table.gap,
-                )
-                await self.js.publish(
-                    subjects.TABLE_FORMED,
-                    encode(event),
-                    stream=subjects.INTEGRATION_STREAM,
-                    headers={subjects.MSG_ID: f"table:{table.table_id}"},
-                )
-                self.log.info(
-                    "table_formed",
-                    table_id=table.table_id,
-                    game=table.game,
-                    players=table.players,
-                    bots=table.bots,
-                    gap=table.gap,
-                )
-            counts: dict[str, int] = {}
-            for t in self.mm.tickets.values():
-                counts[t.game] = counts.get(t.game, 0) + 1
-            for game, count in counts.items():
-                QUEUE_TICKETS.labels(game=game).set(count)
+            if await self.store.hold_lease(self.owner, at, self.lease_ms):
+                for table in form_tables(tuple(self.waiting()), at, self.mm.policy):
+                    await self.claim(table_event(table, at))
+                await self.recover(at)
+            self.count()
 
+    async def claim(self, table: TableFormed) -> bool:
+        """Move every human of ``table`` from waiting to forming (each write at the revision
+        paired from), then announce the table.  If one write loses (the player left, or another
+        matchmaker paired them), the others go back to waiting: a player is seated once."""
+        wanted = dict(zip(table.tickets, humans(table), strict=False))
+        claimed: list[tuple[str, Ticket, int]] = []
+        for ticket_id, player in wanted.items():
+            current = self.store.mirror.get(ticket_key(player))
+            entry, revision = current if current is not None else (None, 0)
+            done = None
+            if isinstance(entry, Waiting) and entry.ticket.ticket_id == ticket_id:
+                done = await self.store.update(player, Forming(ticket=entry.ticket, table=table), last=revision)
+            if done is None:
+                for who, ticket, rev in claimed:
+                    await self.store.update(who, Waiting(ticket=ticket), last=rev)
+                self.log.info("table_claim_lost", table_id=table.table_id, player=player)
+                return False
+            assert isinstance(entry, Waiting)
+            claimed.append((player, entry.ticket, done))
+        await self.announce(table)
+        kind = "private" if table.invite else "bots" if table.bots else "public"
+        TABLES_FORMED.labels(game=table.game, kind=kind).inc()
+        for waited in table.waited_ms:
+            QUEUE_WAIT.labels(game=table.game).observe(waited / 1000.0)
+        self.log.info(
+            "table_formed",
+            table_id=table.table_id,
+            game=table.game,
+            players=table.players,
+            bots=table.bots,
+            gap=table.gap,
+        )
+        return True
+
+    async def announce(self, table: TableFormed) -> None:
+        await self.js.publish(
+            subjects.TABLE_FORMED,
+            encode(table),
+            stream=subjects.INTEGRATION_STREAM,
+            headers={subjects.MSG_ID: f"table:{table.table_id}"},
+        )
+        self._announced.add(table.table_id)
+
+    async def recover(self, at: int) -> None:
+        """Tables left half-done by a matchmaker that stopped: a table whose claim is complete
+        is announced again (the announcement is deduplicated, and the match id is derived from
+        the table id); an incomplete claim goes back to waiting; a table whose match was never
+        created within ``forming_timeout_ms`` frees its players."""
+        tables: dict[str, list[tuple[str, QueueEntry, int]]] = {}
+        for key, entry, revision in self.store.entries():
+            if isinstance(entry, Forming | Playing):
+                tables.setdefault(entry.table.table_id, []).append((key, entry, revision))
+        for table_id, members in tables.items():
+            forming = [(e, r) for _, e, r in members if isinstance(e, Forming)]
+            if not forming:
+                continue
+            table = forming[0][0].table
+            age = at - table.formed_at
+            if age < self.recover_after_ms:
+                continue
+            if any(isinstance(e, Playing) for _, e, _ in members):
+                continue  # the match exists; MatchStarted moves the rest
+            if age >= self.forming_timeout_ms:
+                for entry, revision in forming:
+                    await self.store.delete(entry.ticket.player, revision)
+                self.log.warning("table_given_up", table_id=table_id, players=table.players)
+            elif len(forming) < len(humans(table)):
+                for entry, revision in forming:
+                    await self.store.update(entry.ticket.player, Waiting(ticket=entry.ticket), last=revision)
+                self.log.warning("table_claim_undone", table_id=table_id)
+            elif table_id not in self._announced:
+                await self.announce(table)
+                self.log.info("table_announced_again", table_id=table_id)
+
+    def count(self) -> None:
+        counts: dict[str, int] = {}
+        for t in self.waiting():
+            counts[t.game] = counts.get(t.game, 0) + 1
+        self._games.update(counts)
+        for game in self._games:
+            QUEUE_TICKETS.labels(game=game).set(counts.get(game, 0))
+
+    # ------------------------------------------------------------------ integration events
     async def on_integration(self, msg: Msg) -> None:
         try:
             event = integration_decoder.decode(msg.data)
         except Exception:  # an event version this build does not know: not ours to judge
+            await msg.ack()
             return
-        self.mm.on_integration(event)
+        if isinstance(event, MatchStarted) and event.guests != event.seats:
+            for seat, player in zip(event.seats, event.players, strict=False):
+                await self.started(player, event, seat)
+        elif isinstance(event, MatchFinished):
+            for player in event.players:
+                await self.finished(player, event.match_id)
+        await msg.ack()
         match_id = getattr(event, "match_id", None)
         if match_id:
             self.log.debug("integration_event", match_id=match_id, kind=type(event).__name__)
 
+    async def started(self, player: str, event: MatchStarted, seat: str) -> None:
+        """The player's table became a match (the match id is derived from the table id):
+        forming -> playing."""
+        for _ in range(10):
+            entry, revision = await self.store.get(player)
+            if not isinstance(entry, Forming):
+                return
+            table_id = entry.table.table_id
+            if event.table_id != table_id and event.match_id != table_match_id(table_id):
+                return
+            playing = Playing(ticket=entry.ticket, table=entry.table, match_id=event.match_id, seat=seat)
+            if await self.store.update(player, playing, last=revision) is not None:
+                return
+
+    async def finished(self, player: str, match_id: str) -> None:
+        for _ in range(10):
+            entry, revision = await self.store.get(player)
+            if not (isinstance(entry, Playing) and entry.match_id == match_id):
+                return
+            if await self.store.delete(player, revision):
+                return
+
     async def run(self, stop: asyncio.Event, url: str, credential: Credential | None = None) -> None:
+        watcher = asyncio.create_task(self.store.watch())
         follower = await self.js.subscribe(
             subjects.INTEGRATION_SUBJECTS,
+            queue=subjects.MATCHMAKING_CONSUMER,  # a queue consumer is named by its queue
+            durable=subjects.MATCHMAKING_CONSUMER,
             stream=subjects.INTEGRATION_STREAM,
-            ordered_consumer=True,
-            deliver_policy=DeliverPolicy.ALL,
             cb=self.on_integration,
+            manual_ack=True,
+            config=ConsumerConfig(deliver_policy=DeliverPolicy.NEW, ack_wait=30, max_ack_pending=256),
         )
+        await asyncio.wait_for(self.store.synced.wait(), 30)
         broker = self.broker(url, credential)
         await broker.start()
-        self.log.info("matchmaking_started")
+        self.log.info("matchmaking_started", owner=self.owner)
         try:
             while not stop.is_set():
-                await self.form()
+                try:
+                    await self.form()
+                except Exception:  # NATS away for a moment: the next tick tries again
+                    self.log.exception("form_failed")
                 try:
                     await asyncio.wait_for(stop.wait(), self.tick_s)
                 except TimeoutError:
@@ -353,6 +462,9 @@ class MatchmakingService:
             await broker.stop()
             if self._forming:
                 await asyncio.gather(*self._forming, return_exceptions=True)
+            await self.store.release_lease(self.owner)
+            watcher.cancel()
+            await asyncio.gather(watcher, return_exceptions=True)
             try:
                 await follower.unsubscribe()
             except Exception:  # noqa: BLE001 - the connection may already be closing
@@ -368,8 +480,13 @@ async def run(
 ) -> None:
     async with service_shell(SERVICE, settings, metrics_port, database=True) as shell:
         assert shell.engine is not None
+        buckets = await natsio.ensure_buckets(shell.nc.jetstream(), replicas=settings.stream_replicas)
         service = MatchmakingService(
-            shell.nc, shell.engine, Matchmaker(policy=policy or settings.matchmaking.policy()), tick_s=tick_s
+            shell.nc,
+            shell.engine,
+            Matchmaker(policy=policy or settings.matchmaking.policy()),
+            QueueStore(buckets[subjects.TICKETS_BUCKET]),
+            tick_s=tick_s,
         )
         assert settings.nats_url is not None
         await service.run(stop, settings.nats_url, settings.nats_credential(SERVICE))

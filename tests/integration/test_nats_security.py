@@ -198,3 +198,41 @@ async def test_only_the_gateway_and_the_operator_command_append_disputes(secured
         assert ack.seq == 2
     finally:
         await cli.close()
+
+
+async def forge(kind: str, nc: nats.NATS, kv: object, key: str, revision: int) -> object:
+    stream = subjects.kv_stream(subjects.TICKETS_BUCKET)
+    if kind == "update":
+        return await kv.update(key, b"forged", last=revision)  # type: ignore[attr-defined]
+    if kind == "delete":
+        return await kv.delete(key)  # type: ignore[attr-defined]
+    if kind == "purge":
+        return await nc.jetstream().purge_stream(stream)
+    return await nc.jetstream().delete_stream(stream)
+
+
+async def test_only_the_matchmakers_write_the_queue(secured: EmbeddedNats) -> None:
+    """The queue bucket GH_TICKETS: matchmaking writes it, the gateway (and every other
+    restricted user) may read it but neither write nor purge nor delete it."""
+    mm = await as_user(secured, "matchmaking")
+    try:
+        buckets = await natsio.ensure_buckets(mm.jetstream())
+        kv = buckets[subjects.TICKETS_BUCKET]
+        key = subjects.ticket_key("sec-ann")
+        revision = await kv.create(key, b'{"type": "x"}')
+        assert revision > 0
+    finally:
+        await mm.close()
+    for user in ("gateway", "bots", "scoring", "leaderboard", "cli"):
+        errors: list[Exception] = []
+        nc = await as_user(secured, user, errors)
+        try:
+            kv = (await natsio.ensure_buckets(nc.jetstream()))[subjects.TICKETS_BUCKET]
+            assert (await kv.get(key)).revision == revision  # reading is allowed
+            for forged in ("update", "delete", "purge", "delete_stream"):
+                with pytest.raises((TimeoutError, nats.errors.TimeoutError, nats.errors.NoRespondersError)):
+                    await asyncio.wait_for(forge(forged, nc, kv, key, revision), 1.5)
+            assert (await kv.get(key)).revision == revision, user
+            assert any("permissions violation for publish" in str(e) for e in errors), (user, errors)
+        finally:
+            await nc.close()

@@ -45,8 +45,25 @@ def test_every_server_config_runs_the_embedded_servers_accounts() -> None:
     accounts = (ROOT / "deploy/nats/accounts.conf").read_text()
     for user in natsauth.ALL_USERS:
         assert f"user: {user}," in accounts, user
-    for subject in (*natsauth.DENY_PUBLISH, *natsauth.DENY_SUBSCRIBE):
+    for subject in (*natsauth.DENY_PUBLISH, *natsauth.DENY_SUBSCRIBE, *natsauth.DENY_QUEUE_WRITE):
         assert f'"{subject}"' in accounts, subject
+    # each user's permission block denies exactly what natsauth denies it (only the matchmakers
+    # write the queue bucket, only the gateway and cli append disputes)
+    import re
+
+    blocks = {
+        name: set(re.findall(r'"([^"]+)"', deny))
+        for name, deny in re.findall(r"^(\w+) = \{\s*publish: \{\s*deny: \[(.*?)\]", accounts, re.S | re.M)
+    }
+    for user in natsauth.SERVICE_USERS:
+        line = next(x for x in accounts.splitlines() if f"user: {user}," in x)
+        if user == natsauth.REFEREE:
+            assert "permissions" not in line
+            continue
+        block = line.rsplit("$", 1)[1].rstrip("}").strip()
+        assert blocks[block] == set(natsauth.deny_publish(user)), (user, block)
+        writes_queue = not set(natsauth.DENY_QUEUE_WRITE) & set(natsauth.deny_publish(user))
+        assert writes_queue is (user == natsauth.QUEUE_WRITER), user
     servers = [ROOT / "deploy/nats/nats.conf", *sorted((ROOT / "deploy/nats/cluster").glob("n*.conf"))]
     for conf in servers:
         assert "accounts.conf" in conf.read_text(), conf
@@ -66,5 +83,5 @@ def test_only_the_gateway_and_the_operator_command_write_disputes() -> None:
         line = re.search(rf"\{{user: {re.escape(user)},.*\}}", accounts)
         assert line is not None, user
         writer = user in natsauth.DISPUTE_WRITERS
-        assert line.group(0).endswith("$RESTRICTED}" if writer else "$RESTRICTED_READER}"), user
+        assert line.group(0).endswith("$RESTRICTED}") is writer, user
         assert ("dispute.>" in natsauth.deny_publish(user)) is not writer, user

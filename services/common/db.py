@@ -116,7 +116,12 @@ class MatchRecord(Base):
     # ruling recomputes a group's ratings in this order); None for matches recorded before 0003
     position: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
 
-    __table_args__ = (Index("ix_match_history_finished", "finished_at"),)
+    __table_args__ = (
+        Index("ix_match_history_finished", "finished_at"),
+        # keyset paging, newest first (services/common/listing.py; migration 0004)
+        Index("ix_match_history_page", "finished_at", "match_id"),
+        Index("ix_match_history_game_page", "game", "finished_at", "match_id"),
+    )
 
 
 class MatchRuling(Base):
@@ -145,7 +150,10 @@ class MatchPlayer(Base):
     rating_before: Mapped[float | None] = mapped_column(Double, nullable=True)
     rating_after: Mapped[float | None] = mapped_column(Double, nullable=True)
 
-    __table_args__ = (Index("ix_match_players_player", "player", "finished_at"),)
+    __table_args__ = (
+        Index("ix_match_players_player", "player", "finished_at"),
+        Index("ix_match_players_page", "player", "finished_at", "match_id"),
+    )
 
 
 class ProjectionPosition(Base):

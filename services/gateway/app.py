@@ -19,7 +19,7 @@ from fastapi.staticfiles import StaticFiles
 
 from services.common import logs, metrics
 from services.common.settings import Settings
-from services.gateway import edge, errors, openapi, routes
+from services.gateway import edge, errors, listing, openapi, routes
 from services.gateway.core import Gateway
 from services.gateway.fastpath import COMMAND_PATH, CommandFastPath
 from services.gateway.lobby import Lobby
@@ -89,6 +89,7 @@ def create_app(settings: Settings, nats_url: str) -> FastAPI:
     app.add_middleware(RequestCounter)
 
     app.include_router(lobby_router(lobby))
+    app.include_router(listing.router(lobby.engine))
     app.include_router(routes.router(gw))
 
     if WEB_DIR.is_dir() and (WEB_DIR / "index.html").exists():

@@ -110,6 +110,8 @@ ROUTE_ERRORS: dict[str, dict[int, tuple[str, ...]]] = {
     "GET /api/leaderboard/{game}": {},
     "GET /api/players/{player}": {404: ("unknown_player",)},
     "GET /api/history": {},
+    "GET /api/finished": {400: ("invalid_cursor",)},
+    "GET /api/players": {400: ("invalid_cursor",)},
     "GET /healthz": {},
     "GET /readyz": {503: ("unavailable",)},
     "GET /api/games": {},

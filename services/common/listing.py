@@ -1,0 +1,157 @@
+"""Paged listings of the read models: finished matches, a player's matches, players.
+
+Keyset paging: a page is ``limit`` rows after the position an opaque ``cursor`` names, found
+through an index, so page 10,000 costs what page 1 costs and nothing is loaded whole.  A cursor
+is base64url of JSON ``[version, filters digest, position...]``; it is valid only for the same
+filters (another filter, a malformed or foreign cursor: :class:`BadCursor`, answered ``400
+invalid_cursor``).  Newest first for matches (``finished_at`` then ``match_id``, both
+descending), by name for players.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from typing import Any
+
+from sqlalchemy import Engine, and_, or_, select
+from sqlalchemy.orm import Session
+
+from services.common.db import MatchPlayer, MatchRecord, MatchRuling, Player
+from services.common.queries import _match_dict
+
+CURSOR_VERSION = 1
+MAX_LIMIT = 500
+
+
+class BadCursor(ValueError):
+    """A cursor this listing did not make (or made for other filters)."""
+
+
+def _digest(kind: str, filters: dict[str, Any]) -> str:
+    raw = json.dumps([kind, sorted((k, v) for k, v in filters.items() if v is not None)])
+    return hashlib.sha256(raw.encode()).hexdigest()[:12]
+
+
+def encode_cursor(kind: str, filters: dict[str, Any], position: list[Any]) -> str:
+    raw = json.dumps([CURSOR_VERSION, _digest(kind, filters), *position], separators=(",", ":"))
+    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str, kind: str, filters: dict[str, Any], shape: tuple[type, ...]) -> list[Any]:
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+        data = json.loads(raw)
+    except (ValueError, TypeError) as exc:
+        raise BadCursor("the cursor is not one this listing gave out") from exc
+    if not isinstance(data, list) or len(data) != 2 + len(shape) or data[0] != CURSOR_VERSION:
+        raise BadCursor("the cursor is not one this listing gave out")
+    if data[1] != _digest(kind, filters):
+        raise BadCursor("the cursor belongs to a listing with other filters")
+    position = data[2:]
+    for value, kind_of in zip(position, shape, strict=True):
+        if not isinstance(value, kind_of) or isinstance(value, bool):
+            raise BadCursor("the cursor is not one this listing gave out")
+    return position
+
+
+def _limit(limit: int) -> int:
+    return max(1, min(int(limit), MAX_LIMIT))
+
+
+def finished_matches(
+    engine: Engine, cursor: str | None = None, limit: int = 50, game: str | None = None
+) -> dict[str, Any]:
+    """Finished matches, newest first: ``{"matches": [...], "next_cursor": str | None}``."""
+    filters = {"game": game}
+    limit = _limit(limit)
+    query = select(MatchRecord, MatchRuling).outerjoin(MatchRuling, MatchRuling.match_id == MatchRecord.match_id)
+    if game is not None:
+        query = query.where(MatchRecord.game == game)
+    if cursor:
+        at, match_id = decode_cursor(cursor, "matches", filters, (int, str))
+        query = query.where(
+            or_(
+                MatchRecord.finished_at < at,
+                and_(MatchRecord.finished_at == at, MatchRecord.match_id < match_id),
+            )
+        )
+    query = query.order_by(MatchRecord.finished_at.desc(), MatchRecord.match_id.desc()).limit(limit + 1)
+    with Session(engine) as session:
+        rows = session.execute(query).all()
+    page = rows[:limit]
+    next_cursor = None
+    if len(rows) > limit:
+        last = page[-1][0]
+        next_cursor = encode_cursor("matches", filters, [last.finished_at, last.match_id])
+    return {"matches": [_match_dict(r, ruling) for r, ruling in page], "next_cursor": next_cursor}
+
+
+def player_matches(
+    engine: Engine, player: str, cursor: str | None = None, limit: int = 50, game: str | None = None
+) -> dict[str, Any]:
+    """One player's finished matches, newest first, with their seat, rank and rating change."""
+    filters = {"player": player, "game": game}
+    limit = _limit(limit)
+    query = (
+        select(MatchRecord, MatchPlayer, MatchRuling)
+        .join(MatchPlayer, MatchPlayer.match_id == MatchRecord.match_id)
+        .outerjoin(MatchRuling, MatchRuling.match_id == MatchRecord.match_id)
+        .where(MatchPlayer.player == player)
+    )
+    if game is not None:
+        query = query.where(MatchPlayer.game == game)
+    if cursor:
+        at, match_id = decode_cursor(cursor, "player_matches", filters, (int, str))
+        query = query.where(
+            or_(
+                MatchPlayer.finished_at < at,
+                and_(MatchPlayer.finished_at == at, MatchPlayer.match_id < match_id),
+            )
+        )
+    query = query.order_by(MatchPlayer.finished_at.desc(), MatchPlayer.match_id.desc()).limit(limit + 1)
+    with Session(engine) as session:
+        rows = session.execute(query).all()
+    page = rows[:limit]
+    out = []
+    for record, seat, ruling in page:
+        item = _match_dict(record, ruling)
+        item.update(
+            seat_index=seat.seat_index,
+            rank=seat.rank,
+            rating_before=seat.rating_before,
+            rating_after=seat.rating_after,
+        )
+        out.append(item)
+    next_cursor = None
+    if len(rows) > limit:
+        last = page[-1][1]
+        next_cursor = encode_cursor("player_matches", filters, [last.finished_at, last.match_id])
+    return {"player": player, "matches": out, "next_cursor": next_cursor}
+
+
+def players(engine: Engine, cursor: str | None = None, limit: int = 50) -> dict[str, Any]:
+    """Every rated player, by name: ``{"players": [...], "next_cursor": str | None}``."""
+    limit = _limit(limit)
+    query = select(Player)
+    if cursor:
+        (after,) = decode_cursor(cursor, "players", {}, (str,))
+        query = query.where(Player.player_id > after)
+    query = query.order_by(Player.player_id).limit(limit + 1)
+    with Session(engine) as session:
+        rows = list(session.scalars(query))
+    page = rows[:limit]
+    next_cursor = encode_cursor("players", {}, [page[-1].player_id]) if len(rows) > limit else None
+    return {
+        "players": [
+            {
+                "player": p.player_id,
+                "rated_games": p.rated_games,
+                "first_seen_at": p.first_seen_at,
+                "last_seen_at": p.last_seen_at,
+            }
+            for p in page
+        ],
+        "next_cursor": next_cursor,
+    }

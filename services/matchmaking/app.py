@@ -90,6 +90,14 @@ class Matchmaker:
             return Rejected(code="invalid_seats", detail=str(request.seats))
         return None
 
+    def join(self, request: JoinQueue, rating: float, at: int) -> Rejected | Queued:
+        """A new ticket for ``request`` (the service stores it only if the player has none), or
+        why the request is refused whoever asks."""
+        refused = self.refusal(request)
+        if refused is not None:
+            return refused
+        return self.queued(self.ticket(request, rating, at), [], at)
+
     def ticket(self, request: JoinQueue, rating: float, at: int) -> Ticket:
         return Ticket(
             ticket_id=uuid.uuid4().hex,

@@ -185,7 +185,8 @@ def test_farkle_flip_table_against_the_computer(page: Any, stack_url: str, artif
     client = httpx.Client(base_url=stack_url, timeout=30)
     rows = lambda: page.locator("#ff-sheet tr").count() > 3  # noqa: E731 - header, two rounds, total
     played = play_through_page(page, client, match_id, "p1", click_farkle, 60, done=rows)
-    assert played >= 5
+    # Two rounds can pass in two moves of ours when every seat busts on its first card.
+    assert played >= 2
     page.wait_for_selector("#ff-sheet")
     check_log_and_hint(page)
     page.screenshot(path=str(artifacts_dir / "farkle-flip-table.png"), full_page=True)

@@ -24,11 +24,11 @@ import pytest
 
 from contracts.certificate import keyset_decoder
 from domain.audit import audit, decode_bundle
-from services.cli.demo import PatientTransport
 from services.common.certificates import verifier
 from services.common.players import PublicFold, choose_command
 from tests.e2e.test_full_match import Stack
 from tests.e2e.test_supervision import child_pid, ready, wait_until
+from tests.support.patient import PatientTransport
 
 pytestmark = pytest.mark.e2e
 

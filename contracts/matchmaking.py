@@ -54,7 +54,13 @@ class QueueStatus(msgspec.Struct, frozen=True, kw_only=True, tag="queue_status.v
     player: str
 
 
-MatchmakingRequest = JoinQueue | LeaveQueue | QueueStatus
+class ListSeeks(msgspec.Struct, frozen=True, kw_only=True, tag="list_seeks.v1"):
+    """The open public queues (seeks) anyone may join: never private (invite) or computer tables."""
+
+    game: str = ""  # "": every game
+
+
+MatchmakingRequest = JoinQueue | LeaveQueue | QueueStatus | ListSeeks
 
 
 class Queued(msgspec.Struct, frozen=True, kw_only=True, tag="queued.v1"):
@@ -91,7 +97,25 @@ class Idle(msgspec.Struct, frozen=True, kw_only=True, tag="idle.v1"):
     player: str
 
 
-MatchmakingReply = Queued | Left | Seated | Idle | Rejected
+class Seek(msgspec.Struct, frozen=True, kw_only=True):
+    """One public queue with players waiting: joining it (``JoinQueue`` with the same game, preset,
+    seats and ranked) seats you with them.  No ticket ids: they are secrets of their owners."""
+
+    game: str
+    preset: str
+    seats: int
+    ranked: bool
+    players: tuple[str, ...]  # waiting, oldest first
+    waiting: int
+    since: int  # unix ms: when the oldest of them joined
+    bots_ok: bool = False  # at least one of them accepts computer players after the wait
+
+
+class Seeks(msgspec.Struct, frozen=True, kw_only=True, tag="seeks.v1"):
+    seeks: tuple[Seek, ...] = ()
+
+
+MatchmakingReply = Queued | Left | Seated | Idle | Seeks | Rejected
 
 MATCHMAKING_REJECTION_CODES: tuple[str, ...] = (
     "malformed",

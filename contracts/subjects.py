@@ -33,6 +33,7 @@ TABLE_FORMED = "integration.table_formed"
 MATCHMAKING_JOIN = "matchmaking.join"
 MATCHMAKING_LEAVE = "matchmaking.leave"
 MATCHMAKING_STATUS = "matchmaking.status"
+MATCHMAKING_SEEKS = "matchmaking.seeks"
 MATCHMAKING_QUEUE = "matchmakers"
 
 # The matchmaking queue: a JetStream key-value bucket (stream ``KV_GH_TICKETS``), one entry per

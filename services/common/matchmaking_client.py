@@ -6,7 +6,14 @@ from nats.aio.client import Client
 
 from contracts import subjects
 from contracts.codecs import encode
-from contracts.matchmaking import JoinQueue, LeaveQueue, MatchmakingReply, QueueStatus, reply_decoder
+from contracts.matchmaking import (
+    JoinQueue,
+    LeaveQueue,
+    ListSeeks,
+    MatchmakingReply,
+    QueueStatus,
+    reply_decoder,
+)
 
 
 async def _request(nc: Client, subject: str, body: object, timeout: float) -> MatchmakingReply:
@@ -24,3 +31,7 @@ async def leave(nc: Client, player: str, timeout: float = 5.0) -> MatchmakingRep
 
 async def status(nc: Client, player: str, timeout: float = 5.0) -> MatchmakingReply:
     return await _request(nc, subjects.MATCHMAKING_STATUS, QueueStatus(player=player), timeout)
+
+
+async def seeks(nc: Client, game: str = "", timeout: float = 5.0) -> MatchmakingReply:
+    return await _request(nc, subjects.MATCHMAKING_SEEKS, ListSeeks(game=game), timeout)

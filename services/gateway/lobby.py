@@ -36,7 +36,7 @@ from contracts import subjects
 from contracts.codecs import integration_decoder
 from contracts.envelope import Rejected
 from contracts.integration import TableFormed
-from contracts.matchmaking import Forming, JoinQueue, Playing, Queued, Seated, Waiting
+from contracts.matchmaking import Forming, JoinQueue, Playing, Queued, Seated, Seeks, Waiting
 from domain.disputes import Actor
 from domain.games import registry
 from domain.matchmaking.clocks import ranked_time_control
@@ -47,6 +47,7 @@ from services.common.tickets import TABLE_TOO_OLD_MS, QueueStore, table_match_id
 from services.gateway.bots import assign_bot
 from services.gateway.core import Gateway
 from services.gateway.edge import ApiError, gateway_secret
+from services.gateway.errors import errors
 
 log = logs.get("gateway")
 
@@ -92,6 +93,21 @@ class RulingBody(BaseModel):
         default_factory=list, max_length=16, description="Amended only, optional: one score per seat."
     )
     reason: str = Field(min_length=1, max_length=2000, description="Why, for the players and the record.")
+
+
+class SeekOut(BaseModel):
+    game: str
+    preset: str
+    seats: int = Field(description="Seats at the table the seek forms.")
+    ranked: bool
+    players: list[str] = Field(description="The players waiting, oldest first.")
+    waiting: int
+    since: int = Field(description="Unix ms: when the oldest of them joined.")
+    bots_ok: bool = Field(description="Someone waiting accepts computer players after the wait.")
+
+
+class SeeksOut(BaseModel):
+    seeks: list[SeekOut]
 
 
 class LeaveBody(BaseModel):
@@ -302,6 +318,28 @@ def router(lobby: Lobby) -> APIRouter:
         if isinstance(reply, Rejected):
             return {"state": "unknown", "code": reply.code, "detail": reply.detail}
         return {"state": "queued" if isinstance(reply, Queued) else "idle", **_plain(reply)}
+
+    @api.get(
+        "/api/seeks",
+        tags=["lobby"],
+        summary="Open seeks: public quick-match queues with players waiting, oldest first",
+        response_model=SeeksOut,
+        responses=errors(404, 503),
+    )
+    async def open_seeks(game: str | None = Query(None, max_length=64)) -> dict[str, Any]:
+        # Join one with POST /api/queue and the same game, preset, seats and ranked.  Private
+        # (invite) queues and computer tables are never listed, nor any ticket id.
+        if game is not None and game not in registry.GAMES:
+            raise ApiError(404, "unknown_game", f"unknown game {game!r}")
+        lobby.gw.check_bus()
+        assert lobby.gw.nc is not None
+        try:
+            reply = await mm_client.seeks(lobby.gw.nc, game or "")
+        except Exception as exc:  # no matchmaking service answers
+            raise ApiError(503, "unavailable", f"matchmaking does not answer: {exc!r}") from exc
+        if not isinstance(reply, Seeks):
+            raise ApiError(503, "unavailable", f"matchmaking answered {type(reply).__name__}")
+        return _plain(reply)
 
     @api.post("/api/queue/leave", tags=["lobby"], summary="Quick match: leave the queue (your credential)")
     async def leave(body: LeaveBody | None = None, authorization: str | None = Header(default=None)) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from contracts import subjects
 from contracts.codecs import encode
 from contracts.envelope import Rejected
 from domain.games import registry
+from domain.games.catalogue import family_order, preset_family
 from services.common import commands, metrics
 from services.common.certificates import published_keys
 from services.common.health import nats_checks, readiness, referee_answers
@@ -178,9 +179,12 @@ def games_catalogue() -> list[dict[str, Any]]:
                 "helper": game.helper,  # a table helper: never rated, not in quick match
                 "bots": list(game.bots),
                 "default_bot": game.default_bot,
+                "families": list(family_order(name)),
                 "presets": [
                     {
                         "name": preset_name,
+                        "family": preset_family(name, preset_name)[0],
+                        "title": preset_family(name, preset_name)[1],
                         "description": p.description,
                         "rules": msgspec.to_builtins(p.ruleset),
                         "help": rules_help(game, p.ruleset),
@@ -197,6 +201,50 @@ def rules_help(game: registry.Game, ruleset: Any) -> dict[str, Any] | None:
     if game.rules_help is None:
         return None
     return msgspec.to_builtins(game.rules_help(ruleset))  # type: ignore[no-any-return]
+
+
+class OutcomeOut(BaseModel):
+    ranks: list[int] = Field(description="One per seat, 1 is best; equal ranks share a place.")
+    scores: list[float] = []
+    reason: str = ""
+    draw: bool = False
+
+
+class MatchSummary(BaseModel):
+    match_id: str
+    game: str
+    preset: str
+    seats: list[str]
+    players: list[str] = Field(description="One per seat, in seat order.")
+    status: str = Field(description='"running" or "finished".')
+    to_move: list[str]
+    outcome: OutcomeOut | None = None
+    decisions: int
+    created_at: int = Field(description="Unix ms: when the match was created.")
+    updated_at: int = Field(description="Unix ms: its latest stored decision.")
+
+
+class MatchSummaries(BaseModel):
+    matches: list[MatchSummary] = Field(description="Newest first within the page.")
+    next_cursor: str | None = None
+
+
+def match_summary(gw: Gateway, folded: Any) -> dict[str, Any]:
+    """A match as the matches list shows it: players, status, result and dates (public only)."""
+    view = gw.render(folded, None)
+    return {
+        "match_id": folded.match_id,
+        "game": folded.game,
+        "preset": view["preset"],
+        "seats": view["seats"],
+        "players": view["players"],
+        "status": view["status"],
+        "to_move": view["to_move"],
+        "outcome": view.get("outcome"),
+        "decisions": folded.seq,
+        "created_at": folded.envelopes[0].recorded_at,
+        "updated_at": folded.envelopes[-1].recorded_at,
+    }
 
 
 def router(gw: Gateway) -> APIRouter:
@@ -328,6 +376,34 @@ def router(gw: Gateway) -> APIRouter:
             }
             for s in page
         ]
+        more = start + limit < len(keys)
+        return {"matches": rows, "next_cursor": encode_cursor(page[-1]) if more and page else None}
+
+    @api.get(
+        "/api/match-summaries",
+        tags=["matches"],
+        summary="Stored matches with players, status, result and dates, a page at a time",
+        response_model=MatchSummaries,
+        responses=errors(400, 503),
+    )
+    async def list_match_summaries(
+        limit: int = Query(20, ge=1, le=100),
+        cursor: str | None = Query(
+            None, max_length=200, description="next_cursor of the previous page (opaque)."
+        ),
+    ) -> dict[str, Any]:
+        # The same pages as GET /api/matches (ordered by match id), each match folded.
+        gw.check_bus()
+        assert gw.store is not None
+        after = decode_cursor(cursor) if cursor else None
+        keys = sorted(await gw.store.list_match_subjects())
+        start = bisect.bisect_right(keys, after) if after else 0
+        page = keys[start : start + limit]
+        rows = []
+        for s in page:
+            with contextlib.suppress(ApiError):  # a match gone between the listing and its load
+                rows.append(match_summary(gw, await gw.load(subjects.match_id_from_subject(s))))
+        rows.sort(key=lambda r: (-r["created_at"], r["match_id"]))
         more = start + limit < len(keys)
         return {"matches": rows, "next_cursor": encode_cursor(page[-1]) if more and page else None}
 

@@ -35,12 +35,15 @@ from contracts.matchmaking import (
     JoinQueue,
     LeaveQueue,
     Left,
+    ListSeeks,
     MatchmakingReply,
     Playing,
     Queued,
     QueueEntry,
     QueueStatus,
     Seated,
+    Seek,
+    Seeks,
     Ticket,
     Waiting,
     request_decoder,
@@ -148,6 +151,33 @@ class Matchmaker:
             )
         return Idle(player=player)
 
+    def seeks(self, waiting: list[Ticket], game: str = "") -> Seeks:
+        """The public queues with players waiting, oldest first: never a private (invite) queue, a
+        computer table or a ticket id."""
+        queues: dict[Any, list[Ticket]] = {}
+        for ticket in waiting:
+            if ticket.invite or ticket.vs_computer or (game and ticket.game != game):
+                continue
+            queues.setdefault(queue_key(ticket), []).append(ticket)
+        out = []
+        for members in queues.values():
+            members.sort(key=lambda t: (t.joined_at, t.ticket_id))
+            first = members[0]
+            out.append(
+                Seek(
+                    game=first.game,
+                    preset=first.preset,
+                    seats=first.seats,
+                    ranked=first.ranked,
+                    players=tuple(t.player for t in members),
+                    waiting=len(members),
+                    since=first.joined_at,
+                    bots_ok=any(t.bots_ok for t in members),
+                )
+            )
+        out.sort(key=lambda s: (s.since, s.game, s.preset, s.seats))
+        return Seeks(seeks=tuple(out))
+
 
 def table_event(table: Table, at: int) -> TableFormed:
     return TableFormed(
@@ -242,6 +272,8 @@ class MatchmakingService:
             reply, kind = await self.join(request, at), "join"
         elif isinstance(request, LeaveQueue):
             reply, kind = await self.leave(request.player), "leave"
+        elif isinstance(request, ListSeeks):
+            reply, kind = self.mm.seeks(self.waiting(), request.game), "seeks"
         else:
             assert isinstance(request, QueueStatus)
             async with self._lock:  # a table this instance is forming right now is seen formed
@@ -301,7 +333,12 @@ class MatchmakingService:
         async def raw_body(msg: Any) -> bytes:
             return bytes(msg.body)
 
-        for subject in (subjects.MATCHMAKING_JOIN, subjects.MATCHMAKING_LEAVE, subjects.MATCHMAKING_STATUS):
+        for subject in (
+            subjects.MATCHMAKING_JOIN,
+            subjects.MATCHMAKING_LEAVE,
+            subjects.MATCHMAKING_STATUS,
+            subjects.MATCHMAKING_SEEKS,
+        ):
 
             @broker.subscriber(subject, queue=subjects.MATCHMAKING_QUEUE, decoder=raw_body)
             async def handle(body: bytes) -> bytes:

@@ -1,6 +1,6 @@
 // gamehall web client: lobby, live matches, replays, leaderboards.  Plain ES modules, no build step.
 import { api, tokens, prefs, account, accountToken, MatchSocket } from "./api.js";
-import { t, lang, setLang, translateStatic } from "./i18n.js";
+import { t, lang, setLang, translateStatic, formatDate } from "./i18n.js";
 import { TableLog, createTable, matchEventText, rulesHelpHtml, showAfterGame, showRulesHelp } from "./table.js";
 
 // One line per game: its renderer, web/games/<game>.js, exporting create(root, ctx) ->
@@ -101,6 +101,7 @@ async function showLobby() {
         </fieldset>
       </form>
     </section>
+    <section class="panel"><h2>${t("lobby.open")}</h2><div id="open-seeks" class="muted">…</div></section>
     <section class="panel"><h2>${t("lobby.recent")}</h2><div id="recent" class="muted">…</div></section>`;
   const $ = (id) => document.getElementById(id);
   const pick = () => list.find((g) => g.game === $("game").value);
@@ -110,11 +111,12 @@ async function showLobby() {
   function fillGame() {
     const g = pick();
     prefs.set("game", g.game);
-    $("preset").innerHTML = g.presets.map((p) => `<option value="${p.name}">${esc(p.name)}${p.name === g.default_preset ? ` (${t("lobby.default")})` : ""}</option>`).join("");
+    $("preset").innerHTML = presetOptions(g);
+    $("seats").innerHTML = ""; // another game: its own number of players, from its lowest
     const lastPreset = prefs.get(`preset.${g.game}`, g.default_preset);
     $("preset").value = g.presets.some((p) => p.name === lastPreset) ? lastPreset : g.default_preset;
     // The game's computer players, weakest first; the game's default one unless you chose before.
-    $("strength").innerHTML = g.bots.map((s) => `<option>${esc(s)}</option>`).join("");
+    $("strength").innerHTML = g.bots.map((s) => `<option value="${esc(s)}">${esc(strengthLabel(g, s))}</option>`).join("");
     const chosen = prefs.get(`strength.${g.game}`, g.default_bot);
     $("strength").value = g.bots.includes(chosen) ? chosen : g.default_bot;
     fillPreset();
@@ -123,7 +125,7 @@ async function showLobby() {
     const g = pick();
     const p = g.presets.find((x) => x.name === $("preset").value);
     prefs.set(`preset.${g.game}`, p.name);
-    $("preset-description").textContent = p.description || "";
+    $("preset-description").textContent = `${p.name}: ${p.description || ""}`;
     $("preset-help-body").innerHTML = rulesHelpHtml(p.help);
     $("preset-help").hidden = !p.help;
     // A table helper (Kings Cup) is never rated and not offered in quick match.
@@ -160,8 +162,29 @@ async function showLobby() {
   $("play-computer").onclick = () => create(true);
   $("private-table").onclick = () => create(false);
   $("quick-match").onclick = () => quickMatch(pick(), $("preset").value, Number($("seats").value), me(), say);
+  const join = (s) => quickMatch(list.find((g) => g.game === s.game), s.preset, s.seats, me(), say);
+  openSeeks($("open-seeks"), join);
   recentMatches(document.getElementById("recent"), 12);
 }
+
+// The presets as the server groups them (GET /api/games: each preset's family and title), one
+// <optgroup> per family in the server's order; the preset's name stays its value.
+function presetOptions(g) {
+  const option = (p) => `<option value="${esc(p.name)}">${esc(p.title || p.name)}${p.name === g.default_preset ? ` (${t("lobby.default")})` : ""}</option>`;
+  const families = g.families || [];
+  const loose = g.presets.filter((p) => !families.includes(p.family));
+  return families.map((f) => `<optgroup label="${esc(f)}">${g.presets.filter((p) => p.family === f).map(option).join("")}</optgroup>`).join("")
+    + loose.map(option).join("");
+}
+
+// A computer player by its strength in words: the game lists its bots weakest first, so the
+// first is "beginner", the last of three or more "strong", any other "casual".
+function strengthLevel(g, bot) {
+  const i = g.bots.indexOf(bot);
+  if (i <= 0) return "beginner";
+  return i === g.bots.length - 1 && g.bots.length >= 3 ? "strong" : "casual";
+}
+const strengthLabel = (g, bot) => t(`strength.${strengthLevel(g, bot)}`);
 
 // A game's title as the game declares it (GET /api/games); the id until the catalogue arrives.
 function gameTitle(game) {
@@ -193,25 +216,89 @@ async function quickMatch(g, preset, seats, player, say) {
     setTimeout(poll, 500);
   } catch (e) {
     if (e.status === 401) { account.clear(); say(t("quick.bad_signin"), "error"); return; }
+    if (e.code === "in_match") { matchInProgress(token, say); return; }
+    if (e.code === "already_queued") { say(t("quick.already_queued"), "error"); return; }
     say(e.status === 404 || e.status === 405 || e.status === 503 ? t("quick.unavailable") : t("quick.failed", { detail: e.message }), "error");
   }
 }
 
-async function recentMatches(target, limit) {
+// Quick match refused because you are in a match: say so, with a link to it (GET /api/queue
+// names the match once it exists).
+async function matchInProgress(token, say) {
+  say(t("quick.in_match"), "error");
   try {
-    const rows = (await api(`/api/matches?limit=1000`)).matches.slice(-limit).reverse();
+    const where = await api("/api/queue", { token });
+    if (!where.match_id) return;
+    const msg = document.getElementById("lobby-message");
+    if (!msg) return;
+    msg.insertAdjacentHTML("beforeend", ` <a id="match-in-progress" href="#/play/${esc(where.match_id)}">${t("quick.go_to_match")}</a>`);
+  } catch { /* the message without the link */ }
+}
+
+// The public seeks (GET /api/seeks), refreshed while the lobby is shown; Join is a quick match
+// into the same queue.
+async function openSeeks(target, join) {
+  const names = (s) => s.players.map(esc).join(", ");
+  async function refresh() {
+    if (!document.body.contains(target)) return;
+    try {
+      const { seeks } = await api("/api/seeks");
+      target.classList.remove("muted");
+      target.innerHTML = seeks.length ? `<div class="scroll"><table class="matches seeks">${seeks.map((s, i) => `
+        <tr data-seek="${i}"><td>${esc(gameTitle(s.game))}</td><td>${esc(presetTitle(s.game, s.preset))}</td>
+        <td>${t("lobby.waiting_n", { n: s.waiting })}: ${names(s)}</td><td>${t("lobby.free_seats", { n: Math.max(s.seats - s.waiting, 0) })}</td>
+        <td><button type="button" class="small" data-join="${i}">${t("lobby.join")}</button></td></tr>`).join("")}</table></div>`
+        : t("lobby.no_open");
+      target.querySelectorAll("[data-join]").forEach((b) => { b.onclick = () => join(seeks[Number(b.dataset.join)]); });
+    } catch (e) {
+      target.textContent = e.status === 404 || e.status === 503 ? t("lobby.no_open") : t("lobby.open_failed", { detail: e.message });
+    }
+    setTimeout(refresh, 4000);
+  }
+  refresh();
+}
+
+function presetTitle(game, preset) {
+  const g = (catalogue || []).find((x) => x.game === game);
+  const p = g && g.presets.find((x) => x.name === preset);
+  return p && p.title ? p.title : preset;
+}
+
+// Matches with players, status, result and date (GET /api/match-summaries, newest first within
+// each page); "More" fetches the next page.
+async function recentMatches(target, limit, more = false) {
+  const rows = [];
+  async function load(cursor) {
+    const q = new URLSearchParams({ limit: String(limit) });
+    if (cursor) q.set("cursor", cursor);
+    const page = await api(`/api/match-summaries?${q}`);
+    rows.push(...page.matches);
     target.classList.remove("muted");
-    target.innerHTML = rows.length ? `<table class="matches"><tr><th>match</th><th>game</th><th>decisions</th><th></th></tr>${rows.map((r) => `
-      <tr><td><code>${esc(r.match_id)}</code></td><td>${esc(gameTitle(r.game))}</td><td>${r.decisions}</td>
-      <td><a href="#/play/${r.match_id}">${tokens.get(r.match_id) ? "resume" : "watch"}</a> · <a href="#/replay/${r.match_id}">replay</a></td></tr>`).join("")}</table>`
-      : t("matches.none");
-  } catch (e) { target.textContent = t("matches.failed", { detail: e.message }); }
+    target.innerHTML = rows.length ? matchesTable(rows) : t("matches.none");
+    if (more && page.next_cursor) {
+      target.insertAdjacentHTML("beforeend", `<p><button type="button" id="more-matches">${t("matches.more")}</button></p>`);
+      target.querySelector("#more-matches").onclick = () => load(page.next_cursor).catch(failed);
+    }
+  }
+  const failed = (e) => { target.textContent = t("matches.failed", { detail: e.message }); };
+  await load(null).catch(failed);
+}
+
+function matchesTable(rows) {
+  const head = ["game", "players", "status", "result", "date"].map((k) => `<th>${t(`matches.${k}`)}</th>`).join("");
+  const result = (r) => (r.status === "finished" ? esc(outcomeText(r)) : r.to_move.length ? esc(t("match.waiting_for", { seats: r.to_move.join(", ") })) : "");
+  return `<div class="scroll"><table class="matches"><tr>${head}<th></th></tr>${rows.map((r) => `
+    <tr data-match="${esc(r.match_id)}" data-status="${esc(r.status)}"><td>${esc(gameTitle(r.game))}<br><small>${esc(presetTitle(r.game, r.preset))}</small></td>
+    <td>${r.players.map(esc).join(", ")}</td><td>${t(`status.${r.status}`)}</td><td>${result(r)}</td>
+    <td class="date">${esc(formatDate(r.created_at))}</td>
+    <td><a href="#/play/${r.match_id}">${tokens.get(r.match_id) && r.status !== "finished" ? t("matches.resume") : t("matches.watch")}</a> · <a href="#/replay/${r.match_id}">${t("matches.replay")}</a></td></tr>`).join("")}</table></div>`;
 }
 
 async function showMatches() {
   document.title = t("matches.title");
   app.innerHTML = `<section class="panel"><h1>${t("matches.heading")}</h1><div id="all" class="muted">…</div></section>`;
-  recentMatches(document.getElementById("all"), 200);
+  await games().catch(() => {});
+  recentMatches(document.getElementById("all"), 50, true);
 }
 
 // ------------------------------------------------------------------ a live match
@@ -477,7 +564,7 @@ async function showLeaderboard(game, params) {
   document.title = t("board.title");
   let list;
   try { list = await games(); } catch (e) { return fail(e); }
-  game = game || list[0].game;
+  game = game || (await gameWithRatedPlayers(list));
   app.innerHTML = `<section class="panel"><h1>${t("board.heading")}</h1>
     <nav class="tabs">${list.map((g) => `<a href="#/leaderboard/${g.game}" class="${g.game === game ? "active" : ""}">${gameTitle(g.game)}</a>`).join("")}</nav>
     <div id="board-table" class="muted">…</div></section>`;
@@ -487,23 +574,53 @@ async function showLeaderboard(game, params) {
     const data = await api(`/api/leaderboard/${game}${q}`);
     const rows = data.entries || [];
     target.classList.remove("muted");
-    target.innerHTML = rows.length ? `<p>${t("board.season", { season: esc(data.season) })}</p><table class="standings"><tr><th>#</th><th>${t("board.player")}</th><th>${t("board.rules")}</th><th>${t("board.rating")}</th><th>${t("board.games")}</th><th>${t("board.w")}</th><th>${t("board.d")}</th><th>${t("board.l")}</th></tr>${rows.map((r) =>
-      `<tr><td>${r.rank}</td><td><a href="#/player/${encodeURIComponent(r.player)}">${esc(r.player)}</a></td><td>${esc(r.family)}</td><td>${Math.round(r.score)}</td><td>${r.games}</td><td>${r.wins}</td><td>${r.draws}</td><td>${r.losses}</td></tr>`).join("")}</table>`
+    target.innerHTML = rows.length ? `<p>${t("board.season", { season: esc(data.season) })}</p><div class="scroll"><table class="standings"><tr><th>#</th><th>${t("board.player")}</th><th>${t("board.rules")}</th><th>${t("board.rating")}</th><th>${t("board.games")}</th><th>${t("board.w")}</th><th>${t("board.d")}</th><th>${t("board.l")}</th></tr>${rows.map((r) =>
+      `<tr><td>${r.rank}</td><td><a href="#/player/${encodeURIComponent(r.player)}">${esc(r.player)}</a></td><td>${esc(r.family)}</td><td>${Math.round(r.score)}</td><td>${r.games}</td><td>${r.wins}</td><td>${r.draws}</td><td>${r.losses}</td></tr>`).join("")}</table></div>`
       : t("board.none");
   } catch (e) {
     target.textContent = e.status === 404 ? t("board.not_offered") : t("board.failed", { detail: e.message });
   }
 }
 
+// The leaderboards page opens on the first game (in the catalogue's order) with rated players.
+async function gameWithRatedPlayers(list) {
+  const counts = await Promise.all(list.map((g) => (g.helper ? Promise.resolve(0)
+    : api(`/api/leaderboard/${g.game}?limit=1`).then((d) => (d.entries || []).length, () => 0))));
+  const i = counts.findIndex((n) => n > 0);
+  return list[i >= 0 ? i : 0].game;
+}
+
+// A player's record in words per game and rules family: "won 3, lost 1" (one rating model's
+// standings only, so a game is never counted twice; the latest season first as the server lists).
+function recordLines(standings) {
+  const seen = new Map();
+  for (const s of standings) {
+    const key = `${s.game}|${s.family}`;
+    const have = seen.get(key);
+    if (have && have.model !== s.model) continue;
+    if (!have) seen.set(key, { game: s.game, family: s.family, model: s.model, wins: 0, losses: 0, draws: 0 });
+    const row = seen.get(key);
+    row.wins += s.wins; row.losses += s.losses; row.draws += s.draws;
+  }
+  return [...seen.values()].map((r) => ({ ...r,
+    text: t(r.draws ? "player.record" : "player.record_plain", { won: r.wins, lost: r.losses, drawn: r.draws }) }));
+}
+
+function recentResult(m) {
+  if (m.draw) return t("player.drawn");
+  if (m.rank === 1) return t("player.won");
+  return (m.players || []).length > 2 ? t("player.place", { rank: m.rank }) : t("player.lost");
+}
+
 // A player's result in a match as it counts: a dispute ruling may have amended or voided it.
 function matchResult(m) {
-  const recorded = m.draw ? "draw" : m.rank === 1 ? "won" : `rank ${m.rank}`;
-  if (m.status === "void") return `void <span class="muted">(ruling: ${esc(m.ruling.reason)})</span>`;
+  const recorded = recentResult(m);
+  if (m.status === "void") return `${t("player.void")} <span class="muted">(${t("player.ruling", { reason: esc(m.ruling.reason) })})</span>`;
   if (m.status !== "amended" || !m.effective_ranks) return recorded;
   const ranks = m.effective_ranks;
   const rank = ranks[m.seat_index];
-  const text = ranks.every((r) => r === ranks[0]) ? "draw" : rank === 1 ? "won" : `rank ${rank}`;
-  return `${text} <span class="muted">(amended by ruling: ${esc(m.ruling.reason)})</span>`;
+  const text = ranks.every((r) => r === ranks[0]) ? t("player.drawn") : recentResult({ ...m, draw: false, rank });
+  return `${text} <span class="muted">(${t("player.amended", { reason: esc(m.ruling.reason) })})</span>`;
 }
 
 async function showPlayer(player) {
@@ -511,13 +628,16 @@ async function showPlayer(player) {
   app.innerHTML = `<section class="panel"><h1>${esc(player)}</h1><div id="profile" class="muted">…</div></section>`;
   const target = document.getElementById("profile");
   try {
+    await games().catch(() => {});
     const p = await api(`/api/players/${encodeURIComponent(player)}`);
     target.classList.remove("muted");
-    target.innerHTML = `<p>${p.matches} matches, ${p.rated_games} rated</p>
-      <h2>Ratings</h2><table class="standings"><tr><th>game</th><th>rules</th><th>season</th><th>rating</th><th>games</th></tr>${p.ratings.map((r) =>
-        `<tr><td>${esc(gameTitle(r.game))}</td><td>${esc(r.family)}</td><td>${esc(r.season)}</td><td>${Math.round(r.rating)} ± ${Math.round(r.rd)}</td><td>${r.games}</td></tr>`).join("")}</table>
-      <h2>Recent matches</h2><table class="matches">${p.recent_matches.map((m) =>
-        `<tr><td>${esc(gameTitle(m.game))}</td><td>${esc(m.preset)}</td><td>${matchResult(m)}</td><td>${m.rating_after != null && m.rating_before != null ? `${m.rating_after >= m.rating_before ? "+" : ""}${Math.round(m.rating_after - m.rating_before)}` : ""}</td><td><a href="#/replay/${m.match_id}">replay</a></td></tr>`).join("")}</table>`;
+    const lines = recordLines(p.standings || []);
+    target.innerHTML = `<p id="player-summary">${t("player.summary", { matches: t("player.matches", { n: p.matches }), rated: t("player.rated", { n: p.rated_games }) })}</p>
+      <ul id="player-record">${lines.map((r) => `<li><b>${esc(gameTitle(r.game))}</b> <small>${esc(r.family)}</small>: ${esc(r.text)}</li>`).join("") || `<li>${t("player.no_rated")}</li>`}</ul>
+      <h2>${t("player.ratings")}</h2><div class="scroll"><table class="standings"><tr><th>${t("player.game")}</th><th>${t("board.rules")}</th><th>${t("player.season")}</th><th>${t("board.rating")}</th><th>${t("board.games")}</th></tr>${p.ratings.map((r) =>
+        `<tr><td>${esc(gameTitle(r.game))}</td><td>${esc(r.family)}</td><td>${esc(r.season)}</td><td>${Math.round(r.rating)} ± ${Math.round(r.rd)}</td><td>${r.games}</td></tr>`).join("")}</table></div>
+      <h2>${t("player.recent")}</h2><div class="scroll"><table class="matches">${p.recent_matches.map((m) =>
+        `<tr><td>${esc(gameTitle(m.game))}</td><td>${esc(presetTitle(m.game, m.preset))}</td><td>${matchResult(m)}</td><td>${m.rating_after != null && m.rating_before != null ? `${m.rating_after >= m.rating_before ? "+" : ""}${Math.round(m.rating_after - m.rating_before)}` : ""}</td><td class="date">${esc(formatDate(m.finished_at))}</td><td><a href="#/replay/${m.match_id}">${t("matches.replay")}</a></td></tr>`).join("")}</table></div>`;
   } catch (e) {
     target.textContent = e.status === 404 ? t("player.none") : e.message;
   }

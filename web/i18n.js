@@ -167,6 +167,9 @@ const DICT = {
     "player.place": "place {rank}",
     "player.none": "No such player (or player pages are not offered by this server yet).",
     "player.no_rated": "No rated games yet.",
+    "player.void": "void",
+    "player.ruling": "ruling: {reason}",
+    "player.amended": "amended by ruling: {reason}",
   },
   ru: {
     "nav.lobby": "Лобби",
@@ -324,6 +327,9 @@ const DICT = {
     "player.place": "место {rank}",
     "player.none": "Нет такого игрока (или этот сервер пока не показывает страницы игроков).",
     "player.no_rated": "Рейтинговых партий пока нет.",
+    "player.void": "аннулирована",
+    "player.ruling": "решение: {reason}",
+    "player.amended": "изменено решением: {reason}",
   },
 };
 

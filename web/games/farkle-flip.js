@@ -3,6 +3,8 @@
 // the entry mark and the scoring table's label.  Moves are the view's legal moves as the server
 // lists them ({label, command}); this renderer knows no rules.
 
+import { accessible, focusKey } from "../cards.js";
+
 const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 
 function cardHtml(value, extra = "") {
@@ -62,6 +64,7 @@ export function create(root, ctx) {
       </div>`;
     }).join("");
     const centre = g.centre.map((c) => `<div class="ff-combo">${c.cards.map((v) => cardHtml(v)).join("")}<small>${esc(c.pattern.replaceAll("_", " "))} · ${c.value} · from ${esc(c.owner)}</small></div>`).join("");
+    const focused = focusKey(el);
     el.innerHTML = `
       <div class="ff-header ${g.scoring_official ? "" : "placeholder"}" id="ff-scoring">${esc(g.scoring_note)}</div>
       <div class="kc-status">${esc(g.status)} · turn: <b id="ff-turn">${g.current ? `${esc(names[g.current])} (${g.current})` : "—"}</b>
@@ -85,6 +88,7 @@ export function create(root, ctx) {
     el.querySelectorAll("[data-simple]").forEach((b) => { b.onclick = () => send(simple[Number(b.dataset.simple)]); });
     el.querySelectorAll("[data-exact]").forEach((b) => { b.onclick = () => send(exact[Number(b.dataset.exact)]); });
     el.querySelectorAll("[data-lock]").forEach((b) => { b.onclick = () => send(locks[Number(b.dataset.lock)]); });
+    accessible(el, focused);
   }
 
   return {

@@ -4,7 +4,7 @@
 // seat played.  Every command comes from the view's legal moves ({label, command}): click a card
 // to play it, or a button for the other moves.  No rule is re-implemented here.
 
-import { cardHtml, cardLabel } from "../cards.js";
+import { cardHtml, cardLabel, accessible, focusKey } from "../cards.js";
 
 const SUIT = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const PHASE = {
@@ -75,6 +75,7 @@ export function create(root, ctx) {
     const logHtml = [...log.entries()].sort((a, b) => b[0] - a[0]).map(([deal, tricks]) => tricks.length ? `
       <tr><th colspan="${view.seats.length + 2}">deal ${deal}</th></tr>
       ${tricks.map((t) => { const by = Object.fromEntries(t.plays); return `<tr><td>${t.trick_no}</td>${view.seats.map((s) => `<td class="${t.leader === s ? "lead" : ""}">${by[s] ? cardHtml(by[s]) : ""}</td>`).join("")}<td>${names[t.winner]}</td></tr>`; }).join("")}` : "").join("");
+    const focused = focusKey(el);
     el.innerHTML = `
       <div class="king-status">${PHASE[g.phase] || g.phase} · to act: <b id="king-turn">${g.to_act ? who(g.to_act) : (g.to_move || []).map(who).join(", ") || "—"}</b></div>
       ${contract}
@@ -97,6 +98,7 @@ export function create(root, ctx) {
       };
     });
     el.querySelectorAll("[data-move]").forEach((b) => { b.onclick = () => send(other[Number(b.dataset.move)]); });
+    accessible(el, focused);
   }
 
   return {

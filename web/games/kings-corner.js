@@ -2,7 +2,7 @@
 // players' card counts, whose turn, penalty totals per round.  Moves come only from the view's
 // legal_moves ({label, command}): click a card then a highlighted pile, a pile then a pile, or any
 // move in the list; the page sends the listed command as it is and knows no rules.
-import { cardHtml, cardLabel } from "../cards.js";
+import { cardHtml, cardLabel, accessible, focusKey } from "../cards.js";
 
 const GRID = [["NW", "N", "NE"], ["W", null, "E"], ["SW", "S", "SE"]];
 const ACTIONS = new Set(["kc_ready.v1", "kc_draw.v1", "kc_end_turn.v1"]);
@@ -111,6 +111,7 @@ export function create(root, ctx) {
       `<tr class="${g.current === s ? "to-move" : ""}"><th>${esc(names[s])}</th>${rounds.map((r) => `<td>${r.points[s] ?? "–"}</td>`).join("")}<td class="total">${g.totals[s] ?? 0}</td></tr>`).join("");
     const actions = moves.map((m, i) => [m, i]).filter(([m]) => ACTIONS.has(m.command.type));
     const picks = choices.map((m) => [m, moves.indexOf(m)]);
+    const focused = focusKey(el);
     el.innerHTML = `
       <div class="kc-status">Round ${g.round_no || "—"} · ${esc(g.status.replace("_", " "))} · turn: <b id="kc-turn">${turnOf}</b>${g.dealer ? ` · dealer ${esc(names[g.dealer])}` : ""}${g.pot ? ` · pot ${g.pot}` : ""}</div>
       <div class="opponents">${others.map((s) => `
@@ -134,6 +135,7 @@ export function create(root, ctx) {
     el.querySelectorAll("#hand [data-card]").forEach((c) => { c.onclick = () => clickCard(c.dataset.card); });
     el.querySelectorAll("[data-slot]").forEach((p) => { p.onclick = () => clickSlot(p.dataset.slot); });
     el.querySelectorAll("[data-move]").forEach((b) => { b.onclick = () => play(moves[Number(b.dataset.move)]); });
+    accessible(el, focused);
   }
 
   return {

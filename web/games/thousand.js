@@ -2,7 +2,7 @@
 // cards to give away, marriage announcements, the trick and the last trick, and the score sheet
 // with barrel and bolt marks per player and deal.  Moves come only from the view's legal_moves
 // ({label, command}); the page sends the listed command as it is and knows no rules.
-import { cardHtml, cardLabel } from "../cards.js";
+import { cardHtml, cardLabel, accessible, focusKey } from "../cards.js";
 
 const SUIT = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const MARKS = {
@@ -109,6 +109,7 @@ export function create(root, ctx) {
       passBox = `<div class="pass-box" id="pass-box"><b>Give two cards away</b> — pick two cards in your hand. ${buttons(fits, nm)} ${buttons(of("write_off"), nm)}</div>`;
     }
     const others = view.seats.filter((s) => s !== ctx.seat);
+    const focused = focusKey(el);
     el.innerHTML = `
       <div class="kc-status">Deal ${g.deal_no || "—"} · ${g.phase.replaceAll("_", " ")}${g.golden ? " · golden" : ""}${g.dealer ? ` · dealer ${esc(nm[g.dealer])}` : ""}${g.sitout ? ` · ${esc(nm[g.sitout])} sits out` : ""}${g.high_bid != null && g.phase === "auction" ? ` · high bid <b>${g.high_bid}</b> (${esc(nm[g.high_seat])})` : ""}${g.declarer ? ` · declarer <b>${esc(nm[g.declarer])}</b> ${g.contract}${g.blind ? " blind" : ""}` : ""}${g.trump ? ` · trump <b class="trump">${SUIT[g.trump]}</b>` : ""}</div>
       <div class="opponents">${others.map((s) => `
@@ -138,6 +139,7 @@ export function create(root, ctx) {
     el.querySelectorAll("[data-move]").forEach((b) => {
       b.onclick = () => { const m = moves.find((x) => x.label === b.dataset.move); if (m) send(m); };
     });
+    accessible(el, focused);
   }
 
   return {

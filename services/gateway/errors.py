@@ -107,6 +107,7 @@ ROUTE_ERRORS: dict[str, dict[int, tuple[str, ...]]] = {
     "GET /api/queue": {**CREDENTIAL, **QUEUE_BUS},
     "GET /api/queue/{ticket_id}": {**CREDENTIAL, **QUEUE_BUS, 404: ("not_queued",)},
     "POST /api/queue/leave": {**CREDENTIAL, **QUEUE_BUS, 403: ("not_your_player",), 404: ("not_queued",)},
+    "GET /api/seeks": {404: ("unknown_game",), 503: ("unavailable",)},
     "GET /api/leaderboard/{game}": {},
     "GET /api/players/{player}": {404: ("unknown_player",)},
     "GET /api/history": {},
@@ -131,6 +132,7 @@ ROUTE_ERRORS: dict[str, dict[int, tuple[str, ...]]] = {
         504: ("timeout",),
     },
     "GET /api/matches": {400: ("bad_cursor",), 503: ("unavailable",)},
+    "GET /api/match-summaries": {400: ("bad_cursor",), 503: ("unavailable",)},
     "GET /api/matches/{match_id}": MATCH_READ,
     "GET /api/matches/{match_id}/events": MATCH_READ,
     "POST /api/matches/{match_id}/commands": {

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -446,35 +447,19 @@ def _timeout(
     """A seat's clock ran out: ``TimedOut``, then the game's timeout rule (``Decider.timeout``:
     the game's events, e.g. an auto-act) or, for a game without one, the seat loses on time:
     it ranks last and the others share first place (reason ``timeout``)."""
-    if seat is not None:
-        return Rejected(code="not_a_seat", detail="claim_timeout is a platform command, never a seat's")
-    if command.seat not in state.created.seats:
-        return Rejected(code="not_a_seat", detail=f"seat must be one of {list(state.created.seats)}")
-    due = deadline(state, command.seat)
-    if due is None or due != command.deadline or command.at < due:
-        return Rejected(
-            code="not_due",
-            detail=f"{command.seat}'s clock runs out at {due}, not at {command.deadline} (claimed at {command.at})",
-        )
-    events: tuple[Any, ...] = (TimedOut(seat=command.seat, deadline=command.deadline, at=command.at),)
-    if hands_to_bot(state, command.seat):
-        handed = _handover(game, command.seat, command.bot_token_hash)
-        return handed if isinstance(handed, Rejected) else (*events, *handed)
-    if game.timeout is not None:
-        result = game.timeout(state.game_state, command.seat)
-        if isinstance(result, Rejected):
-            return result
-        after = state.game_state
-        for event in result:
-            after = game.evolve(after, event)
-        events += tuple(result)
-        outcome = game.outcome(after)
-        if outcome is not None:
-            events += _ending(game, state, outcome, server_seed)
-        return events
-    seats = state.created.seats
-    ranks = tuple(len(seats) if s == command.seat else 1 for s in seats)
-    return (*events, *_ending(game, state, Outcome(ranks=ranks, reason="timeout"), server_seed))
+    return _claim(
+        game,
+        state,
+        seat,
+        command,
+        server_seed,
+        name="claim_timeout",
+        due_of=deadline,
+        due_text="{seat}'s clock runs out at {due}",
+        event_type=TimedOut,
+        rule=game.timeout,
+        reason="timeout",
+    )
 
 
 def _abandon(
@@ -488,29 +473,62 @@ def _abandon(
     handover to a computer player (casual, ``on_timeout = "bot"``) or the game's abandonment rule
     (``Decider.abandon``: the game's events, or the outcome it ends with) or, for a game without
     one, the seat loses (last; the others share first place; reason ``abandoned``)."""
+    return _claim(
+        game,
+        state,
+        seat,
+        command,
+        server_seed,
+        name="claim_abandon",
+        due_of=abandon_deadline,
+        due_text="{seat} is abandoned at {due}",
+        event_type=SeatAbandoned,
+        rule=game.abandon,
+        reason="abandoned",
+    )
+
+
+def _claim(
+    game: Decider[Any, Any, Any, Any, Any],
+    state: MatchState,
+    seat: str | None,
+    command: ClaimTimeout | ClaimAbandon,
+    server_seed: bytes | None,
+    *,
+    name: str,
+    due_of: Callable[[MatchState, str], int | None],
+    due_text: str,
+    event_type: type[TimedOut] | type[SeatAbandoned],
+    rule: Callable[[Any, str], tuple[Any, ...] | Outcome | Rejected] | None,
+    reason: str,
+) -> tuple[Any, ...] | Rejected:
+    """A platform command claiming that ``command.seat`` is past its deadline (``due_of``; None:
+    it has none): an ``event_type`` event, then the handover to a computer player, the game's
+    ``rule`` (its events, or an outcome to end with) or, without one, the seat ranks last and the
+    others share first place (``reason``)."""
     if seat is not None:
-        return Rejected(code="not_a_seat", detail="claim_abandon is a platform command, never a seat's")
+        return Rejected(code="not_a_seat", detail=f"{name} is a platform command, never a seat's")
     if command.seat not in state.created.seats:
         return Rejected(code="not_a_seat", detail=f"seat must be one of {list(state.created.seats)}")
-    due = abandon_deadline(state, command.seat)
+    due = due_of(state, command.seat)
     if due is None or due != command.deadline or command.at < due:
         return Rejected(
             code="not_due",
-            detail=f"{command.seat} is abandoned at {due}, not at {command.deadline} (claimed at {command.at})",
+            detail=f"{due_text.format(seat=command.seat, due=due)}, not at {command.deadline} (claimed at {command.at})",
         )
-    events: tuple[Any, ...] = (SeatAbandoned(seat=command.seat, deadline=command.deadline, at=command.at),)
+    events: tuple[Any, ...] = (event_type(seat=command.seat, deadline=command.deadline, at=command.at),)
     if hands_to_bot(state, command.seat):
         handed = _handover(game, command.seat, command.bot_token_hash)
         return handed if isinstance(handed, Rejected) else (*events, *handed)
-    if game.abandon is not None:
-        result = game.abandon(state.game_state, command.seat)
+    if rule is not None:
+        result = rule(state.game_state, command.seat)
         if isinstance(result, Rejected):
             return result
         if isinstance(result, Outcome):
             return (*events, *_ending(game, state, result, server_seed))
         after = state.game_state
-        for event in result:
-            after = game.evolve(after, event)
+        for game_event in result:
+            after = game.evolve(after, game_event)
         events += tuple(result)
         outcome = game.outcome(after)
         if outcome is not None:
@@ -518,7 +536,7 @@ def _abandon(
         return events
     seats = state.created.seats
     ranks = tuple(len(seats) if s == command.seat else 1 for s in seats)
-    return (*events, *_ending(game, state, Outcome(ranks=ranks, reason="abandoned"), server_seed))
+    return (*events, *_ending(game, state, Outcome(ranks=ranks, reason=reason), server_seed))
 
 
 def _expire(

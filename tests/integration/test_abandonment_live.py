@@ -13,67 +13,40 @@ import httpx
 import msgspec
 import pytest
 
-from contracts.audit import AuditBundle, StoredEnvelope
+from contracts.audit import AuditBundle
 from contracts.envelope import Rejected
 from contracts.match import MatchCreated, MatchEnded, SeatAbandoned, SeatHandedToBot
 from domain.audit import audit
-from domain.core.audit import envelope_hash
-from services.bots import app as bots_app
 from services.cli.stackrun import in_process_stack
 from services.common import commands
 from services.common import settings as settings_module
-from services.common.embedded import EmbeddedNats
-from services.common.natsio import connect, ensure_streams
-from services.referee.app import run_clocks
+from services.common.natsio import connect
 from services.referee.core import Referee
-from tests.integration.test_idle_expiry import bundle_of, one_move
-from tests.support.gateway import OPEN
-from tests.support.referees import stored_envelopes
+from tests.support.bundles import claimed_at
+from tests.support.gateway import open_settings, running_bots
+from tests.support.referees import (
+    bundle_of,
+    clocked_referee,
+    envelopes_until_ended,
+    one_move,
+    own_nats,
+    stored_envelopes,
+)
 
 pytestmark = pytest.mark.integration
 MARGIN_MS = 1_500
 
 
-@pytest.fixture
-async def nc(nats_url: str):
-    client = await connect(nats_url, "test")
-    await ensure_streams(client.jetstream())
-    yield client
-    await client.close()
-
-
-def forged(bundle: AuditBundle, at: int) -> AuditBundle:
-    """The bundle with its last decision (a platform claim) moved to ``at``, the chain rebuilt."""
-    data = json.loads(bundle.envelopes[-1].data)
-    data["recorded_at"] = data["command"]["at"] = at
-    for event in data["events"]:
-        if "at" in event:
-            event["at"] = at
-    text = json.dumps(data, separators=(",", ":"))
-    last = StoredEnvelope(stream_seq=bundle.envelopes[-1].stream_seq, data=text)
-    return msgspec.structs.replace(
-        bundle, head_hash=envelope_hash(text.encode()), envelopes=(*bundle.envelopes[:-1], last)
-    )
-
-
 async def test_a_seat_gone_past_grace_is_abandoned_once_and_the_audit_rederives_it(nc) -> None:
     """ugolki.md has no abandonment rule: the seat that is gone loses (reason ``abandoned``)."""
-    referee = Referee(nc, nc.jetstream())
-    await referee.start()
-    stop = asyncio.Event()
-    timer = asyncio.create_task(run_clocks(referee, stop))
-    try:
+    async with clocked_referee(nc):
         tc = {"base_s": 600, "grace_s": 1, "on_timeout": "forfeit"}
         created = await commands.create_match(nc, "ugolki", time_control=tc)
         assert not isinstance(created, Rejected), created
         await one_move(nc, created)  # white moves at once; black's client is gone
         envs = await stored_envelopes(nc, "ugolki", created.match_id)
         deadline = envs[-1].recorded_at + 1_000
-        for _ in range(60):
-            await asyncio.sleep(0.1)
-            envs = await stored_envelopes(nc, "ugolki", created.match_id)
-            if any(isinstance(e, MatchEnded) for e in envs[-1].events):
-                break
+        envs = await envelopes_until_ended(nc, "ugolki", created.match_id, polls=60)
         last = envs[-1]
         assert last.seat is None and last.command["type"] == "claim_abandon.v1"
         assert last.command_id == f"abandon:black:{deadline}"
@@ -85,22 +58,15 @@ async def test_a_seat_gone_past_grace_is_abandoned_once_and_the_audit_rederives_
         # Fires once: the timer keeps running and stores nothing more.
         await asyncio.sleep(0.6)
         assert len(await stored_envelopes(nc, "ugolki", created.match_id)) == len(envs)
-    finally:
-        stop.set()
-        await timer
-        await referee.stop()
     bundle = await bundle_of(nc, created.match_id)
     report = audit(bundle)
     assert report.ok and report.outcome["reason"] == "abandoned", report.problems
-    problems = audit(forged(bundle, deadline - 300)).problems
+    problems = audit(claimed_at(bundle, deadline - 300)).problems
     assert any("claim_abandon" in p and "not_due" in p for p in problems), problems
 
 
 async def test_a_referee_restarted_past_the_grace_abandons_the_seat_once(tmp_path: Path) -> None:
-    server = EmbeddedNats(tmp_path / "store").start()
-    nc = await connect(server.url, "test")
-    try:
-        await ensure_streams(nc.jetstream())
+    async with own_nats(tmp_path / "store") as nc:
         first = Referee(nc, nc.jetstream())
         await first.start()
         tc = {"base_s": 600, "grace_s": 0.8, "on_timeout": "forfeit"}
@@ -122,17 +88,10 @@ async def test_a_referee_restarted_past_the_grace_abandons_the_seat_once(tmp_pat
         assert claims[0].events[-1].outcome.ranks == (2, 1)
         assert audit(await bundle_of(nc, created.match_id)).ok
         await fresh.stop()
-    finally:
-        await nc.close()
-        server.stop()
 
 
 async def test_a_ranked_match_forfeits_on_time(nc) -> None:
-    referee = Referee(nc, nc.jetstream())
-    await referee.start()
-    stop = asyncio.Event()
-    timer = asyncio.create_task(run_clocks(referee, stop))
-    try:
+    async with clocked_referee(nc):
         refused = await commands.create_match(
             nc,
             "ugolki",
@@ -150,63 +109,44 @@ async def test_a_ranked_match_forfeits_on_time(nc) -> None:
         first = envs[0].events[0]
         assert isinstance(first, MatchCreated) and first.time_control is not None
         assert first.time_control.on_timeout == "forfeit"  # a ranked match's default
-        for _ in range(40):
-            await asyncio.sleep(0.1)
-            envs = await stored_envelopes(nc, "ugolki", created.match_id)
-            if any(isinstance(e, MatchEnded) for e in envs[-1].events):
-                break
+        envs = await envelopes_until_ended(nc, "ugolki", created.match_id, polls=40)
         assert envs[-1].command["type"] == "claim_timeout.v1"
         assert not any(isinstance(e, SeatHandedToBot) for env in envs for e in env.events)
         assert envs[-1].events[-1].outcome.ranks == (2, 1)
-    finally:
-        stop.set()
-        await timer
-        await referee.stop()
 
 
 async def test_a_casual_match_hands_timed_out_seats_to_computer_players_and_finishes(
     nats_url: str, tmp_path: Path
 ) -> None:
-    settings = settings_module.load().replace(
-        nats_url=nats_url, data_dir=tmp_path, gateway=settings_module.GatewaySettings.of(OPEN)
-    )
-    async with in_process_stack(settings, ("referee", "gateway")) as url:
-        bots_settings = settings.replace(
-            bots=settings.bots.model_copy(update={"gateway_url": url, "think_ms": 5})
-        )
-        stop = asyncio.Event()
-        bots = asyncio.create_task(bots_app.run(bots_settings, stop, metrics_port=None))
-        try:
-            async with httpx.AsyncClient(base_url=url, timeout=30) as client:
-                r = await client.post(
-                    "/api/matches",
-                    json={"game": "ugolki", "preset": "mini-3x3", "time_control": {"move_s": 1}},
-                )
-                assert r.status_code == 201, r.text
-                match_id = r.json()["match_id"]
-                old_white = r.json()["seats"][0]["token"]
-                view: dict = {}
-                for _ in range(600):
-                    view = (await client.get(f"/api/matches/{match_id}")).json()
-                    if view["status"] == "finished":
-                        break
-                    await asyncio.sleep(0.1)
-                assert view["status"] == "finished", view
-                assert view["clock"]["bots"] == ["white", "black"]  # both people stayed away
-                assert view["outcome"]["reason"] not in ("timeout", "abandoned"), view["outcome"]
-                refused = await client.post(
-                    f"/api/matches/{match_id}/commands",
-                    headers={"authorization": f"Bearer {old_white}"},
-                    json={"command": {"type": "resign.v1"}},
-                )
-                assert refused.status_code in (401, 403, 409) and refused.json()["code"] in (
-                    "bad_token",
-                    "match_over",
-                ), refused.text
-                bundle = (await client.get(f"/api/matches/{match_id}/export")).json()
-        finally:
-            stop.set()
-            await bots
+    settings = open_settings(nats_url, tmp_path)
+    async with in_process_stack(settings, ("referee", "gateway")) as url, running_bots(settings, url):
+        async with httpx.AsyncClient(base_url=url, timeout=30) as client:
+            r = await client.post(
+                "/api/matches",
+                json={"game": "ugolki", "preset": "mini-3x3", "time_control": {"move_s": 1}},
+            )
+            assert r.status_code == 201, r.text
+            match_id = r.json()["match_id"]
+            old_white = r.json()["seats"][0]["token"]
+            view: dict = {}
+            for _ in range(600):
+                view = (await client.get(f"/api/matches/{match_id}")).json()
+                if view["status"] == "finished":
+                    break
+                await asyncio.sleep(0.1)
+            assert view["status"] == "finished", view
+            assert view["clock"]["bots"] == ["white", "black"]  # both people stayed away
+            assert view["outcome"]["reason"] not in ("timeout", "abandoned"), view["outcome"]
+            refused = await client.post(
+                f"/api/matches/{match_id}/commands",
+                headers={"authorization": f"Bearer {old_white}"},
+                json={"command": {"type": "resign.v1"}},
+            )
+            assert refused.status_code in (401, 403, 409) and refused.json()["code"] in (
+                "bad_token",
+                "match_over",
+            ), refused.text
+            bundle = (await client.get(f"/api/matches/{match_id}/export")).json()
     report = audit(msgspec.convert(bundle, AuditBundle))
     assert report.ok and report.finished, report.problems
     handed = [
@@ -221,9 +161,7 @@ async def test_a_casual_match_hands_timed_out_seats_to_computer_players_and_fini
 async def test_a_handover_no_bots_service_took_is_offered_again(nats_url: str, tmp_path: Path) -> None:
     """The bots service is away when the seat times out: the referee's timer offers the seat
     again, and once a bots service runs the computer player takes it and moves."""
-    settings = settings_module.load().replace(
-        nats_url=nats_url, data_dir=tmp_path, gateway=settings_module.GatewaySettings.of(OPEN)
-    )
+    settings = open_settings(nats_url, tmp_path)
     async with in_process_stack(settings, ("referee", "gateway")) as url:
         async with httpx.AsyncClient(base_url=url, timeout=30) as client:
             r = await client.post(
@@ -240,12 +178,7 @@ async def test_a_handover_no_bots_service_took_is_offered_again(nats_url: str, t
             assert view["clock"]["bots"] == ["white"] and view["seq"] == 2, view
             await asyncio.sleep(0.3)
             assert (await client.get(f"/api/matches/{match_id}")).json()["seq"] == 2  # nobody plays white
-            bots_settings = settings.replace(
-                bots=settings.bots.model_copy(update={"gateway_url": url, "think_ms": 5})
-            )
-            stop = asyncio.Event()
-            bots = asyncio.create_task(bots_app.run(bots_settings, stop, metrics_port=None))
-            try:
+            async with running_bots(settings, url):
                 for _ in range(100):
                     view = (await client.get(f"/api/matches/{match_id}")).json()
                     if view["seq"] > 2:
@@ -253,9 +186,6 @@ async def test_a_handover_no_bots_service_took_is_offered_again(nats_url: str, t
                     await asyncio.sleep(0.05)
                 # The computer player took white and moved (before its fresh 3 s ran out).
                 assert view["seq"] == 3 and view["to_move"] == ["black"], view
-            finally:
-                stop.set()
-                await bots
 
 
 async def test_matchmaking_creates_ranked_matches_with_the_presets_clock(

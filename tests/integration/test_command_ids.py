@@ -12,27 +12,10 @@ from contracts.games.kings_corner import DrawCard
 from domain.core import match as match_layer
 from domain.games import registry
 from services.common import commands
-from services.common.natsio import connect, ensure_streams
 from services.referee.core import Referee, dedupe_id
 from tests.support.referees import fold_log, stored_envelopes
 
 pytestmark = pytest.mark.integration
-
-
-@pytest.fixture
-async def nc(nats_url: str):
-    client = await connect(nats_url, "test")
-    await ensure_streams(client.jetstream())
-    yield client
-    await client.close()
-
-
-@pytest.fixture
-async def referee(nc):
-    ref = Referee(nc, nc.jetstream())
-    await ref.start()
-    yield ref
-    await ref.stop()
 
 
 async def legal(nc, created: commands.CreatedMatch, seat: str) -> list[Any]:

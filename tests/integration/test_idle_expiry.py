@@ -5,64 +5,20 @@ log, and the audit re-checks it."""
 from __future__ import annotations
 
 import asyncio
-import json
-import time
 from pathlib import Path
 
 import pytest
 
-from contracts import subjects
-from contracts.audit import AuditBundle, StoredEnvelope
-from contracts.codecs import codec
 from contracts.envelope import Accepted, Rejected
 from contracts.match import ExpireIdle, MatchAbandoned, MatchEnded, Resign
 from domain.audit import audit
-from domain.core.audit import envelope_hash
 from services.common import commands
-from services.common.embedded import EmbeddedNats
-from services.common.natsio import EventStore, connect, ensure_streams
 from services.referee.core import Referee
-from tests.support.referees import fold_log, stored_envelopes
+from tests.support.bundles import edited_last
+from tests.support.referees import bundle_of, one_move, own_nats, stored_envelopes
 
 pytestmark = pytest.mark.integration
 LIMIT_MS = 300
-
-
-@pytest.fixture
-async def nc(nats_url: str):
-    client = await connect(nats_url, "test")
-    await ensure_streams(client.jetstream())
-    yield client
-    await client.close()
-
-
-@pytest.fixture
-async def referee(nc):
-    ref = Referee(nc, nc.jetstream())
-    await ref.start()
-    yield ref
-    await ref.stop()
-
-
-async def one_move(nc, created: commands.CreatedMatch) -> None:
-    from domain.games import registry
-
-    state = await fold_log(nc, "ugolki", created.match_id)
-    move = registry.get("ugolki").legal_commands(state.game_state, "white")[0]
-    reply = await commands.send(nc, "ugolki", created.match_id, move, "white", created.tokens["white"])
-    assert isinstance(reply, Accepted)
-
-
-async def bundle_of(nc, match_id: str) -> AuditBundle:
-    stored = await EventStore(nc.jetstream()).load(subjects.match_subject("ugolki", match_id))
-    return AuditBundle(
-        match_id=match_id,
-        game="ugolki",
-        rules_version=codec("ugolki").decode_envelope(stored[0].data).rules_version,
-        exported_at=int(time.time() * 1000),
-        head_hash=envelope_hash(stored[-1].data),
-        envelopes=tuple(StoredEnvelope(stream_seq=s.stream_seq, data=s.data.decode()) for s in stored),
-    )
 
 
 async def test_an_idle_match_ends_as_abandoned_and_the_audit_rechecks_it(nc, referee) -> None:
@@ -89,18 +45,11 @@ async def test_an_idle_match_ends_as_abandoned_and_the_audit_rechecks_it(nc, ref
     report = audit(bundle)
     assert report.ok and report.finished and report.outcome["reason"] == "abandoned", report.problems
     # A referee claiming a longer idle time than the log shows is caught.
-    data = json.loads(bundle.envelopes[-1].data)
-    data["command"]["last_decision_at"] -= 10 * LIMIT_MS
-    forged = json.dumps(data, separators=(",", ":"))
-    edited = AuditBundle(
-        match_id=bundle.match_id,
-        game=bundle.game,
-        rules_version=bundle.rules_version,
-        exported_at=bundle.exported_at,
-        head_hash=envelope_hash(forged.encode()),
-        envelopes=(*bundle.envelopes[:-1], StoredEnvelope(stream_seq=bundle.envelopes[-1].stream_seq, data=forged)),
-    )
-    problems = audit(edited).problems
+
+    def earlier(data: dict) -> None:
+        data["command"]["last_decision_at"] -= 10 * LIMIT_MS
+
+    problems = audit(edited_last(bundle, earlier)).problems
     assert any("expire_idle says the last decision was at" in p for p in problems), problems
 
 
@@ -115,10 +64,7 @@ async def test_no_client_can_send_the_expiry_command(nc, referee) -> None:
 
 
 async def test_a_restarted_referee_expires_matches_from_the_log(tmp_path: Path) -> None:
-    server = EmbeddedNats(tmp_path / "store").start()  # its own server: the sweep reads every match
-    nc = await connect(server.url, "test")
-    try:
-        await ensure_streams(nc.jetstream())
+    async with own_nats(tmp_path / "store") as nc:  # its own server: the sweep reads every match
         first = Referee(nc, nc.jetstream())
         await first.start()
         created = await commands.create_match(nc, "ugolki")
@@ -135,6 +81,3 @@ async def test_a_restarted_referee_expires_matches_from_the_log(tmp_path: Path) 
         assert isinstance(last.events[-1], MatchEnded) and last.events[-1].outcome.ranks == (2, 1)
         assert len(await stored_envelopes(nc, "ugolki", finished.match_id)) == 2
         await fresh.stop()
-    finally:
-        await nc.close()
-        server.stop()

@@ -14,7 +14,7 @@ from contracts.games.ugolki import MovePiece
 from domain.core.audit import envelope_hash, genesis_hash
 from domain.games import registry
 from services.common import commands
-from services.common.natsio import connect, ensure_streams
+from services.common.natsio import connect
 from services.referee.core import Referee
 from tests.support.natsserver import nats_server
 from tests.support.referees import create_direct, fold_log, play_random_moves, stored_envelopes
@@ -28,22 +28,6 @@ def nats_url(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyp
     start, so no referee or server state left by another module may answer for them."""
     with nats_server(tmp_path_factory.mktemp("nats")) as url:
         yield url
-
-
-@pytest.fixture
-async def nc(nats_url: str):
-    client = await connect(nats_url, "test")
-    await ensure_streams(client.jetstream())
-    yield client
-    await client.close()
-
-
-@pytest.fixture
-async def referee(nc):
-    ref = Referee(nc, nc.jetstream())
-    await ref.start()
-    yield ref
-    await ref.stop()
 
 
 def first_legal(created: commands.CreatedMatch, state, seat: str) -> MovePiece:

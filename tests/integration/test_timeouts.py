@@ -4,79 +4,49 @@ platform command stored in the log, once, also after a restart; the audit re-der
 from __future__ import annotations
 
 import asyncio
-import json
 from pathlib import Path
 
 import pytest
 
-from contracts.audit import AuditBundle, StoredEnvelope
 from contracts.envelope import Accepted, Rejected
 from contracts.match import ClaimTimeout, MatchEnded, TimedOut
 from domain.audit import audit
-from domain.core.audit import envelope_hash
 from services.common import commands
-from services.common.embedded import EmbeddedNats
-from services.common.natsio import connect, ensure_streams
-from services.referee.app import run_clocks
 from services.referee.core import Referee
-from tests.integration.test_idle_expiry import bundle_of, one_move
-from tests.support.referees import stored_envelopes
+from tests.support.bundles import claimed_at
+from tests.support.referees import (
+    bundle_of,
+    clocked_referee,
+    envelopes_until_ended,
+    one_move,
+    own_nats,
+    stored_envelopes,
+)
 
 pytestmark = pytest.mark.integration
 MARGIN_MS = 1_500
 
 
-@pytest.fixture
-async def nc(nats_url: str):
-    client = await connect(nats_url, "test")
-    await ensure_streams(client.jetstream())
-    yield client
-    await client.close()
-
-
 async def test_a_seat_that_never_moves_loses_on_time_and_the_audit_agrees(nc) -> None:
-    referee = Referee(nc, nc.jetstream())
-    await referee.start()
-    stop = asyncio.Event()
-    timer = asyncio.create_task(run_clocks(referee, stop))
-    try:
+    async with clocked_referee(nc):
         created = await commands.create_match(nc, "ugolki", time_control={"base_s": 2, "on_timeout": "forfeit"})
         assert not isinstance(created, Rejected), created
         await one_move(nc, created)  # white moves at once; black never does
         envs = await stored_envelopes(nc, "ugolki", created.match_id)
         deadline = envs[-1].recorded_at + 2_000
-        for _ in range(80):
-            await asyncio.sleep(0.1)
-            envs = await stored_envelopes(nc, "ugolki", created.match_id)
-            if any(isinstance(e, MatchEnded) for e in envs[-1].events):
-                break
+        envs = await envelopes_until_ended(nc, "ugolki", created.match_id, polls=80)
         last = envs[-1]
         assert last.seat is None and last.command["type"] == "claim_timeout.v1"
         timed_out, ended = last.events
         assert timed_out == TimedOut(seat="black", deadline=deadline, at=last.recorded_at)
         assert deadline <= last.recorded_at <= deadline + MARGIN_MS
         assert isinstance(ended, MatchEnded) and ended.outcome.ranks == (1, 2) and ended.outcome.reason == "timeout"
-    finally:
-        stop.set()
-        await timer
-        await referee.stop()
 
     bundle = await bundle_of(nc, created.match_id)
     report = audit(bundle)
     assert report.ok and report.finished and report.outcome["reason"] == "timeout", report.problems
     # A timeout claimed before it was due does not audit.
-    data = json.loads(bundle.envelopes[-1].data)
-    data["recorded_at"] = data["command"]["at"] = deadline - 500
-    forged = json.dumps(data, separators=(",", ":"))
-    edited = AuditBundle(
-        match_id=bundle.match_id,
-        game=bundle.game,
-        rules_version=bundle.rules_version,
-        exported_at=bundle.exported_at,
-        head_hash=envelope_hash(forged.encode()),
-        envelopes=(*bundle.envelopes[:-1], StoredEnvelope(stream_seq=bundle.envelopes[-1].stream_seq, data=forged)),
-    )
-    problems = audit(edited).problems
+    problems = audit(claimed_at(bundle, deadline - 500)).problems
     assert any("not_due" in p for p in problems), problems
 
 
@@ -97,10 +67,7 @@ async def test_no_client_can_claim_a_timeout(nc) -> None:
 
 
 async def test_a_referee_restarted_past_the_deadline_times_out_once(tmp_path: Path) -> None:
-    server = EmbeddedNats(tmp_path / "store").start()
-    nc = await connect(server.url, "test")
-    try:
-        await ensure_streams(nc.jetstream())
+    async with own_nats(tmp_path / "store") as nc:
         first = Referee(nc, nc.jetstream())
         await first.start()
         created = await commands.create_match(nc, "ugolki", time_control={"base_s": 1, "on_timeout": "forfeit"})
@@ -126,9 +93,6 @@ async def test_a_referee_restarted_past_the_deadline_times_out_once(tmp_path: Pa
         assert len(await stored_envelopes(nc, "ugolki", untimed.match_id)) == 1
         assert audit(await bundle_of(nc, created.match_id)).ok
         await fresh.stop()
-    finally:
-        await nc.close()
-        server.stop()
 
 
 async def test_a_retried_timeout_with_the_same_deadline_is_deduplicated(nc) -> None:
@@ -153,13 +117,9 @@ async def test_the_api_creates_a_clocked_match_and_every_view_shows_the_clock(na
     import httpx
 
     from services.cli.stackrun import in_process_stack
-    from services.common import settings as settings_module
-    from tests.support.gateway import OPEN
+    from tests.support.gateway import open_settings
 
-    settings = settings_module.load().replace(
-        nats_url=nats_url, data_dir=tmp_path, gateway=settings_module.GatewaySettings.of(OPEN)
-    )
-    async with in_process_stack(settings, ("referee", "gateway")) as url:
+    async with in_process_stack(open_settings(nats_url, tmp_path), ("referee", "gateway")) as url:
         async with httpx.AsyncClient(base_url=url, timeout=30) as client:
             bad = await client.post("/api/matches", json={"game": "ugolki", "time_control": {"move_s": 0}})
             assert bad.status_code == 400 and bad.json()["code"] == "invalid_time_control", bad.text

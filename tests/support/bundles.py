@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import random
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -88,3 +90,28 @@ def played_match(
         for e in events:
             state = match_layer.evolve(decider, state, e, seed_bytes)
     return chain("m-" + str(seed), game, decisions), decisions
+
+
+def edited_last(bundle: AuditBundle, edit: Callable[[dict[str, Any]], None]) -> AuditBundle:
+    """The bundle with its last stored envelope edited in place (as JSON) and the head hash
+    rebuilt over the edit: a forgery only the audit's re-decision can catch."""
+    data = json.loads(bundle.envelopes[-1].data)
+    edit(data)
+    text = json.dumps(data, separators=(",", ":"))
+    last = StoredEnvelope(stream_seq=bundle.envelopes[-1].stream_seq, data=text)
+    return msgspec.structs.replace(
+        bundle, head_hash=envelope_hash(text.encode()), envelopes=(*bundle.envelopes[:-1], last)
+    )
+
+
+def claimed_at(bundle: AuditBundle, at: int) -> AuditBundle:
+    """The bundle with its last decision (a platform claim) moved to ``at``: its stamp, its
+    command's and its events' ``at``."""
+
+    def move(data: dict[str, Any]) -> None:
+        data["recorded_at"] = data["command"]["at"] = at
+        for event in data["events"]:
+            if "at" in event:
+                event["at"] = at
+
+    return edited_last(bundle, move)

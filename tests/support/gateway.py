@@ -8,13 +8,14 @@ import asyncio
 import contextlib
 import socket
 import threading
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
+from services.bots import app as bots_app
 from services.cli.stackrun import in_process_stack
 from services.common import settings as settings_module
-from services.common.settings import EdgeLimits, GatewaySettings, Rate
+from services.common.settings import EdgeLimits, GatewaySettings, Rate, Settings
 
 # Limits high enough that a test's own traffic never meets them.
 OPEN = EdgeLimits(
@@ -26,6 +27,27 @@ OPEN = EdgeLimits(
     max_sockets_per_address=0,
     header_timeout_s=5.0,
 )
+
+
+def open_settings(nats_url: str, data_dir: Path) -> Settings:
+    """The settings of a stack on ``nats_url`` whose gateway a test's traffic never throttles."""
+    return settings_module.load().replace(nats_url=nats_url, data_dir=data_dir, gateway=GatewaySettings.of(OPEN))
+
+
+@contextlib.asynccontextmanager
+async def running_bots(settings: Settings, gateway_url: str) -> AsyncIterator[None]:
+    """The bots service playing through the gateway at ``gateway_url`` (quick thinkers), stopped
+    on the way out."""
+    bots_settings = settings.replace(
+        bots=settings.bots.model_copy(update={"gateway_url": gateway_url, "think_ms": 5})
+    )
+    stop = asyncio.Event()
+    bots = asyncio.create_task(bots_app.run(bots_settings, stop, metrics_port=None))
+    try:
+        yield
+    finally:
+        stop.set()
+        await bots
 
 
 @contextlib.contextmanager

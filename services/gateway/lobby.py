@@ -24,6 +24,7 @@ import contextlib
 import hashlib
 import hmac
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import APIRouter, Header, Query
@@ -37,7 +38,7 @@ from contracts.codecs import integration_decoder
 from contracts.envelope import Rejected
 from contracts.integration import TableFormed
 from contracts.matchmaking import Forming, JoinQueue, Playing, Queued, Seated, Seeks, Waiting
-from domain.disputes import Actor
+from domain.disputes import Actor, DisputeState
 from domain.games import registry
 from domain.matchmaking.clocks import ranked_time_control
 from services.common import accounts, commands, db, logs, natsio, queries
@@ -402,6 +403,17 @@ def router(lobby: Lobby) -> APIRouter:
             raise ApiError(400, "malformed", "a dispute id is <match id>-<n>")
         return dispute_id
 
+    async def decided(
+        authorization: str | None, act: Callable[[Actor], Awaitable[DisputeState | Rejected]]
+    ) -> tuple[Actor, DisputeState]:
+        """Who acts (from the credential), what their ``act`` on the disputes stream made of the
+        dispute; a refusal is raised with its status and code."""
+        who = await actor(authorization)
+        made = await act(who)
+        if isinstance(made, Rejected):
+            raise refused(made)
+        return who, made
+
     @api.post(
         "/api/matches/{match_id}/disputes",
         status_code=201,
@@ -411,10 +423,9 @@ def router(lobby: Lobby) -> APIRouter:
     async def open_dispute(
         match_id: str, body: DisputeBody, authorization: str | None = Header(default=None)
     ) -> dict[str, Any]:
-        who = await actor(authorization)
-        made = await disputes_io.open_dispute(js(), checked_match(match_id), who, body.reason)
-        if isinstance(made, Rejected):
-            raise refused(made)
+        who, made = await decided(
+            authorization, lambda by: disputes_io.open_dispute(js(), checked_match(match_id), by, body.reason)
+        )
         log.info("dispute_opened", dispute_id=made.dispute_id, by=who.name)
         return disputes_io.as_dict(made)
 
@@ -436,11 +447,10 @@ def router(lobby: Lobby) -> APIRouter:
     async def show_dispute(dispute_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:
         who = await actor(authorization)
         state = await disputes_io.get(js(), checked_dispute(dispute_id))
-        if state is None:
-            if not who.operator:
-                raise ApiError(403, "not_allowed", "only an operator or a player of the match reads a dispute")
+        if state is None and who.operator:
             raise ApiError(404, "dispute_not_found", "no such dispute")
-        if not disputes_io.may_read(state, who):
+        # Whether a dispute exists is for its readers only.
+        if state is None or not disputes_io.may_read(state, who):
             raise ApiError(403, "not_allowed", "only an operator or a player of the match reads a dispute")
         return disputes_io.as_dict(state)
 
@@ -448,10 +458,9 @@ def router(lobby: Lobby) -> APIRouter:
     async def add_note(
         dispute_id: str, body: NoteBody, authorization: str | None = Header(default=None)
     ) -> dict[str, Any]:
-        who = await actor(authorization)
-        made = await disputes_io.add_note(js(), checked_dispute(dispute_id), who, body.text)
-        if isinstance(made, Rejected):
-            raise refused(made)
+        _, made = await decided(
+            authorization, lambda by: disputes_io.add_note(js(), checked_dispute(dispute_id), by, body.text)
+        )
         return disputes_io.as_dict(made)
 
     @api.post(
@@ -460,12 +469,12 @@ def router(lobby: Lobby) -> APIRouter:
         summary="Rule on a dispute: upheld, amended or void (operators); closes it",
     )
     async def rule(dispute_id: str, body: RulingBody, authorization: str | None = Header(default=None)) -> dict[str, Any]:
-        who = await actor(authorization)
-        made = await disputes_io.rule(
-            js(), checked_dispute(dispute_id), who, body.ruling, body.ranks, body.scores, body.reason
+        who, made = await decided(
+            authorization,
+            lambda by: disputes_io.rule(
+                js(), checked_dispute(dispute_id), by, body.ruling, body.ranks, body.scores, body.reason
+            ),
         )
-        if isinstance(made, Rejected):
-            raise refused(made)
         log.info("dispute_ruled", dispute_id=dispute_id, ruling=body.ruling, by=who.name)
         return disputes_io.as_dict(made)
 

@@ -17,6 +17,7 @@ from typing import Any, Generic, TypeVar
 from contracts.envelope import Rejected
 from contracts.games import GameContract
 from contracts.match import Outcome, RulesHelp
+from domain.core.words import Lang
 
 S = TypeVar("S")  # state
 C = TypeVar("C")  # command
@@ -134,10 +135,13 @@ class Decider(Generic[S, C, E, V, R]):
     # Portable game records (``gamehall rules replay``); None until the game supports them.
     record: RecordAdapter[S, C, E] | None = None
     # Players' help: a ruleset in words (the aim, how one wins and loses, the special rules).
-    rules_help: Callable[[R], RulesHelp] | None = None
+    # In English or Russian (domain/core/words.py): ``rules_help(ruleset, lang)``.
+    rules_help: Callable[[R, Lang], RulesHelp] | None = None
     # Why a finished match ended, as a sentence naming seats by ``names`` (seat -> "seat (player)"),
     # from the game state and its outcome; None: the outcome's reason code is shown as it is.
-    end_text: Callable[[S, Outcome, Mapping[Seat, str]], str] | None = None
+    end_text: Callable[[S, Outcome, Mapping[Seat, str], Lang], str] | None = None
+    # The view with its sentences in ``lang`` (Ugolki's warnings); None: ``view`` has no words.
+    view_in: Callable[[S, Seat | None, Lang], V] | None = None
 
     @property
     def name(self) -> str:

@@ -41,6 +41,7 @@ from contracts.match import (
     TimedOut,
 )
 from domain.core.decider import Decider
+from domain.core.words import DEFAULT_LANG, Lang, Words, joined
 
 MATCH_COMMAND_TYPES = (
     CreateMatch,
@@ -725,8 +726,14 @@ def to_move(game: Decider[Any, Any, Any, Any, Any], state: MatchState) -> tuple[
 
 
 def view(
-    game: Decider[Any, Any, Any, Any, Any], state: MatchState, viewer: str | None, match_id: str, seq: int
+    game: Decider[Any, Any, Any, Any, Any],
+    state: MatchState,
+    viewer: str | None,
+    match_id: str,
+    seq: int,
+    lang: Lang = DEFAULT_LANG,
 ) -> MatchView:
+    """``viewer``'s view of the match, its sentences (the end reason, a game's warnings) in ``lang``."""
     created = state.created
     movers = to_move(game, state)
     legal: tuple[LegalMove, ...] = ()
@@ -748,10 +755,12 @@ def view(
         status="finished" if state.outcome is not None else "running",
         outcome=state.outcome,
         draw_offer=state.draw_offer,
-        game_view=game.view(state.game_state, viewer),
+        game_view=game.view(state.game_state, viewer)
+        if game.view_in is None
+        else game.view_in(state.game_state, viewer, lang),
         legal_moves=legal,
         clock=clock_view(state),
-        outcome_text=outcome_text(game, state),
+        outcome_text=outcome_text(game, state, lang),
     )
 
 
@@ -763,12 +772,49 @@ def seat_names_in_words(state: MatchState) -> dict[str, str]:
     }
 
 
-def _joined(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+WORDS = Words(
+    en={
+        "head.helper": "Game over",
+        "head.draw": "Draw",
+        "head.wins": "{who} wins",
+        "head.share": "{who} share first place",
+        "resigned.one": "{who} resigned.",
+        "resigned.many": "{who} resigned.",
+        "timeout.one": "{who} ran out of time.",
+        "timeout.many": "{who} ran out of time.",
+        "abandoned.one": "{who} stopped playing (no move in time).",
+        "abandoned.many": "{who} stopped playing (no move in time).",
+        "abandoned.nobody": "nobody moved for too long.",
+        "draw_agreed.two": "both sides agreed to a draw.",
+        "draw_agreed.all": "every player agreed to a draw.",
+        "over": "the match is over.",
+        "sentence": "{head}: {why}",
+    },
+    ru={
+        "head.helper": "Игра окончена",
+        "head.draw": "Ничья",
+        "head.wins": "Побеждает {who}",
+        "head.share": "{who} делят первое место",
+        "resigned.one": "игрок {who} сдался.",
+        "resigned.many": "игроки {who} сдались.",
+        "timeout.one": "у игрока {who} кончилось время.",
+        "timeout.many": "у игроков {who} кончилось время.",
+        "abandoned.one": "игрок {who} перестал играть (не сделал ход вовремя).",
+        "abandoned.many": "игроки {who} перестали играть (не сделали ход вовремя).",
+        "abandoned.nobody": "слишком долго никто не делал ход.",
+        "draw_agreed.two": "обе стороны согласились на ничью.",
+        "draw_agreed.all": "все игроки согласились на ничью.",
+        "over": "партия окончена.",
+        "sentence": "{head}: {why}",
+    },
+)
 
 
-def outcome_text(game: Decider[Any, Any, Any, Any, Any], state: MatchState) -> str | None:
-    """A finished match's result and why it ended, as one sentence for people; None while it runs.
+def outcome_text(
+    game: Decider[Any, Any, Any, Any, Any], state: MatchState, lang: Lang = DEFAULT_LANG
+) -> str | None:
+    """A finished match's result and why it ended, as one sentence for people in ``lang``; None
+    while it runs.
 
     The match layer words its own endings (resignation, timeout, abandonment, an agreed draw);
     every other reason is the game's ``end_text`` (the reason code as it is without one)."""
@@ -780,30 +826,28 @@ def outcome_text(game: Decider[Any, Any, Any, Any, Any], state: MatchState) -> s
     best = min(out.ranks) if out.ranks else 1
     winners = [names[s] for s, r in zip(seats, out.ranks, strict=False) if r == best]
     worst = [names[s] for s, r in zip(seats, out.ranks, strict=False) if r != best]
+    say = WORDS.say
     if game.helper:  # a table helper judges nobody (Kings Cup)
-        head = "Game over"
+        head = say(lang, "head.helper")
     elif out.draw:
-        head = "Draw"
+        head = say(lang, "head.draw")
     else:
-        head = f"{_joined(winners)} {'wins' if len(winners) == 1 else 'share first place'}"
+        head = say(lang, "head.wins" if len(winners) == 1 else "head.share", who=joined(lang, winners))
     reason = out.reason
+    number = "one" if len(worst) == 1 else "many"
     if reason == "resignation" and game.resign is None and worst:
-        why = f"{_joined(worst)} resigned."
+        why = say(lang, f"resigned.{number}", who=joined(lang, worst))
     elif reason == "timeout" and worst:
-        why = f"{_joined(worst)} ran out of time."
+        why = say(lang, f"timeout.{number}", who=joined(lang, worst))
     elif reason == "abandoned":
-        why = (
-            f"{_joined(worst)} stopped playing (no move in time)."
-            if worst
-            else "nobody moved for too long."
-        )
+        why = say(lang, f"abandoned.{number}", who=joined(lang, worst)) if worst else say(lang, "abandoned.nobody")
     elif reason == "draw agreed":
-        why = "both sides agreed to a draw." if len(seats) == 2 else "every player agreed to a draw."
+        why = say(lang, "draw_agreed.two" if len(seats) == 2 else "draw_agreed.all")
     elif game.end_text is not None:
-        why = game.end_text(state.game_state, out, names)
+        why = game.end_text(state.game_state, out, names, lang)
     else:
-        why = f"{reason.replace('_', ' ')}." if reason else "the match is over."
-    return f"{head}: {why}"
+        why = f"{reason.replace('_', ' ')}." if reason else say(lang, "over")
+    return say(lang, "sentence", head=head, why=why)
 
 
 def clock_view(state: MatchState) -> ClockView | None:

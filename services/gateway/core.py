@@ -24,6 +24,7 @@ from contracts.codecs import codec, encode
 from contracts.envelope import Accepted, EventEnvelope, Rejected
 from domain.core import match as match_layer
 from domain.core.audit import envelope_hash
+from domain.core.words import DEFAULT_LANG, LANGS, Lang, as_lang
 from domain.games import registry
 from services.common import commands
 from services.common.certificates import load_certificate
@@ -49,6 +50,17 @@ class CommandRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
 
 
 command_request_decoder = msgspec.json.Decoder(CommandRequest)
+
+
+def language(value: str | None) -> Lang:
+    """The ``lang`` query parameter of a route that answers in words: ``en`` (the default) or
+    ``ru``; anything else is the typed error 422 ``unsupported_language``."""
+    if value is None or value == "":
+        return DEFAULT_LANG
+    found = as_lang(value)
+    if found is None:
+        raise ApiError(422, "unsupported_language", f"lang must be one of: {', '.join(LANGS)}")
+    return found
 
 
 def bearer(authorization: str | None, token: str | None) -> str | None:
@@ -166,18 +178,19 @@ class Gateway:
         return seat
 
     @staticmethod
-    def render(folded: FoldedMatch, seat: str | None) -> dict[str, Any]:
+    def render(folded: FoldedMatch, seat: str | None, lang: Lang = DEFAULT_LANG) -> dict[str, Any]:
         game = folded.decider
         assert folded.state is not None
-        view = match_layer.view(game, folded.state, seat, folded.match_id, folded.seq)
+        view = match_layer.view(game, folded.state, seat, folded.match_id, folded.seq, lang)
         return msgspec.to_builtins(view)  # type: ignore[no-any-return]
 
     @classmethod
-    def frames(cls, folded: FoldedMatch, seat: str | None, since: int) -> list[str]:
-        """The texts a socket of ``seat`` gets for the decisions after ``since``: events, then the view."""
+    def frames(cls, folded: FoldedMatch, seat: str | None, since: int, lang: Lang = DEFAULT_LANG) -> list[str]:
+        """The texts a socket of ``seat`` gets for the decisions after ``since``: events, then the
+        view (its sentences in ``lang``)."""
         return [
             encode({"type": "events", "events": cls.events_for(folded, seat, since)}).decode(),
-            encode({"type": "view", "view": cls.render(folded, seat)}).decode(),
+            encode({"type": "view", "view": cls.render(folded, seat, lang)}).decode(),
         ]
 
     @staticmethod

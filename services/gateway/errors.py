@@ -91,6 +91,8 @@ MATCH_READ = {
     409: ("unknown_rules_version",),
     503: ("unavailable",),
 }
+# A route that answers in words takes ?lang=en|ru (services/gateway/core.language).
+IN_WORDS = {422: ("unsupported_language",)}
 CREDENTIAL = {401: ("unauthenticated", "bad_credentials")}
 QUEUE_BUS = {503: ("unavailable",)}
 ROUTE_ERRORS: dict[str, dict[int, tuple[str, ...]]] = {
@@ -115,7 +117,7 @@ ROUTE_ERRORS: dict[str, dict[int, tuple[str, ...]]] = {
     "GET /api/players": {400: ("invalid_cursor",)},
     "GET /healthz": {},
     "GET /readyz": {503: ("unavailable",)},
-    "GET /api/games": {},
+    "GET /api/games": IN_WORDS,
     "POST /api/matches": {
         400: (
             "malformed",
@@ -133,7 +135,7 @@ ROUTE_ERRORS: dict[str, dict[int, tuple[str, ...]]] = {
     },
     "GET /api/matches": {400: ("bad_cursor",), 503: ("unavailable",)},
     "GET /api/match-summaries": {400: ("bad_cursor",), 503: ("unavailable",)},
-    "GET /api/matches/{match_id}": MATCH_READ,
+    "GET /api/matches/{match_id}": {**MATCH_READ, **IN_WORDS},
     "GET /api/matches/{match_id}/events": MATCH_READ,
     "POST /api/matches/{match_id}/commands": {
         **MATCH_READ,
@@ -153,6 +155,7 @@ ROUTE_ERRORS: dict[str, dict[int, tuple[str, ...]]] = {
         400: ("malformed",),
         404: ("match_not_found", "no_rules_help"),
         409: ("unknown_rules_version",),
+        **IN_WORDS,
         503: ("unavailable",),
     },
     "GET /api/keys": {503: ("unavailable",)},

@@ -19,6 +19,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from domain.core.words import DEFAULT_LANG, Lang
 from services.common import logs
 from services.common.natsio import Stored
 from services.common.reader import FoldedMatch
@@ -30,16 +31,17 @@ SLOW_CONSUMER_CLOSE = 4408  # the close code of a socket that does not read its 
 
 Load = Callable[[str], Awaitable[FoldedMatch]]
 Follow = Callable[[FoldedMatch], AsyncIterator[Stored]]
-Frames = Callable[[FoldedMatch, "str | None", int], list[str]]
+Frames = Callable[[FoldedMatch, "str | None", int, Lang], list[str]]
 
 
 @dataclass(eq=False)
 class Watcher:
-    """One socket's place on a feed: its seat, its bounded queue of frame texts, and whether it
-    fell behind (``slow``) or the feed failed (``failed``)."""
+    """One socket's place on a feed: its seat, the language of its views' sentences, its bounded
+    queue of frame texts, and whether it fell behind (``slow``) or the feed failed (``failed``)."""
 
     seat: str | None
     queue: asyncio.Queue[str]
+    lang: Lang = DEFAULT_LANG
     ended: asyncio.Event = field(default_factory=asyncio.Event)
     slow: bool = False
     failed: bool = False
@@ -99,11 +101,12 @@ class Feed:
         try:
             async for item in self.hub.follow(folded):
                 env = folded.apply(item)
-                rendered: dict[str | None, list[str]] = {}
+                rendered: dict[tuple[str | None, Lang], list[str]] = {}
                 for i, watcher in enumerate(list(self.watchers)):
-                    texts = rendered.get(watcher.seat)
+                    key = (watcher.seat, watcher.lang)
+                    texts = rendered.get(key)
                     if texts is None:
-                        texts = rendered[watcher.seat] = self.hub.frames(folded, watcher.seat, env.seq - 1)
+                        texts = rendered[key] = self.hub.frames(folded, watcher.seat, env.seq - 1, watcher.lang)
                     watcher.offer(texts)
                     if i % OFFER_BATCH == OFFER_BATCH - 1:
                         # The loop polls its sockets between batches: hundreds of sends for one
@@ -161,12 +164,12 @@ class Hub:
             raise
         return feed
 
-    def watch(self, feed: Feed, seat: str | None) -> Watcher:
+    def watch(self, feed: Feed, seat: str | None, lang: Lang = DEFAULT_LANG) -> Watcher:
         """A watcher on ``feed`` from its fold as it is now: every later decision reaches it.
 
         The caller renders its first frames from ``feed.folded`` before it next awaits, so
         nothing is missed or sent twice between those frames and the queued ones."""
-        watcher = Watcher(seat=seat, queue=asyncio.Queue(self.queue_size))
+        watcher = Watcher(seat=seat, queue=asyncio.Queue(self.queue_size), lang=lang)
         feed.watchers[watcher] = None
         return watcher
 

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from contracts import subjects
 from contracts.codecs import encode
 from contracts.envelope import Rejected
+from domain.core.words import DEFAULT_LANG, Lang
 from domain.games import registry
 from domain.games.catalogue import family_order, preset_family
 from services.common import commands, metrics
@@ -25,7 +26,7 @@ from services.common.certificates import published_keys
 from services.common.health import nats_checks, readiness, referee_answers
 from services.gateway import edge
 from services.gateway.bots import assign_bot, bot_seats_problem
-from services.gateway.core import Gateway, bearer, replay_frames
+from services.gateway.core import Gateway, bearer, language, replay_frames
 from services.gateway.edge import ApiError, Idempotent
 from services.gateway.errors import errors, rejection_error, retry_header
 from services.gateway.fastpath import process_command
@@ -102,6 +103,14 @@ class CommandBody(BaseModel):
     )
 
 
+# The language of a route's sentences (rules help, end reasons, warnings): services/gateway/core.language.
+LANG_QUERY = Query(
+    default=None,
+    description="The language of the sentences for people: en (the default) or ru; "
+    "anything else is 422 unsupported_language.",
+)
+
+
 def encode_cursor(subject: str) -> str:
     return base64.urlsafe_b64encode(subject.encode()).decode().rstrip("=")
 
@@ -160,7 +169,7 @@ async def replayed_creation(gw: Gateway, idem: Idempotent, body: CreateMatchBody
     return reply
 
 
-def games_catalogue() -> list[dict[str, Any]]:
+def games_catalogue(lang: Lang = DEFAULT_LANG) -> list[dict[str, Any]]:
     out = []
     for name, game in sorted(registry.GAMES.items()):
         meta = game
@@ -187,7 +196,7 @@ def games_catalogue() -> list[dict[str, Any]]:
                         "title": preset_family(name, preset_name)[1],
                         "description": p.description,
                         "rules": msgspec.to_builtins(p.ruleset),
-                        "help": rules_help(game, p.ruleset),
+                        "help": rules_help(game, p.ruleset, lang),
                     }
                     for preset_name, p in meta.presets.items()
                 ],
@@ -196,11 +205,12 @@ def games_catalogue() -> list[dict[str, Any]]:
     return out
 
 
-def rules_help(game: registry.Game, ruleset: Any) -> dict[str, Any] | None:
-    """The ruleset in words for players (``contracts.match.RulesHelp``), None for a game without."""
+def rules_help(game: registry.Game, ruleset: Any, lang: Lang = DEFAULT_LANG) -> dict[str, Any] | None:
+    """The ruleset in words for players (``contracts.match.RulesHelp``) in ``lang``, None for a
+    game without."""
     if game.rules_help is None:
         return None
-    return msgspec.to_builtins(game.rules_help(ruleset))  # type: ignore[no-any-return]
+    return msgspec.to_builtins(game.rules_help(ruleset, lang))  # type: ignore[no-any-return]
 
 
 class OutcomeOut(BaseModel):
@@ -278,9 +288,11 @@ def router(gw: Gateway) -> APIRouter:
     async def prometheus_metrics() -> Response:
         return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
 
-    @api.get("/api/games", tags=["games"], summary="Games, presets and their rules")
-    async def list_games() -> list[dict[str, Any]]:
-        return games_catalogue()
+    @api.get(
+        "/api/games", tags=["games"], summary="Games, presets and their rules", responses=errors(422)
+    )
+    async def list_games(lang: str | None = LANG_QUERY) -> list[dict[str, Any]]:
+        return games_catalogue(language(lang))
 
     @api.post(
         "/api/matches",
@@ -411,26 +423,31 @@ def router(gw: Gateway) -> APIRouter:
         "/api/matches/{match_id}",
         tags=["matches"],
         summary="The match as a seat (token) or spectator sees it",
-        responses=errors(400, 401, 404, 503),
+        responses=errors(400, 401, 404, 422, 503),
     )
     async def get_match(
-        match_id: str, authorization: str | None = Header(default=None), token: str | None = None
+        match_id: str,
+        authorization: str | None = Header(default=None),
+        token: str | None = None,
+        lang: str | None = LANG_QUERY,
     ) -> dict[str, Any]:
+        words = language(lang)
         folded = await gw.load(match_id)
-        return gw.render(folded, gw.viewer(folded, bearer(authorization, token)))
+        return gw.render(folded, gw.viewer(folded, bearer(authorization, token)), words)
 
     @api.get(
         "/api/matches/{match_id}/rules",
         tags=["matches"],
         summary="The match's rules in words: the aim, how to win and lose, the special rules",
-        responses=errors(400, 404, 503),
+        responses=errors(400, 404, 422, 503),
     )
-    async def get_match_rules(match_id: str) -> dict[str, Any]:
+    async def get_match_rules(match_id: str, lang: str | None = LANG_QUERY) -> dict[str, Any]:
+        words = language(lang)
         folded = await gw.load(match_id)
         assert folded.state is not None
         game = registry.get(folded.game)
         created = folded.state.created
-        found = rules_help(game, msgspec.convert(created.ruleset, game.ruleset_type))
+        found = rules_help(game, msgspec.convert(created.ruleset, game.ruleset_type), words)
         if found is None:
             raise ApiError(404, "no_rules_help", f"{folded.game} has no rules help")
         return {"preset": created.preset, **found}
@@ -509,11 +526,13 @@ def router(gw: Gateway) -> APIRouter:
         )
 
     @api.websocket("/ws/matches/{match_id}")
-    async def ws_match(websocket: WebSocket, match_id: str, token: str | None = None, since: int = 0) -> None:
+    async def ws_match(
+        websocket: WebSocket, match_id: str, token: str | None = None, since: int = 0, lang: str | None = None
+    ) -> None:
         await websocket.accept()
         metrics.WS_CONNECTIONS.inc()
         try:
-            await serve_socket(gw, websocket, match_id, token, since)
+            await serve_socket(gw, websocket, match_id, token, since, language(lang))
         except WebSocketDisconnect:
             pass
         except ApiError as exc:

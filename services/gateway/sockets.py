@@ -11,6 +11,7 @@ import msgspec
 from fastapi import WebSocket, WebSocketDisconnect
 
 from contracts.codecs import encode
+from domain.core.words import DEFAULT_LANG, Lang
 from services.common import logs
 from services.gateway import edge, fanout
 from services.gateway.core import CommandId, CommandRequest, Gateway
@@ -94,12 +95,15 @@ async def _slow_frames(ws: WebSocket) -> None:
     await ws.close(code=fanout.SLOW_CONSUMER_CLOSE, reason="slow_consumer")
 
 
-async def serve_socket(gw: Gateway, ws: WebSocket, match_id: str, token: str | None, since: int) -> None:
+async def serve_socket(
+    gw: Gateway, ws: WebSocket, match_id: str, token: str | None, since: int, lang: Lang = DEFAULT_LANG
+) -> None:
     """Send the view now and after every stored decision; accept commands on the same socket.
 
     Messages to the client: {"type": "view", "view": ...}, {"type": "events", "events": [...]},
     {"type": "reply", "command_id": ..., "reply": ...}, {"type": "error", ...}.
-    A client that reconnects passes ``since`` (the last seq it saw) and gets the missed events.
+    A client that reconnects passes ``since`` (the last seq it saw) and gets the missed events;
+    ``lang`` is the language of the views' sentences (``?lang=ru``).
     The socket watches the match through the gateway's hub (one consumer per match, however
     many sockets); its frames wait on a bounded queue, and a socket that falls behind it is
     closed with 4408 (``slow_consumer``).
@@ -110,12 +114,12 @@ async def serve_socket(gw: Gateway, ws: WebSocket, match_id: str, token: str | N
             429, "too_many_sockets", f"at most {gw.hub.per_address} match sockets from one address", close=4429
         )
     try:
-        await _serve(gw, ws, match_id, token, since)
+        await _serve(gw, ws, match_id, token, since, lang)
     finally:
         gw.hub.release(address)
 
 
-async def _serve(gw: Gateway, ws: WebSocket, match_id: str, token: str | None, since: int) -> None:
+async def _serve(gw: Gateway, ws: WebSocket, match_id: str, token: str | None, since: int, lang: Lang) -> None:
     await gw.game_of(match_id)  # 400/404 before a feed is started for it
     gw.check_bus()
     feed = await gw.hub.fold(match_id)
@@ -133,9 +137,9 @@ async def _serve(gw: Gateway, ws: WebSocket, match_id: str, token: str | None, s
         # decision after it: there is no await between the two.
         first = [
             encode({"type": "events", "events": gw.events_for(feed.folded, seat, since)}).decode(),
-            encode({"type": "view", "view": gw.render(feed.folded, seat)}).decode(),
+            encode({"type": "view", "view": gw.render(feed.folded, seat, lang)}).decode(),
         ]
-        watcher = gw.hub.watch(feed, seat)
+        watcher = gw.hub.watch(feed, seat, lang)
         for text in first:
             async with send_lock:
                 await ws.send_text(text)

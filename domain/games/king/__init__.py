@@ -57,6 +57,7 @@ GAME: Decider[KingState, KingCommand, KingEvent, KingView, KingRuleset] = Decide
     to_move=to_move,
     outcome=outcome,
     view=view,
+    view_in=view,
     redact=redact,
     hidden=hidden,
     describe=notation,

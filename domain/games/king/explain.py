@@ -1,5 +1,5 @@
-"""King (Кинг) in words for players (rules/king.md §11.1): a ruleset's help and why a match
-ended."""
+"""King (Кинг) in words for players, in English and Russian (rules/king.md §11.1): a ruleset's
+help and why a match ended.  The words themselves are in ``words.py``."""
 
 from __future__ import annotations
 
@@ -7,89 +7,88 @@ from collections.abc import Mapping
 
 from contracts.games.king import KingRuleset, schedule_deals
 from contracts.match import Outcome, RulesHelp
+from domain.core.words import DEFAULT_LANG, Lang, seat_list
 
-from .rules import GAME_NAMES
 from .state import KingState
-from .view import game_cost
-
-TRUMP_DEAL = {
-    "HV": "hvalenki (the declarer names trumps or another option, every trick scores)",
-    "TR": "trump deals (every trick scores)",
-    "AU": "auctioned trump deals (the high bidder names trumps)",
-    "OT": "otyigrysh deals (every trick scores)",
-}
+from .words import WORDS, game_cost, game_name
 
 
-def rules_help(r: KingRuleset) -> RulesHelp:
+def rules_help(r: KingRuleset, lang: Lang = DEFAULT_LANG) -> RulesHelp:
+    say, count = WORDS.say, WORDS.count
     deals = schedule_deals(r)
     games = [g for g in dict.fromkeys((*r.games, *r.games_after))]
-    listed = "; ".join(f"{GAME_NAMES[g]} ({game_cost(r, g)})" for g in games)
+    listed = "; ".join(f"{game_name(g, lang)} ({game_cost(r, g, lang=lang)})" for g in games)
+    what = say(lang, f"trump_deal.{r.trump_deal}")
+    hv = count(lang, "deals", r.hv_count)
     if r.schedule == "fixed":
-        plan = (
-            f"{len(deals)} deals in a fixed order: {len(r.games)} games, then {r.hv_count} "
-            f"{TRUMP_DEAL[r.trump_deal]}"
-            + (f", then {len(r.games_after)} more" if r.games_after else "")
-            + "."
+        after = say(lang, "plan.after", games=count(lang, "games", len(r.games_after))) if r.games_after else ""
+        plan = say(
+            lang,
+            "plan.fixed",
+            deals=count(lang, "deals", len(deals)),
+            games=count(lang, "games", len(r.games)),
+            hv=hv,
+            what=what,
+            after=after,
         )
     else:
-        plan = (
-            f"{len(deals)} deals: every player in turn orders each game of the list once, and "
-            f"{r.hv_count} {TRUMP_DEAL[r.trump_deal]}."
-        )
-    win = [
-        "Score the highest total after the last deal. Each deal has its own game: in the negative ones "
-        "you avoid taking what the game names, in the positive ones you take tricks.",
-        plan,
-    ]
+        plan = say(lang, "plan.ordered", deals=count(lang, "deals", len(deals)), hv=hv, what=what)
+    win = [say(lang, "win.total"), plan]
     lose = [
-        f"The games and what they cost: {listed}; {GAME_NAMES[r.trump_deal]}: {game_cost(r, r.trump_deal)}."
+        say(
+            lang,
+            "lose.games",
+            listed=listed,
+            trump_name=game_name(r.trump_deal, lang),
+            trump_cost=game_cost(r, r.trump_deal, lang=lang),
+        )
     ]
     if r.early_end:
-        lose.append("A negative deal ends early once nothing it counts is left to take.")
+        lose.append(say(lang, "lose.early_end"))
     special = [
-        f"{r.players} players, {r.hand_size} cards each"
-        + (f", a {r.talon_size}-card talon" if r.talon_size else "")
-        + ". Follow suit when you can.",
+        say(
+            lang,
+            "special.deal",
+            players=count(lang, "players", r.players),
+            cards=count(lang, "cards", r.hand_size),
+            talon=say(lang, "special.talon", n=r.talon_size) if r.talon_size else "",
+        )
     ]
     if r.must_trump:
-        special.append(
-            "Void in the led suit in a trump deal, you must trump"
-            + (" and overtrump." if r.must_overtrump else ".")
-        )
+        end = say(lang, "special.overtrump" if r.must_overtrump else "special.trump_end")
+        special.append(say(lang, "special.must_trump", end=end))
     if r.hearts_lead_ban:
         special.append(
-            "No leading hearts while you hold another suit in: "
-            + ", ".join(GAME_NAMES[g] for g in r.hearts_lead_ban)
-            + "."
+            say(lang, "special.hearts_lead_ban", games=", ".join(game_name(g, lang) for g in r.hearts_lead_ban))
         )
     if r.king_discard:
-        mode = "must" if r.king_discard_mode == "mandatory" else "may"
+        mode = say(lang, "special.must" if r.king_discard_mode == "mandatory" else "special.may")
         special.append(
-            f"A player void in the led suit {mode} discard the King of hearts in: "
-            + ", ".join(GAME_NAMES[g] for g in r.king_discard)
-            + "."
+            say(
+                lang,
+                "special.king_discard",
+                mode=mode,
+                games=", ".join(game_name(g, lang) for g in r.king_discard),
+            )
         )
     if r.trump_lead_restriction:
-        special.append("Only the declarer may lead trumps.")
+        special.append(say(lang, "special.trump_lead"))
     if r.hv_buyout:
-        special.append("The other players may buy the right to declare a hvalenka.")
-    if r.zero_sum:
-        special.append("Every deal's points add up to a fixed total (the score sheet checks each row).")
-    else:
-        special.append("The points do not add up to a fixed total (not zero-sum).")
+        special.append(say(lang, "special.hv_buyout"))
+    special.append(say(lang, "special.zero_sum" if r.zero_sum else "special.not_zero_sum"))
     if r.compensation != "none":
-        special.append(f"Every player starts with {r.compensation_value} points of compensation.")
+        special.append(say(lang, "special.compensation", value=r.compensation_value))
     return RulesHelp(
         game="king",
-        title="King (Кинг)",
-        goal="Score the most points over a fixed series of deals, each played as a different game.",
+        title=say(lang, "title"),
+        goal=say(lang, "goal"),
         win=tuple(win),
         lose=tuple(lose),
         special=tuple(special),
     )
 
 
-def end_text(state: KingState, out: Outcome, names: Mapping[str, str]) -> str:
-    totals = ", ".join(f"{names.get(s, s)} {t}" for s, t in zip(state.seats, state.totals, strict=False))
-    played = len(schedule_deals(state.rules))
-    return f"all {played} deals played; the highest total wins (totals: {totals})."
+def end_text(state: KingState, out: Outcome, names: Mapping[str, str], lang: Lang = DEFAULT_LANG) -> str:
+    totals = seat_list(state.seats, state.totals, names)
+    played = WORDS.count(lang, "deals", len(schedule_deals(state.rules)))
+    return WORDS.say(lang, "end.all_played", deals=played, totals=totals)

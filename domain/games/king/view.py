@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import msgspec
 
 from contracts.games.king import (
@@ -18,7 +16,6 @@ from contracts.games.king import (
     Discarded,
     KingCommand,
     KingEvent,
-    KingRuleset,
     KingView,
     OfferBuyout,
     PassBid,
@@ -32,20 +29,12 @@ from contracts.games.king import (
     schedule_deals,
 )
 from domain.core import cards
+from domain.core.words import DEFAULT_LANG, Lang
 from domain.games.king import scoring
 from domain.games.king.evolve import UNKNOWN
 from domain.games.king.queries import to_move
-from domain.games.king.rules import GAME_NAMES
 from domain.games.king.state import KingState
-
-_UNIT = {
-    "trick": "trick",
-    "heart": "heart",
-    "boy": "boy",
-    "girl": "queen",
-    "king": "K♥",
-    "last": "last-two trick",
-}
+from domain.games.king.words import game_cost, game_name
 
 
 def notation(cmd: KingCommand) -> str:
@@ -80,38 +69,20 @@ def notation(cmd: KingCommand) -> str:
     return "discard " + " ".join(cmd.cards)
 
 
-def cost(state: KingState, game: str) -> str:
+def cost(state: KingState, game: str, lang: Lang = DEFAULT_LANG) -> str:
     """What a game costs, e.g. "-2 per heart (deal total -16)"."""
-    return game_cost(state.rules, game, state.contract)
+    return game_cost(state.rules, game, state.contract, lang)
 
 
-def game_cost(r: KingRuleset, game: str, c: Any = None) -> str:
-    """What a game of ruleset ``r`` costs; with the deal's contract ``c``, also the deal's total."""
-    if game in ("HV", "TR", "OT"):
-        return f"+{r.hv_trick} per trick (deal total {r.hv_trick * r.hand_size})"
-    if game == "AU":
-        return f"+{r.hv_trick} per trick; the declarer scores only the tricks above his bid"
-    sign = "-" if game.startswith("N") else "+"
-    total = scoring.expected_sum(r, c) if c is not None and c.game == game else None
-    cats = scoring.CATEGORIES[game[1]]
-    if len(cats) > 1:
-        text = "every category at once: " + ", ".join(f"{sign}{getattr(r.v, k)} per {_UNIT[k]}" for k in cats)
-    elif cats[0] == "king":
-        text = f"{sign}{r.v.king} for K♥"
-    else:
-        text = f"{sign}{getattr(r.v, cats[0])} per {_UNIT[cats[0]]}"
-    return text + (f" (deal total {total})" if total is not None else "")
-
-
-def _contract_view(state: KingState) -> ContractView | None:
+def _contract_view(state: KingState, lang: Lang) -> ContractView | None:
     c = state.contract
     if c is None:
         return None
     seats = state.seats
     return ContractView(
         game=c.game,  # type: ignore[arg-type]
-        name=GAME_NAMES[c.game],
-        cost=cost(state, c.game),
+        name=game_name(c.game, lang),
+        cost=cost(state, c.game, lang),
         sign=c.sign,
         trump=c.trump,  # type: ignore[arg-type]
         misere=c.misere,
@@ -128,7 +99,8 @@ def _contract_view(state: KingState) -> ContractView | None:
     )
 
 
-def view(state: KingState, viewer: str | None) -> KingView:
+def view(state: KingState, viewer: str | None, lang: Lang = DEFAULT_LANG) -> KingView:
+    """The table for ``viewer``; the contract's name and cost in ``lang``."""
     s = state
     seats = s.seats
     me = seats.index(viewer) if viewer in seats else None
@@ -151,7 +123,7 @@ def view(state: KingState, viewer: str | None) -> KingView:
         to_act=seats[s.to_act] if s.to_act >= 0 and s.phase not in ("scored", "finished") else None,
         to_move=tuple(x for x in seats if x in to_move(s)),
         ready=tuple(x for x, r in zip(seats, s.ready, strict=True) if r),
-        contract=_contract_view(s) if in_deal else None,
+        contract=_contract_view(s, lang) if in_deal else None,
         hand=hand,
         hand_sizes={x: len(h) for x, h in zip(seats, s.hands, strict=True)} if in_deal else {},
         pending_sizes={x: len(p) for x, p in zip(seats, s.pending, strict=True)} if in_deal else {},

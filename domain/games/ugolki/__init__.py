@@ -50,6 +50,7 @@ GAME: Decider[UgolkiState, MovePiece, Any, UgolkiView, UgolkiRuleset] = Decider(
     to_move=to_move,
     outcome=outcome,
     view=view,
+    view_in=view,
     redact=redact,
     hidden=no_hidden,
     describe=describe,

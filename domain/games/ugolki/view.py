@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from contracts.games.ugolki import MovePiece, UgolkiEvent, UgolkiView
+from domain.core.words import DEFAULT_LANG, Lang
 
 from .explain import warnings
 from .geometry import Geometry
@@ -27,7 +28,8 @@ def _result_text(state: UgolkiState) -> str | None:
     return f"{winner} wins ({out.reason})"
 
 
-def view(state: UgolkiState, viewer: str | None) -> UgolkiView:
+def view(state: UgolkiState, viewer: str | None, lang: Lang = DEFAULT_LANG) -> UgolkiView:
+    """The position for ``viewer``, the warnings in ``lang``."""
     geo = state.geo
     white, black = state.seats
     over = state.result is not None
@@ -51,7 +53,7 @@ def view(state: UgolkiState, viewer: str | None) -> UgolkiView:
         legal=legal,
         continuations=chains,
         result=_result_text(state),
-        warnings=warnings(state),
+        warnings=warnings(state, lang),
         last_move=tuple(geo.names[i] for i in state.turns[-1]) if state.turns else (),
     )
 

@@ -50,7 +50,7 @@ class Source:
         finally:
             self.follows_open -= 1
 
-    def frames(self, folded: Any, seat: str | None, since: int) -> list[str]:
+    def frames(self, folded: Any, seat: str | None, since: int, lang: str = "en") -> list[str]:
         self.rendered.append((folded.seq, seat))
         return [f"events {folded.seq} {seat}", f"view {folded.seq} {seat}"]
 

@@ -1,0 +1,160 @@
+"""King's words in English and Russian: the games' names (the Russian ones as rules/king.md §4
+gives them), what each game costs, and the sentences of the rules help and end reason
+(domain/core/words.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from contracts.games.king import KingRuleset
+from domain.core.words import DEFAULT_LANG, Lang, Words
+
+from . import scoring
+from .rules import GAME_NAMES
+
+GAME_NAMES_RU: dict[str, str] = {
+    "NT": "Не брать взяток",
+    "NH": "Не брать червей",
+    "NB": "Не брать мальчиков",
+    "NG": "Не брать девочек",
+    "NK": "Не брать Кинга",
+    "NL": "Не брать двух последних",
+    "NE": "Ералаш на минус",
+    "PT": "Брать взятки",
+    "PB": "Брать мальчиков",
+    "PG": "Брать девочек",
+    "PH": "Брать червей",
+    "PK": "Брать Кинга",
+    "PL": "Брать 2 последние",
+    "PE": "Ералаш на плюс",
+    "HV": "Хвалёнка",
+    "TR": "Игра с козырем",
+    "AU": "Кинг с торговлей",
+    "OT": "Отыгрыш",
+}
+
+WORDS = Words(
+    en={
+        "title": "King (Кинг)",
+        "deals": "deal|deals",
+        "games": "game|games",
+        "players": "player|players",
+        "cards": "card|cards",
+        "unit.trick": "trick",
+        "unit.heart": "heart",
+        "unit.boy": "boy",
+        "unit.girl": "queen",
+        "unit.king": "K♥",
+        "unit.last": "last-two trick",
+        "cost.hv": "+{value} per trick (deal total {total})",
+        "cost.au": "+{value} per trick; the declarer scores only the tricks above his bid",
+        "cost.all": "every category at once: {each}",
+        "cost.king": "{sign}{value} for K♥",
+        "cost.unit": "{sign}{value} per {unit}",
+        "cost.total": " (deal total {total})",
+        "trump_deal.HV": "hvalenki (the declarer names trumps or another option, every trick scores)",
+        "trump_deal.TR": "trump deals (every trick scores)",
+        "trump_deal.AU": "auctioned trump deals (the high bidder names trumps)",
+        "trump_deal.OT": "otyigrysh deals (every trick scores)",
+        "goal": "Score the most points over a fixed series of deals, each played as a different game.",
+        "plan.after": ", and {games} after them",
+        "plan.fixed": "{deals} in a fixed order: {games}, then {hv} of {what}{after}.",
+        "plan.ordered": "{deals}: every player in turn orders each game of the list once, and {hv} of {what}.",
+        "win.total": "Score the highest total after the last deal. Each deal has its own game: in the negative "
+        "ones you avoid taking what the game names, in the positive ones you take tricks.",
+        "lose.games": "The games and what they cost: {listed}; {trump_name}: {trump_cost}.",
+        "lose.early_end": "A negative deal ends early once nothing it counts is left to take.",
+        "special.talon": ", a {n}-card talon",
+        "special.deal": "{players}, {cards} each{talon}. Follow suit when you can.",
+        "special.overtrump": " and overtrump.",
+        "special.trump_end": ".",
+        "special.must_trump": "Void in the led suit in a trump deal, you must trump{end}",
+        "special.hearts_lead_ban": "No leading hearts while you hold another suit in: {games}.",
+        "special.must": "must",
+        "special.may": "may",
+        "special.king_discard": "A player void in the led suit {mode} discard the King of hearts in: {games}.",
+        "special.trump_lead": "Only the declarer may lead trumps.",
+        "special.hv_buyout": "The other players may buy the right to declare a hvalenka.",
+        "special.zero_sum": "Every deal's points add up to a fixed total (the score sheet checks each row).",
+        "special.not_zero_sum": "The points do not add up to a fixed total (not zero-sum).",
+        "special.compensation": "Every player starts with {value} points of compensation.",
+        "end.all_played": "all {deals} played; the highest total wins (totals: {totals}).",
+    },
+    ru={
+        "title": "Кинг",
+        "deals": "сдача|сдачи|сдач",
+        "games": "игра|игры|игр",
+        "players": "игрок|игрока|игроков",
+        "cards": "карта|карты|карт",
+        "unit.trick": "взятку",
+        "unit.heart": "черву",
+        "unit.boy": "мальчика",
+        "unit.girl": "девочку",
+        "unit.king": "K♥",
+        "unit.last": "каждую из двух последних взяток",
+        "cost.hv": "+{value} за взятку (всего за сдачу {total})",
+        "cost.au": "+{value} за взятку; выигравший торговлю получает только за взятки сверх своего заказа",
+        "cost.all": "всё сразу: {each}",
+        "cost.king": "{sign}{value} за K♥",
+        "cost.unit": "{sign}{value} за {unit}",
+        "cost.total": " (всего за сдачу {total})",
+        "trump_deal.HV": "хвалёнки (объявляющий называет козырь или другой вариант, очки приносит каждая "
+        "взятка)",
+        "trump_deal.TR": "игры с козырем (очки приносит каждая взятка)",
+        "trump_deal.AU": "игры с торговлей (козырь называет выигравший торговлю)",
+        "trump_deal.OT": "отыгрыш (очки приносит каждая взятка)",
+        "goal": "Наберите больше всех очков за заданную серию сдач, в каждой из которых играется своя игра.",
+        "plan.after": ", и ещё {games} после них",
+        "plan.fixed": "{deals} в заданном порядке: {games}, затем {hv} — {what}{after}.",
+        "plan.ordered": "{deals}: каждый игрок по очереди один раз заказывает каждую игру из списка, и ещё "
+        "{hv} — {what}.",
+        "win.total": "Наберите больше всех очков к концу последней сдачи. В каждой сдаче своя игра: в "
+        "минусовых нужно не брать того, что названо в игре, в плюсовых — брать взятки.",
+        "lose.games": "Игры и их цена: {listed}; {trump_name}: {trump_cost}.",
+        "lose.early_end": "Минусовая сдача заканчивается досрочно, когда брать уже нечего из того, что в ней "
+        "считается.",
+        "special.talon": ", в прикупе {n}",
+        "special.deal": "{players}, у каждого {cards}{talon}. Ходите в масть, если можете.",
+        "special.overtrump": " и перебивать старшим козырем.",
+        "special.trump_end": ".",
+        "special.must_trump": "В козырной сдаче, если нет масти хода, нужно бить козырем{end}",
+        "special.hearts_lead_ban": "Нельзя ходить с червей, пока есть другие масти, в играх: {games}.",
+        "special.must": "обязан",
+        "special.may": "может",
+        "special.king_discard": "Игрок, у которого нет масти хода, {mode} сбросить Кинга (K♥) в играх: "
+        "{games}.",
+        "special.trump_lead": "Ходить с козыря может только объявляющий.",
+        "special.hv_buyout": "Другие игроки могут перекупить право объявить хвалёнку.",
+        "special.zero_sum": "Очки каждой сдачи в сумме дают постоянное число (запись проверяет каждую строку).",
+        "special.not_zero_sum": "Сумма очков за сдачу не постоянна (игра не с нулевой суммой).",
+        "special.compensation": "Каждому игроку в начале записывается компенсация: {value}.",
+        "end.all_played": "сыграны все {deals}; побеждает наибольшая сумма (итоги: {totals}).",
+    },
+)
+
+
+def game_name(game: str, lang: Lang = DEFAULT_LANG) -> str:
+    return GAME_NAMES_RU[game] if lang == "ru" else GAME_NAMES[game]
+
+
+def game_cost(r: KingRuleset, game: str, c: Any = None, lang: Lang = DEFAULT_LANG) -> str:
+    """What a game of ruleset ``r`` costs; with the deal's contract ``c``, also the deal's total."""
+    say = WORDS.say
+    if game in ("HV", "TR", "OT"):
+        return say(lang, "cost.hv", value=r.hv_trick, total=r.hv_trick * r.hand_size)
+    if game == "AU":
+        return say(lang, "cost.au", value=r.hv_trick)
+    sign = "-" if game.startswith("N") else "+"
+    total = scoring.expected_sum(r, c) if c is not None and c.game == game else None
+    cats = scoring.CATEGORIES[game[1]]
+
+    def per(k: str) -> str:
+        return say(lang, "cost.unit", sign=sign, value=getattr(r.v, k), unit=say(lang, f"unit.{k}"))
+
+    if len(cats) > 1:
+        text = say(lang, "cost.all", each=", ".join(per(k) for k in cats))
+    elif cats[0] == "king":
+        text = say(lang, "cost.king", sign=sign, value=r.v.king)
+    else:
+        text = per(cats[0])
+    return text + (say(lang, "cost.total", total=total) if total is not None else "")

@@ -1,0 +1,100 @@
+"""The gateway answers in Russian when asked (issue 15): ``?lang=ru`` on the rules help, the match
+view (Ugolki's warnings, the end reason), the games catalogue and the match WebSocket; any other
+language is the typed error 422 ``unsupported_language``."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect as ws_connect
+
+from tests.support.gateway import OPEN, running_gateway
+
+pytestmark = pytest.mark.integration
+
+CYRILLIC = re.compile("[\u0400-\u04ff]")
+
+
+@pytest.fixture(scope="module")
+def gateway(nats_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with running_gateway(nats_url, tmp_path_factory.mktemp("words"), OPEN) as url:
+        yield url
+
+
+@pytest.fixture
+def client(gateway: str) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=gateway, timeout=30) as c:
+        yield c
+
+
+def new_match(client: httpx.Client) -> dict:
+    created = client.post("/api/matches", json={"game": "ugolki", "preset": "gambiter-classic", "players": ["ann", "bob"]})
+    assert created.status_code == 201, created.text
+    return created.json()
+
+
+def test_rules_help_in_russian_and_english(client: httpx.Client) -> None:
+    mid = new_match(client)["match_id"]
+    ru = client.get(f"/api/matches/{mid}/rules", params={"lang": "ru"}).json()
+    en = client.get(f"/api/matches/{mid}/rules").json()
+    assert ru["title"] == "Уголки" and en["title"] == "Ugolki (corners)"
+    assert ru["preset"] == en["preset"] == "gambiter-classic"  # preset names stay as the rules give them
+    assert all(CYRILLIC.search(line) for line in (ru["goal"], *ru["win"], *ru["lose"], *ru["special"]))
+    assert any("после 40-го хода чёрных" in line for line in ru["lose"])
+    assert client.get(f"/api/matches/{mid}/rules", params={"lang": "en"}).json() == en
+
+
+def test_the_view_words_its_warnings_and_end_reason_in_russian(client: httpx.Client) -> None:
+    created = new_match(client)
+    mid = created["match_id"]
+    view = client.get(f"/api/matches/{mid}", params={"lang": "ru"}).json()
+    texts = [w["text"] for w in view["game_view"]["warnings"]]
+    assert texts and all(CYRILLIC.search(t) for t in texts), texts
+    assert texts[0].startswith("Белые: дома ещё 10 шашек; осталось 40 ходов")
+    black = next(s["token"] for s in created["seats"] if s["seat"] == "black")
+    resigned = client.post(
+        f"/api/matches/{mid}/commands",
+        json={"command": {"type": "resign.v1"}},
+        headers={"Authorization": f"Bearer {black}"},
+    )
+    assert resigned.status_code == 200, resigned.text
+    ru = client.get(f"/api/matches/{mid}", params={"lang": "ru"}).json()
+    en = client.get(f"/api/matches/{mid}").json()
+    assert ru["outcome_text"] == "Побеждает ann (white): игрок bob (black) сдался."
+    assert en["outcome_text"] == "ann (white) wins: bob (black) resigned."
+
+
+def test_the_catalogue_helps_every_preset_in_russian(client: httpx.Client) -> None:
+    games = client.get("/api/games", params={"lang": "ru"}).json()
+    for game in games:
+        for preset in game["presets"]:
+            assert CYRILLIC.search(preset["help"]["goal"]), (game["game"], preset["name"])
+
+
+@pytest.mark.parametrize("path", ["/api/games", "/api/matches/{mid}", "/api/matches/{mid}/rules"])
+@pytest.mark.parametrize("lang", ["de", "RU", "ru-RU", "x" * 300])
+def test_any_other_language_is_a_typed_422(client: httpx.Client, path: str, lang: str) -> None:
+    mid = new_match(client)["match_id"] if "{mid}" in path else ""
+    response = client.get(path.format(mid=mid), params={"lang": lang})
+    assert response.status_code == 422, response.text
+    assert response.json() == {"code": "unsupported_language", "detail": "lang must be one of: en, ru"}
+
+
+def test_the_websocket_sends_views_in_the_language_asked(gateway: str, client: httpx.Client) -> None:
+    created = new_match(client)
+    base = gateway.replace("http://", "ws://") + f"/ws/matches/{created['match_id']}"
+    with ws_connect(f"{base}?lang=ru", open_timeout=10) as ws:
+        frames = [json.loads(ws.recv(timeout=10)) for _ in range(2)]
+        view = next(f["view"] for f in frames if f["type"] == "view")
+        assert view["game_view"]["warnings"][0]["text"].startswith("Белые: дома ещё")
+    with ws_connect(f"{base}?lang=de", open_timeout=10) as ws:
+        frame = json.loads(ws.recv(timeout=10))
+        assert frame == {"type": "error", "code": "unsupported_language", "detail": "lang must be one of: en, ru"}
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4400

@@ -1,4 +1,5 @@
 // The public API, as any client uses it: HTTP for reads and creation, a WebSocket per match.
+import { lang } from "./i18n.js";
 
 export async function api(path, { method = "GET", body, token } = {}) {
   const headers = {};
@@ -65,7 +66,9 @@ export class MatchSocket {
 
   url() {
     const proto = location.protocol === "https:" ? "wss" : "ws";
-    const q = new URLSearchParams({ since: String(this.seq) });
+    // The views' sentences (end reason, warnings) in the page's language; the page opens a new
+    // socket when the language switch changes it.
+    const q = new URLSearchParams({ since: String(this.seq), lang: lang() });
     if (this.token) q.set("token", this.token);
     return `${proto}://${location.host}/ws/matches/${encodeURIComponent(this.matchId)}?${q}`;
   }

@@ -28,9 +28,15 @@ let catalogue = null;
 
 const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 
+// The catalogue in the page's language (its presets' rules help are the server's sentences),
+// asked again when the language switch changes it.
 async function games() {
-  catalogue = catalogue || (await api("/api/games"));
-  return catalogue;
+  if (!catalogue || catalogue.lang !== lang()) {
+    const asked = lang();
+    const list = await api(`/api/games?lang=${asked}`);
+    catalogue = { lang: asked, list };
+  }
+  return catalogue.list;
 }
 
 function route() {
@@ -188,7 +194,7 @@ const strengthLabel = (g, bot) => t(`strength.${strengthLevel(g, bot)}`);
 
 // A game's title as the game declares it (GET /api/games); the id until the catalogue arrives.
 function gameTitle(game) {
-  const known = (catalogue || []).find((g) => g.game === game);
+  const known = (catalogue ? catalogue.list : []).find((g) => g.game === game);
   return known ? known.title : game;
 }
 
@@ -259,7 +265,7 @@ async function openSeeks(target, join) {
 }
 
 function presetTitle(game, preset) {
-  const g = (catalogue || []).find((x) => x.game === game);
+  const g = (catalogue ? catalogue.list : []).find((x) => x.game === game);
   const p = g && g.presets.find((x) => x.name === preset);
   return p && p.title ? p.title : preset;
 }
@@ -442,7 +448,7 @@ async function showMatch(matchId, params) {
     st.textContent = view.status === "finished" ? outcomeText(view)
       : view.to_move.includes(seat) ? t("match.your_turn") : view.to_move.length ? t("match.waiting_for", { seats: view.to_move.join(", ") }) : "";
     // A match with hidden cards exports only once it is over (the bundle would show every hand).
-    const hidden = (catalogue || []).some((g) => g.game === view.game && g.hidden_info);
+    const hidden = (catalogue ? catalogue.list : []).some((g) => g.game === view.game && g.hidden_info);
     $("export-link").hidden = hidden && view.status !== "finished";
     const running = view.status === "running" && seat;
     $("resign").hidden = !running;

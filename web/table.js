@@ -3,7 +3,7 @@
 // rule sentence comes from the server (GET /api/matches/{id}/rules, the catalogue's per-preset
 // help, the view's outcome_text); this module only lays them out.
 import { api, tokens, prefs } from "./api.js";
-import { t, addStrings } from "./i18n.js";
+import { t, addStrings, lang } from "./i18n.js";
 
 // This module's words (the rules, end reasons and warnings themselves are the server's sentences).
 addStrings({
@@ -67,7 +67,7 @@ export function rulesHelpHtml(help) {
 // The match's rules in words, in a <details> the player opens when needed (open on the first visit).
 export async function showRulesHelp(target, matchId) {
   try {
-    const help = await api(`/api/matches/${encodeURIComponent(matchId)}/rules`);
+    const help = await api(`/api/matches/${encodeURIComponent(matchId)}/rules?lang=${lang()}`);
     const seen = prefs.get(`rules-seen.${help.game}.${help.preset}`, false);
     target.innerHTML = `<details class="rules-help" id="rules-help" ${seen ? "" : "open"}><summary>${esc(t("help.rules", { title: help.title, preset: help.preset }))}</summary>${rulesHelpHtml(help)}</details>`;
     prefs.set(`rules-seen.${help.game}.${help.preset}`, true);

@@ -1,5 +1,6 @@
 """The page for players in headless Chromium: English and Russian (the browser's language, a
-remembered switch), phone width (390 px) for the lobby and every game's table, the Ugolki board
+remembered switch) with the server's sentences (rules help, warnings, end reason) in that
+language, phone width (390 px) for the lobby and every game's table, the Ugolki board
 played with the keyboard only, open seeks, the matches list, the leaderboard that opens on the
 game with rated players, the player page in words and the quick-match link to a match in progress.
 
@@ -176,6 +177,49 @@ def test_desktop_tables_in_both_languages(browser: Any, ranked_stack: str, artif
         finally:
             context.close()
         assert not errors, errors
+
+
+def test_the_russian_page_shows_the_server_sentences_in_russian(
+    browser: Any, ranked_stack: str, artifacts_dir: Path
+) -> None:
+    """The rules help, Ugolki's warnings and the end reason come from the server in the page's
+    language (?lang=ru), and in English again once the switch changes it."""
+    context, page, errors = new_page(browser, DESKTOP, "ru-RU")
+    try:
+        page.goto(ranked_stack + "/")
+        page.wait_for_selector("#lobby")
+        page.select_option("#game", "ugolki")
+        page.select_option("#preset", "halma-8x8-1234")
+        assert "Вовремя выйти из дома" in page.text_content("#preset-help-body")
+        page.select_option("#strength", "random")
+        page.click("#play-computer")
+        page.wait_for_url(re.compile(r"#/play/[0-9a-f]+$"))
+        page.wait_for_selector("#rules-help")
+        help_text = page.inner_text("#rules-help")
+        assert "Правила: Уголки — halma-8x8-1234" in help_text  # the preset's name as the rules give it
+        assert "Переведите все 10 шашек из своего угла" in help_text
+        assert "Вовремя выйти из дома (§6.2)" in help_text
+        page.wait_for_selector("#warnings")
+        page.wait_for_function("document.querySelector('#warnings').textContent.includes('дома ещё')")
+        assert "Белые: дома ещё 10 шашек; осталось 40 ходов, чтобы вывести все 10" in page.inner_text("#warnings")
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.click("#resign")
+        page.wait_for_selector("#after-game #end-reason")
+        reason = page.inner_text("#end-reason")
+        assert reason.startswith("Побеждает ") and reason.endswith("сдался."), reason
+        assert page.inner_text("#warnings") == ""  # the match is over: no countdown is left
+        page.screenshot(path=str(artifacts_dir / "ugolki-end-ru-desktop.png"), full_page=True)
+
+        page.click('#lang-switch [data-lang="en"]')
+        page.wait_for_function(
+            "(document.querySelector('#end-reason') || {}).textContent?.endsWith('resigned.')"
+        )
+        assert "wins: " in page.inner_text("#end-reason")
+        page.wait_for_function("(document.querySelector('#rules-help') || {}).textContent?.includes('Leave home')")
+        assert "Move all 10 of your pieces" in page.text_content("#rules-help")
+    finally:
+        context.close()
+    assert not errors, errors
 
 
 def press_towards(page: Any, target: str) -> None:

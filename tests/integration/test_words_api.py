@@ -55,7 +55,7 @@ def test_the_view_words_its_warnings_and_end_reason_in_russian(client: httpx.Cli
     view = client.get(f"/api/matches/{mid}", params={"lang": "ru"}).json()
     texts = [w["text"] for w in view["game_view"]["warnings"]]
     assert texts and all(CYRILLIC.search(t) for t in texts), texts
-    assert texts[0].startswith("Белые: дома ещё 10 шашек; осталось 40 ходов")
+    assert texts[0].startswith("Белые: дома ещё 10 шашек; осталось 40 ходов, чтобы вывести все 10")
     black = next(s["token"] for s in created["seats"] if s["seat"] == "black")
     resigned = client.post(
         f"/api/matches/{mid}/commands",

@@ -230,8 +230,9 @@ export function create(root, ctx) {
       `<tr><th></th><th>${t("ug.moves_made")}</th><th title="${t("ug.tempo_title")}">${t("ug.tempo")}</th><th title="${t("ug.to_go_title")}">${t("ug.to_go")}</th></tr>` +
       seats.map((s) => `<tr class="${gv.to_move === s ? "to-move" : ""}"><th>${s}</th><td>${gv.moves_made[s] ?? 0}</td>` +
         `<td>${gv.tempo[s] ?? ""}</td><td>${gv.tempo_to_go[s] ?? ""}</td></tr>`).join("");
-    // Rule-based endings coming up (leave-home countdown, move cap), worded by the server.
-    el.querySelector("#warnings").innerHTML = (gv.warnings || []).map((w) =>
+    // Rule-based endings coming up (leave-home countdown, move cap), worded by the server; none
+    // once the match is over (a resignation ends it without the game's own result).
+    el.querySelector("#warnings").innerHTML = (view.status === "finished" ? [] : gv.warnings || []).map((w) =>
       `<li class="warning ${w.urgent ? "urgent" : ""}" data-rule="${w.rule}" data-seat="${w.seat || ""}">${w.urgent ? "⚠ " : ""}${w.text.replace(/[&<>]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;" }[c]))}</li>`).join("");
     const list = el.querySelector("#movelist");
     list.innerHTML = "";

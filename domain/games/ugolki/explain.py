@@ -79,6 +79,7 @@ WORDS = Words(
         "end.resigned": "{who} resigned.",
         "warn.may_stay": " (at most {n} may stay)",
         "warn.it": "it",
+        "warn.all": "all {n}",
         "warn.leave_home": "{side}: {pieces} still at home{may_stay}, {moves} {left} to bring {what} out "
         "(checked after Black's move {check}).",
         "warn.return_home": "{side}: ending a move in your own corner now loses (after move {n}).",
@@ -151,6 +152,7 @@ WORDS = Words(
         "end.resigned": "игрок {who} сдался.",
         "warn.may_stay": " (остаться могут не больше {n})",
         "warn.it": "её",
+        "warn.all": "все {n}",
         "warn.leave_home": "{side}: дома ещё {pieces}{may_stay}; {left} {moves}, чтобы вывести {what} "
         "(проверка после {check}-го хода чёрных).",
         "warn.return_home": "{side}: теперь закончить ход в своём углу — поражение (после {n}-го хода).",
@@ -322,7 +324,11 @@ def warnings(state: UgolkiState, lang: Lang = DEFAULT_LANG) -> tuple[UgolkiWarni
                 may_stay=may_stay,
                 moves=WORDS.count(lang, "move", left),
                 left=WORDS.word(lang, "left", left),
-                what=say(lang, "warn.it") if must_leave == 1 else str(must_leave),
+                what=say(lang, "warn.it")
+                if must_leave == 1
+                else say(lang, "warn.all", n=must_leave)
+                if must_leave == home
+                else str(must_leave),
                 check=check,
             )
             out.append(

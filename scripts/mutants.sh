@@ -27,8 +27,11 @@ for pkg in "$@"; do
   work=$ROOT/.mutants/$name
   mkdir -p "$work"
   # A fresh copy of the sources and tests (mutmut writes its mutants to $work/mutants/).
-  rm -rf "$work/contracts" "$work/domain" "$work/tests"
-  cp -r contracts domain tests pyproject.toml "$work/"
+  # Every tracked file: some unit tests read docs/, web/ or scripts/.
+  top=$(git ls-files | cut -d/ -f1 | sort -u)
+  # shellcheck disable=SC2086  # one word per top-level entry
+  (cd "$work" && rm -rf $top)
+  git ls-files -z | xargs -0 cp --parents -t "$work/"
   # Drop the pytest section's test paths: the selection below names the tests.
   selection=""
   for t in $(tests_for "$pkg"); do [ -e "$t" ] && selection="$selection    $t"$'\n'; done
@@ -36,7 +39,9 @@ for pkg in "$@"; do
     echo "[mutmut]"
     echo "source_paths=$pkg/"
     echo "also_copy="
-    echo "    contracts/"
+    for entry in $top; do
+      case "$entry" in domain|tests) ;; *) [ -d "$entry" ] && echo "    $entry/" || echo "    $entry" ;; esac
+    done
     # Everything of domain/ outside the mutated package (copying the package itself would
     # overwrite its mutants).
     "$ROOT/.venv/bin/python" - "$pkg" <<'PY'

@@ -56,8 +56,14 @@ for anc in ancestors[1:]:
         print(f"    {child}{'/' if child.is_dir() else ''}")
 PY
     # Frozen older rules versions (docs/audit.md "Older rules versions") are not mutated.
+    # Nor are the sentences shown to players (rules help, end reasons in words: explain.py and
+    # words.py), whose string literals are not rules; tests/unit/test_rules_in_words.py and
+    # tests/unit/test_end_reasons_in_words.py check them in both languages.
     echo "do_not_mutate="
     echo "    $pkg/v[0-9]*/*"
+    echo "    $pkg/explain.py"
+    echo "    $pkg/words.py"
+    echo "    $pkg/*/words.py"
     echo "pytest_add_cli_args="
     echo "    -p"
     echo "    no:cacheprovider"

@@ -19,12 +19,14 @@ for meta in sorted(Path("mutants").joinpath(package).rglob("*.py.meta")):
 total: Counter[str] = Counter()
 for name, counts in by_file.items():
     total.update(counts)
-    tested = counts["killed"] + counts["survived"] + counts["timeout"]
+    # A mutant in code no selected test runs is not killed: it counts against the rate.
+    tested = counts["killed"] + counts["survived"] + counts["timeout"] + counts["no tests"]
     rate = 100 * (counts["killed"] + counts["timeout"]) / tested if tested else 0.0
     print(f"  {name:<45} {tested:5d} mutants  {rate:5.1f} % killed  {counts['survived']:4d} survived"
           f"  {counts['no tests']:4d} not covered")
-tested = total["killed"] + total["survived"] + total["timeout"]
+tested = total["killed"] + total["survived"] + total["timeout"] + total["no tests"]
 killed = total["killed"] + total["timeout"]
 print(f"{package}: {killed}/{tested} killed = {100 * killed / tested if tested else 0:.1f} %"
       f" ({total['survived']} survived, {total['timeout']} timeouts counted as killed,"
-      f" {total['no tests']} in code no selected test runs, {total['not checked']} not checked)")
+      f" {total['no tests']} in code no selected test runs, counted as survivors,"
+      f" {total['not checked']} not checked)")

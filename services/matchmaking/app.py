@@ -68,6 +68,7 @@ QUEUE_WAIT = Histogram(
     ["game"],
     buckets=(0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 20, 30, 60, 120),
 )
+POLLS = ("seeks", "status")  # the requests a client repeats while it waits
 REQUESTS = Counter("gamehall_matchmaking_requests_total", "Matchmaking requests", ["kind", "result"])
 
 DEFAULT_RATING = 1500.0
@@ -281,7 +282,10 @@ class MatchmakingService:
             reply, kind = self.mm.status(request.player, entry, self.waiting(), at), "status"
         result = reply.code if isinstance(reply, Rejected) else "ok"
         REQUESTS.labels(kind=kind, result=result).inc()
-        self.log.info("matchmaking_request", kind=kind, result=result, player=getattr(request, "player", ""))
+        # The lobby page polls the seeks (every 4 s) and a queued ticket's status (every second):
+        # an answered poll is logged at debug, so the log keeps joins, leaves and refusals.
+        log = self.log.debug if kind in POLLS and result == "ok" else self.log.info
+        log("matchmaking_request", kind=kind, result=result, player=getattr(request, "player", ""))
         if kind == "join" and result == "ok":
             # A new ticket may complete a table right away (after this reply goes out).
             task = asyncio.create_task(self.form())

@@ -4,9 +4,12 @@ waiting, oldest first; private (invite) queues, computer tables and ticket ids n
 from __future__ import annotations
 
 import msgspec
+import structlog
 
-from contracts.matchmaking import JoinQueue, Seeks, Ticket, reply_decoder
-from services.matchmaking.app import Matchmaker
+from contracts.codecs import encode
+from contracts.envelope import Rejected
+from contracts.matchmaking import JoinQueue, ListSeeks, QueueStatus, Seeks, Ticket, reply_decoder
+from services.matchmaking.app import Matchmaker, MatchmakingService
 
 
 def join(waiting: list[Ticket], player: str, at: int, **kw: object) -> Ticket:
@@ -47,3 +50,33 @@ def test_seeks_of_one_game_and_of_fewer_waiting() -> None:
     w = [t for t in w if t.player != "ann"]
     assert [s.players for s in mm.seeks(w).seeks] == [("fay",)]
     assert mm.seeks([]) == Seeks(seeks=())
+
+
+
+class _EmptyQueue:
+    """A queue bucket with no tickets (what MatchmakingService reads of it here)."""
+
+    def entries(self) -> list[object]:
+        return []
+
+    async def get(self, player: str) -> tuple[None, int]:
+        return None, 0
+
+
+class _NoBus:
+    def jetstream(self) -> None:
+        return None
+
+
+async def test_an_answered_poll_is_not_logged_at_info_but_a_refusal_is() -> None:
+    """The lobby asks for the seeks every 4 s and a queued player's status every second: those
+    answers stay out of the info log; a refused request is still logged there."""
+    service = MatchmakingService(_NoBus(), None, Matchmaker(), _EmptyQueue())  # type: ignore[arg-type]
+    with structlog.testing.capture_logs() as logged:
+        for poll in (ListSeeks(game=""), QueueStatus(player="ann")):
+            assert not isinstance(reply_decoder.decode(await service.answer(encode(poll))), Rejected)
+        join = JoinQueue(player="ann", game="ugolki", preset="mini-3x3", seats=9)  # no such table
+        refused = reply_decoder.decode(await service.answer(encode(join)))
+    assert isinstance(refused, Rejected)
+    at_info = [e for e in logged if e["event"] == "matchmaking_request" and e["log_level"] == "info"]
+    assert [(e["kind"], e["result"]) for e in at_info] == [("join", refused.code)]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -226,9 +226,9 @@ def decide(
     if isinstance(command, ExpireIdle):
         return _expire(game, state, seat, command, server_seed)
     if isinstance(command, ClaimTimeout):
-        return _timeout(game, state, seat, command, server_seed)
+        return _claim(game, state, seat, command, server_seed, _TIMEOUT)
     if isinstance(command, ClaimAbandon):
-        return _abandon(game, state, seat, command, server_seed)
+        return _claim(game, state, seat, command, server_seed, _ABANDON)
     if seat is None or seat not in seats:
         return Rejected(code="not_a_seat", detail=f"seat must be one of {list(seats)}")
     if isinstance(command, Resign):
@@ -438,55 +438,42 @@ def _handover(
     return (SeatHandedToBot(seat=seat, strength=game.default_bot, token_hash=token_hash),)
 
 
-def _timeout(
-    game: Decider[Any, Any, Any, Any, Any],
-    state: MatchState,
-    seat: str | None,
-    command: ClaimTimeout,
-    server_seed: bytes | None,
-) -> tuple[Any, ...] | Rejected:
-    """A seat's clock ran out: ``TimedOut``, then the game's timeout rule (``Decider.timeout``:
-    the game's events, e.g. an auto-act) or, for a game without one, the seat loses on time:
-    it ranks last and the others share first place (reason ``timeout``)."""
-    return _claim(
-        game,
-        state,
-        seat,
-        command,
-        server_seed,
-        name="claim_timeout",
-        due_of=deadline,
-        due_text="{seat}'s clock runs out at {due}",
-        event_type=TimedOut,
-        rule=game.timeout,
-        reason="timeout",
-    )
+# A game's rule for one seat: its events, an outcome to end the match with, or a refusal.
+_SeatRule = Callable[[Any, str], tuple[Any, ...] | Outcome | Rejected]
 
 
-def _abandon(
-    game: Decider[Any, Any, Any, Any, Any],
-    state: MatchState,
-    seat: str | None,
-    command: ClaimAbandon,
-    server_seed: bytes | None,
-) -> tuple[Any, ...] | Rejected:
-    """A seat sent nothing while to move for ``grace_s``: ``SeatAbandoned``, then either the
-    handover to a computer player (casual, ``on_timeout = "bot"``) or the game's abandonment rule
-    (``Decider.abandon``: the game's events, or the outcome it ends with) or, for a game without
-    one, the seat loses (last; the others share first place; reason ``abandoned``)."""
-    return _claim(
-        game,
-        state,
-        seat,
-        command,
-        server_seed,
-        name="claim_abandon",
-        due_of=abandon_deadline,
-        due_text="{seat} is abandoned at {due}",
-        event_type=SeatAbandoned,
-        rule=game.abandon,
-        reason="abandoned",
-    )
+class _Claim(NamedTuple):
+    """What a platform claim that a seat is past a deadline checks, records and falls back to."""
+
+    name: str  # the command, in refusals
+    due_of: Callable[[MatchState, str], int | None]  # the seat's deadline, None when it has none
+    due_text: str  # the deadline in words, for a refusal of a claim that is not due
+    event_type: type[TimedOut] | type[SeatAbandoned]
+    rule_of: Callable[[Decider[Any, Any, Any, Any, Any]], _SeatRule | None]  # the game's rule, if any
+    reason: str  # the end reason of the loss when the game has no rule
+
+
+# A seat's clock ran out: ``TimedOut``, then the game's timeout rule (``Decider.timeout``: the
+# game's events, e.g. an auto-act) or, for a game without one, the seat loses on time.
+_TIMEOUT = _Claim(
+    name="claim_timeout",
+    due_of=deadline,
+    due_text="{seat}'s clock runs out at {due}",
+    event_type=TimedOut,
+    rule_of=lambda game: game.timeout,
+    reason="timeout",
+)
+# A seat sent nothing while to move for ``grace_s``: ``SeatAbandoned``, then the game's
+# abandonment rule (``Decider.abandon``: the game's events, or the outcome it ends with) or, for
+# a game without one, the seat loses.
+_ABANDON = _Claim(
+    name="claim_abandon",
+    due_of=abandon_deadline,
+    due_text="{seat} is abandoned at {due}",
+    event_type=SeatAbandoned,
+    rule_of=lambda game: game.abandon,
+    reason="abandoned",
+)
 
 
 def _claim(
@@ -495,32 +482,27 @@ def _claim(
     seat: str | None,
     command: ClaimTimeout | ClaimAbandon,
     server_seed: bytes | None,
-    *,
-    name: str,
-    due_of: Callable[[MatchState, str], int | None],
-    due_text: str,
-    event_type: type[TimedOut] | type[SeatAbandoned],
-    rule: Callable[[Any, str], tuple[Any, ...] | Outcome | Rejected] | None,
-    reason: str,
+    claim: _Claim,
 ) -> tuple[Any, ...] | Rejected:
-    """A platform command claiming that ``command.seat`` is past its deadline (``due_of``; None:
-    it has none): an ``event_type`` event, then the handover to a computer player, the game's
-    ``rule`` (its events, or an outcome to end with) or, without one, the seat ranks last and the
-    others share first place (``reason``)."""
+    """A platform command claiming that ``command.seat`` is past its deadline: the claim's event,
+    then the handover to a computer player (casual, ``on_timeout = "bot"``), the game's rule (its
+    events, or an outcome to end with) or, without one, the seat ranks last and the others share
+    first place (the claim's reason)."""
     if seat is not None:
-        return Rejected(code="not_a_seat", detail=f"{name} is a platform command, never a seat's")
+        return Rejected(code="not_a_seat", detail=f"{claim.name} is a platform command, never a seat's")
     if command.seat not in state.created.seats:
         return Rejected(code="not_a_seat", detail=f"seat must be one of {list(state.created.seats)}")
-    due = due_of(state, command.seat)
+    due = claim.due_of(state, command.seat)
     if due is None or due != command.deadline or command.at < due:
+        due_text = claim.due_text.format(seat=command.seat, due=due)
         return Rejected(
-            code="not_due",
-            detail=f"{due_text.format(seat=command.seat, due=due)}, not at {command.deadline} (claimed at {command.at})",
+            code="not_due", detail=f"{due_text}, not at {command.deadline} (claimed at {command.at})"
         )
-    events: tuple[Any, ...] = (event_type(seat=command.seat, deadline=command.deadline, at=command.at),)
+    events: tuple[Any, ...] = (claim.event_type(seat=command.seat, deadline=command.deadline, at=command.at),)
     if hands_to_bot(state, command.seat):
         handed = _handover(game, command.seat, command.bot_token_hash)
         return handed if isinstance(handed, Rejected) else (*events, *handed)
+    rule = claim.rule_of(game)
     if rule is not None:
         result = rule(state.game_state, command.seat)
         if isinstance(result, Rejected):
@@ -537,7 +519,7 @@ def _claim(
         return events
     seats = state.created.seats
     ranks = tuple(len(seats) if s == command.seat else 1 for s in seats)
-    return (*events, *_ending(game, state, Outcome(ranks=ranks, reason=reason), server_seed))
+    return (*events, *_ending(game, state, Outcome(ranks=ranks, reason=claim.reason), server_seed))
 
 
 def _expire(

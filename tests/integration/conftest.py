@@ -1,14 +1,17 @@
-"""Fixtures of the integration tests that talk to the session's nats-server directly."""
+"""Fixtures shared by the integration tests: a connection to the session's nats-server, a
+referee on it, and a gateway with a referee for a module's tests."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 
+import httpx
 import pytest
 from nats.aio.client import Client
 
 from services.common.natsio import connect, ensure_streams
 from services.referee.core import Referee
+from tests.support.gateway import OPEN, running_gateway
 
 
 @pytest.fixture
@@ -27,3 +30,16 @@ async def referee(nc: Client) -> AsyncIterator[Referee]:
     await ref.start()
     yield ref
     await ref.stop()
+
+
+@pytest.fixture(scope="module")
+def gateway(nats_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The URL of a gateway and a referee (limits off) that one module's tests share."""
+    with running_gateway(nats_url, tmp_path_factory.mktemp("gateway"), OPEN) as url:
+        yield url
+
+
+@pytest.fixture
+def client(gateway: str) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=gateway, timeout=30) as c:
+        yield c

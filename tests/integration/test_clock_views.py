@@ -6,22 +6,14 @@ new clocks."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
 import httpx
 import pytest
 from websockets.sync.client import connect as ws_connect
 
 from domain.games import registry
-from tests.support.gateway import OPEN, running_gateway
 
 pytestmark = pytest.mark.integration
-
-
-@pytest.fixture(scope="module")
-def gateway(nats_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with running_gateway(nats_url, tmp_path_factory.mktemp("clocks"), OPEN) as url:
-        yield url
 
 
 def next_view(ws) -> dict:

@@ -23,18 +23,6 @@ from tests.support.gateway import OPEN, raw_request, running_gateway
 pytestmark = pytest.mark.integration
 
 
-@pytest.fixture(scope="module")
-def gateway(nats_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with running_gateway(nats_url, tmp_path_factory.mktemp("edge"), OPEN) as url:
-        yield url
-
-
-@pytest.fixture
-def client(gateway: str) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=gateway, timeout=30) as c:
-        yield c
-
-
 def assert_error(response: httpx.Response, status: int, code: str | None = None) -> dict:
     assert response.status_code == status, (response.status_code, response.text[:300])
     assert response.headers["content-type"].startswith("application/json")

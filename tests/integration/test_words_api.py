@@ -6,30 +6,15 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 
 import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect as ws_connect
 
-from tests.support.gateway import OPEN, running_gateway
-
 pytestmark = pytest.mark.integration
 
 CYRILLIC = re.compile("[\u0400-\u04ff]")
-
-
-@pytest.fixture(scope="module")
-def gateway(nats_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with running_gateway(nats_url, tmp_path_factory.mktemp("words"), OPEN) as url:
-        yield url
-
-
-@pytest.fixture
-def client(gateway: str) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=gateway, timeout=30) as c:
-        yield c
 
 
 def new_match(client: httpx.Client) -> dict:

@@ -47,3 +47,119 @@ def test_renderers_send_only_listed_moves_and_parse_no_notation() -> None:
         sent = re.findall(r"ctx\.send\(([^)]*)\)", text)
         assert sent and all(arg.endswith(".command") for arg in sent), (path.name, sent)
         assert ".split(" not in text, f"{path.name} splits strings (notation parsing)"
+
+
+# ------------------------------------------------------------------ the page's words
+# web/i18n.js holds the page's dictionary; each renderer and module adds its own words with
+# addStrings({en: {...}, ru: {...}}).  Every key the page says (t("key"), data-i18n="key")
+# must be there in English and in Russian.
+KEY_USE = re.compile(r"""(?<![\w.])(?:t|has)\(\s*(["'])([^"'$]+)\1""")
+DYNAMIC_USE = re.compile(r"(?<![\w.])(?:t|has)\(\s*`([^`$]*)\$\{")
+
+
+def _block(text: str, start: int) -> str:
+    """The text of the {...} that opens at ``start``, strings and nested braces skipped."""
+    depth, i, quote = 0, start, ""
+    while i < len(text):
+        c = text[i]
+        if quote:
+            if c == "\\":
+                i += 1
+            elif c == quote:
+                quote = ""
+        elif c in "\"'`":
+            quote = c
+        elif c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return text[start + 1 : i]
+        i += 1
+    raise AssertionError("unbalanced braces")
+
+
+def _top_level_keys(block: str) -> set[str]:
+    """The quoted keys of a dictionary block, not those of the plural objects inside it."""
+    keys: set[str] = set()
+    depth, i, quote = 0, 0, ""
+    while i < len(block):
+        c = block[i]
+        if quote:
+            if c == "\\":
+                i += 1
+            elif c == quote:
+                quote = ""
+        elif c == '"' and depth == 0:
+            end = block.index('"', i + 1)
+            rest = block[end + 1 :].lstrip()
+            if rest.startswith(":"):
+                keys.add(block[i + 1 : end])
+            i = end
+        elif c in "'`":
+            quote = c
+        elif c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+        i += 1
+    return keys
+
+
+def dictionaries() -> dict[str, set[str]]:
+    """Every key of the page, per language: i18n.js's DICT and every addStrings block."""
+    out: dict[str, set[str]] = {"en": set(), "ru": set()}
+    for path in [*WEB.glob("*.js"), *(WEB / "games").glob("*.js")]:
+        text = path.read_text()
+        starts = [m.end() - 1 for m in re.finditer(r"(?:const DICT =|addStrings\()\s*\{", text)]
+        for start in starts:
+            body = _block(text, start)
+            for lang in out:
+                for m in re.finditer(rf"(?<![\w\"]){lang}\s*:\s*\{{", body):
+                    out[lang] |= _top_level_keys(_block(body, m.end() - 1))
+    return out
+
+
+def used_keys() -> tuple[set[tuple[str, str]], set[tuple[str, str]]]:
+    """(file, key) said by the page, and (file, prefix) of the keys it builds (t(`ug.${piece}`))."""
+    fixed, prefixes = set(), set()
+    for path in [*WEB.glob("*.js"), *(WEB / "games").glob("*.js")]:
+        text = path.read_text()
+        fixed |= {(path.name, m.group(2)) for m in KEY_USE.finditer(text)}
+        prefixes |= {(path.name, m.group(1)) for m in DYNAMIC_USE.finditer(text)}
+    html = (WEB / "index.html").read_text()
+    fixed |= {("index.html", k) for k in re.findall(r'data-i18n="([^"]+)"', html)}
+    return fixed, prefixes
+
+
+def test_every_key_the_page_says_is_there_in_english_and_russian() -> None:
+    words = dictionaries()
+    assert len(words["en"]) > 300, "the dictionaries were not found"
+    fixed, prefixes = used_keys()
+    assert len(fixed) > 300
+    for lang, keys in words.items():
+        missing = sorted(f"{where}: {key}" for where, key in fixed if key not in keys)
+        assert not missing, f"not in {lang}: {missing}"
+        for where, prefix in prefixes:
+            assert any(k.startswith(prefix) for k in keys), f"{where}: no {lang} key starts with {prefix!r}"
+    assert words["en"] == words["ru"], (
+        f"only in English: {sorted(words['en'] - words['ru'])}; only in Russian: {sorted(words['ru'] - words['en'])}"
+    )
+
+
+def test_every_card_table_renderer_says_its_words_through_i18n() -> None:
+    """No English sentence is left in a renderer's markup: its words are keys with translations."""
+    for path in (WEB / "games").glob("*.js"):
+        text = path.read_text()
+        assert "addStrings(" in text, f"{path.name} has no words of its own"
+        code = text[text.index("});", text.index("addStrings(")) :]  # after the dictionary
+        left = re.findall(r">\s*([A-Z][a-z]+(?: [a-z]+){1,})\s*<", code)
+        assert not left, f"{path.name}: untranslated {left}"
+
+
+def test_farkle_flip_combinations_are_named_in_both_languages() -> None:
+    from contracts.games.farkle_flip import PATTERN_NAMES
+
+    words = dictionaries()
+    for name in PATTERN_NAMES:
+        assert f"ff.pattern.{name}" in words["en"] and f"ff.pattern.{name}" in words["ru"], name

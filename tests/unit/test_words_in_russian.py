@@ -156,3 +156,24 @@ def test_the_match_layer_words_its_own_endings_in_russian() -> None:
 
 def test_languages() -> None:
     assert LANGS == ("en", "ru")
+
+
+def test_card_table_views_word_their_contract_and_scoring_note_in_russian() -> None:
+    """King's contract (its game's name as rules/king.md §4 gives it in Russian, and its cost)
+    and Farkle Flip's scoring note come in the view's language."""
+    from domain.games.king.view import cost, view
+    from tests.unit.king.helpers import DEAL4, one_deal, scripted
+
+    s = scripted(one_deal("NH"), [DEAL4], first_dealer=3)
+    assert cost(s, "NH", "ru") == "-2 за черву (всего за сдачу -16)"
+    assert cost(s, "NH") == "-2 per heart (deal total -16)"
+    ru, en = view(s, "p1", "ru").contract, view(s, "p1").contract
+    assert ru is not None and en is not None
+    assert (ru.name, en.name) == ("Не брать червей", "don't take hearts")
+    assert registry.get("king").view_in is not None
+
+    ff = registry.get("farkle-flip")
+    state = ff.initial_state(ff.presets[ff.default_preset].ruleset, ff.seat_names(2), b"\x01" * 32)
+    assert ff.view_in is not None
+    note = ff.view_in(state, None, "ru").scoring_note
+    assert note.startswith("ВРЕМЕННАЯ таблица очков") and ff.view(state, None).scoring_note.startswith("PLACEHOLDER")

@@ -4,6 +4,86 @@
 // lists them ({label, command}); this renderer knows no rules.
 
 import { accessible, focusKey } from "../cards.js";
+import { t, addStrings, has } from "../i18n.js";
+
+// This renderer's words (the Russian terms are seed 004's: «попасть на табло», «карта Фаркла»).
+addStrings({
+  en: {
+    "ff.state.waiting": "waiting", "ff.state.playing": "playing", "ff.state.finished": "finished",
+    "ff.sheet": "Score sheet", "ff.round": "round", "ff.total": "total",
+    "ff.banked": "banked",
+    "ff.on_board_title": "on the board: the entry is made", "ff.on_board": "✓ on board",
+    "ff.off_board_title": "needs {entry} in one turn", "ff.off_board": "not on board",
+    "ff.held_title": "Farkle cards held: {value} each at the next bank",
+    "ff.lost_title": "lost group {n}: add a new card before it is locked again", "ff.position": "position {n}",
+    "ff.no_cards": "no cards", "ff.lost_group": "lost group {n}",
+    "ff.place": "Place {card} here",
+    "ff.from": "from {who}",
+    "ff.status": "{status} · turn: {who} · to {target} · entry {entry} · draw pile {draw} · scored pile {scored}",
+    "ff.set_aside": " · set aside {n}",
+    "ff.final_round": " · <b>final round</b> ({who} reached {target}; still to play: {left})",
+    "ff.centre": "Centre", "ff.this_turn": "({n} this turn)", "ff.empty": "empty",
+    "ff.drawn": "Drawn: {card} — place it in any player's area ({targets}).",
+    "ff.no_combination": "the picked cards make no combination that may be locked",
+    "ff.locks": "Combinations you may lock ({n})",
+    "ff.scoring_table": "Scoring table: {name}", "ff.placeholder": " (PLACEHOLDER)",
+    "ff.face": "{face}s {value}",
+    "ff.farkle_at_bank": "Farkle card at a bank", "ff.each": "{value} each",
+    "ff.you_play": "You play: {move}…",
+    "ff.ev_dealt": "set-up: {dealer} deals; {seat} draws first",
+    "ff.ev_drawn": "{seat} draws {card}", "ff.a_farkle_card": "a Farkle card",
+    "ff.ev_placed": "{seat} places {card} in {target}'s area",
+    "ff.ev_locked": "{seat} locks {cards} of {owner}: {pattern} {value}",
+    "ff.ev_busted": "{seat} busts",
+    "ff.ev_busted_lost": { one: "{seat} busts: {n} combination lost", other: "{seat} busts: {n} combinations lost" },
+    "ff.ev_banked": "{seat} banks {points} ({banked})",
+    "ff.ev_forfeit": "{seat} stops below the entry: the centre is lost",
+    "ff.ev_nothing": "{seat} stops with nothing to score",
+    "ff.ev_reshuffled": "the scored pile ({n}) becomes the draw pile",
+    "ff.ev_final_round": "{seat} reached the target: final round",
+    "ff.ev_over": "game over ({reason})",
+    "ff.pattern.three_of_a_kind": "three of a kind", "ff.pattern.four_of_a_kind": "four of a kind", "ff.pattern.five_of_a_kind": "five of a kind", "ff.pattern.six_of_a_kind": "six of a kind", "ff.pattern.straight": "straight", "ff.pattern.three_pairs": "three pairs", "ff.pattern.four_of_a_kind_and_a_pair": "four of a kind and a pair", "ff.pattern.two_triplets": "two triplets", "ff.pattern.single_1": "single 1", "ff.pattern.single_5": "single 5",
+  },
+  ru: {
+    "ff.state.waiting": "ожидание", "ff.state.playing": "игра", "ff.state.finished": "игра окончена",
+    "ff.sheet": "Таблица очков", "ff.round": "круг", "ff.total": "итого",
+    "ff.banked": "в банке",
+    "ff.on_board_title": "на табло: вход сделан", "ff.on_board": "✓ на табло",
+    "ff.off_board_title": "нужно {entry} за один ход", "ff.off_board": "не на табло",
+    "ff.held_title": "Карты Фаркла у игрока: по {value} при следующем банке",
+    "ff.lost_title": "потерянная комбинация {n}: добавьте новую карту, прежде чем снова выкладывать её", "ff.position": "позиция {n}",
+    "ff.no_cards": "нет карт", "ff.lost_group": "потерянная комбинация {n}",
+    "ff.place": "Положить {card} сюда",
+    "ff.from": "от {who}",
+    "ff.status": "{status} · ходит: {who} · до {target} · вход {entry} · колода {draw} · отбой {scored}",
+    "ff.set_aside": " · отложено {n}",
+    "ff.final_round": " · <b>последний круг</b> ({who} достигает {target}; ещё ходят: {left})",
+    "ff.centre": "Центр", "ff.this_turn": "({n} за этот ход)", "ff.empty": "пусто",
+    "ff.drawn": "Вытянута карта {card} — положите её в зону любого игрока ({targets}).",
+    "ff.no_combination": "выбранные карты не составляют комбинацию, которую можно выложить",
+    "ff.locks": "Комбинации, которые можно выложить ({n})",
+    "ff.scoring_table": "Таблица очков: {name}", "ff.placeholder": " (ВРЕМЕННАЯ)",
+    "ff.face": "{face} — {value}",
+    "ff.farkle_at_bank": "Карта Фаркла при банке", "ff.each": "по {value}",
+    "ff.you_play": "Ваш ход: {move}…",
+    "ff.ev_dealt": "подготовка: сдаёт {dealer}; первым тянет {seat}",
+    "ff.ev_drawn": "{seat} тянет {card}", "ff.a_farkle_card": "карту Фаркла",
+    "ff.ev_placed": "{seat} кладёт {card} в зону игрока {target}",
+    "ff.ev_locked": "{seat} выкладывает {cards} из зоны {owner}: {pattern} {value}",
+    "ff.ev_busted": "{seat}: Фаркл",
+    "ff.ev_busted_lost": { one: "{seat}: Фаркл, потеряна {n} комбинация", few: "{seat}: Фаркл, потеряно {n} комбинации", many: "{seat}: Фаркл, потеряно {n} комбинаций", other: "{seat}: Фаркл, потеряно {n} комбинаций" },
+    "ff.ev_banked": "{seat} кладёт в банк {points} ({banked})",
+    "ff.ev_forfeit": "{seat} останавливается ниже входа: центр сгорает",
+    "ff.ev_nothing": "{seat} останавливается без очков",
+    "ff.ev_reshuffled": "отбой ({n}) становится колодой",
+    "ff.ev_final_round": "{seat} достигает цели: последний круг",
+    "ff.ev_over": "игра окончена ({reason})",
+    "ff.pattern.three_of_a_kind": "три одинаковых", "ff.pattern.four_of_a_kind": "четыре одинаковых", "ff.pattern.five_of_a_kind": "пять одинаковых", "ff.pattern.six_of_a_kind": "шесть одинаковых", "ff.pattern.straight": "стрит", "ff.pattern.three_pairs": "три пары", "ff.pattern.four_of_a_kind_and_a_pair": "четыре одинаковых и пара", "ff.pattern.two_triplets": "две тройки", "ff.pattern.single_1": "одиночная 1", "ff.pattern.single_5": "одиночная 5",
+  },
+});
+
+// A scoring combination's name ("three of a kind", «три одинаковых»).
+const patternName = (p) => (has(`ff.pattern.${p}`) ? t(`ff.pattern.${p}`) : p.replaceAll("_", " "));
 
 const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 
@@ -17,9 +97,9 @@ function cardHtml(value, extra = "") {
 function sheet(g, seats, names) {
   const rows = g.sheet || [];
   if (!rows.length) return "";
-  return `<table class="scores ff-sheet" id="ff-sheet"><caption>Score sheet</caption><tr><th>round</th>${seats.map((s) => `<th>${esc(names[s])}</th>`).join("")}</tr>${rows.map((r) =>
+  return `<table class="scores ff-sheet" id="ff-sheet"><caption>${t("ff.sheet")}</caption><tr><th>${t("ff.round")}</th>${seats.map((s) => `<th>${esc(names[s])}</th>`).join("")}</tr>${rows.map((r) =>
     `<tr><td>${r.round_no}</td>${seats.map((s) => (s in r.points ? `<td><span class="pts">${r.points[s] ? `+${r.points[s]}` : "0"}</span><small> ${r.totals[s]}</small></td>` : "<td></td>")).join("")}</tr>`).join("")}
-    <tr class="totals"><td>total</td>${seats.map((s) => `<td class="total">${rows[rows.length - 1].totals[s] ?? 0}</td>`).join("")}</tr></table>`;
+    <tr class="totals"><td>${t("ff.total")}</td>${seats.map((s) => `<td class="total">${rows[rows.length - 1].totals[s] ?? 0}</td>`).join("")}</tr></table>`;
 }
 
 export function create(root, ctx) {
@@ -31,7 +111,7 @@ export function create(root, ctx) {
   root.appendChild(el);
 
   const moves = () => (ctx.interactive && view ? view.legal_moves || [] : []);
-  const send = (m) => { chosen = new Set(); chosenOwner = null; ctx.send(m.command); ctx.say(`You play: ${m.label}…`); };
+  const send = (m) => { chosen = new Set(); chosenOwner = null; ctx.send(m.command); ctx.say(t("ff.you_play", { move: m.label })); };
   const key = (cards) => [...cards].sort((a, b) => a - b).join(",");
 
   function clickCard(owner, pos) {
@@ -54,35 +134,34 @@ export function create(root, ctx) {
       const groups = new Set(p.area.map((c) => c.lost_group).filter((x) => x));
       return `<div class="ff-area ${g.current === p.seat ? "to-move" : ""} ${place.has(p.seat) ? "target" : ""}" data-seat="${p.seat}">
         <div class="ff-who"><b>${esc(names[p.seat])}</b> <small>${p.seat}</small>
-          <span class="ff-banked" title="banked">${p.banked}</span>
-          ${p.on_board ? '<span class="ff-entry" title="on the board: the entry is made">✓ on board</span>' : `<span class="ff-entry off" title="needs ${g.entry} in one turn">not on board</span>`}
-          ${p.farkle_held ? `<span class="ff-held" title="Farkle cards held: ${g.farkle_value} each at the next bank">${cardHtml("F")}×${p.farkle_held}</span>` : ""}
+          <span class="ff-banked" title="${t("ff.banked")}">${p.banked}</span>
+          ${p.on_board ? `<span class="ff-entry" title="${t("ff.on_board_title")}">${t("ff.on_board")}</span>` : `<span class="ff-entry off" title="${t("ff.off_board_title", { entry: g.entry })}">${t("ff.off_board")}</span>`}
+          ${p.farkle_held ? `<span class="ff-held" title="${t("ff.held_title", { value: g.farkle_value })}">${cardHtml("F")}×${p.farkle_held}</span>` : ""}
         </div>
-        <div class="ff-cards">${p.area.map((c, k) => `<span data-owner="${p.seat}" data-pos="${k}" title="${c.lost_group ? `lost group ${c.lost_group}: add a new card before it is locked again` : `position ${k}`}">${cardHtml(c.value, `${c.lost_group ? `lost g${c.lost_group % 6}` : ""} ${chosenOwner === p.seat && chosen.has(k) ? "selected" : ""}`)}</span>`).join("") || '<span class="muted">no cards</span>'}</div>
-        ${groups.size ? `<small class="muted">${[...groups].map((x) => `lost group ${x}`).join(", ")}</small>` : ""}
-        ${place.has(p.seat) ? `<button class="primary small" data-place="${p.seat}">Place ${esc(g.pending)} here</button>` : ""}
+        <div class="ff-cards">${p.area.map((c, k) => `<span data-owner="${p.seat}" data-pos="${k}" title="${c.lost_group ? t("ff.lost_title", { n: c.lost_group }) : t("ff.position", { n: k })}">${cardHtml(c.value, `${c.lost_group ? `lost g${c.lost_group % 6}` : ""} ${chosenOwner === p.seat && chosen.has(k) ? "selected" : ""}`)}</span>`).join("") || `<span class="muted">${t("ff.no_cards")}</span>`}</div>
+        ${groups.size ? `<small class="muted">${[...groups].map((x) => t("ff.lost_group", { n: x })).join(", ")}</small>` : ""}
+        ${place.has(p.seat) ? `<button class="primary small" data-place="${p.seat}">${t("ff.place", { card: esc(g.pending) })}</button>` : ""}
       </div>`;
     }).join("");
-    const centre = g.centre.map((c) => `<div class="ff-combo">${c.cards.map((v) => cardHtml(v)).join("")}<small>${esc(c.pattern.replaceAll("_", " "))} · ${c.value} · from ${esc(c.owner)}</small></div>`).join("");
+    const centre = g.centre.map((c) => `<div class="ff-combo">${c.cards.map((v) => cardHtml(v)).join("")}<small>${esc(patternName(c.pattern))} · ${c.value} · ${t("ff.from", { who: esc(c.owner) })}</small></div>`).join("");
     const focused = focusKey(el);
     el.innerHTML = `
       <div class="ff-header ${g.scoring_official ? "" : "placeholder"}" id="ff-scoring">${esc(g.scoring_note)}</div>
-      <div class="kc-status">${esc(g.status)} · turn: <b id="ff-turn">${g.current ? `${esc(names[g.current])} (${g.current})` : "—"}</b>
-        · to ${g.target} · entry ${g.entry} · draw pile ${g.draw_pile} · scored pile ${g.scored_pile}${g.set_aside.length ? ` · set aside ${g.set_aside.length}` : ""}
-        ${g.final_trigger ? ` · <b>final round</b> (${esc(g.final_trigger)} reached ${g.target}; still to play: ${g.final_round.map(esc).join(", ")})` : ""}</div>
-      <div class="ff-centre"><b>Centre</b> ${g.turn_total ? `(${g.turn_total} this turn)` : ""}<div class="ff-combos">${centre || '<span class="muted">empty</span>'}</div></div>
-      ${g.pending ? `<p class="notice">Drawn: ${cardHtml(g.pending)} — place it in any player's area (${g.pending_targets.map(esc).join(", ")}).</p>` : ""}
+      <div class="kc-status">${t("ff.status", { status: has(`ff.state.${g.status}`) ? t(`ff.state.${g.status}`) : esc(g.status), who: `<b id="ff-turn">${g.current ? `${esc(names[g.current])} (${g.current})` : "—"}</b>`, target: g.target, entry: g.entry, draw: g.draw_pile, scored: g.scored_pile })}${g.set_aside.length ? t("ff.set_aside", { n: g.set_aside.length }) : ""}
+        ${g.final_trigger ? t("ff.final_round", { who: esc(g.final_trigger), target: g.target, left: g.final_round.map(esc).join(", ") }) : ""}</div>
+      <div class="ff-centre"><b>${t("ff.centre")}</b> ${g.turn_total ? t("ff.this_turn", { n: g.turn_total }) : ""}<div class="ff-combos">${centre || `<span class="muted">${t("ff.empty")}</span>`}</div></div>
+      ${g.pending ? `<p class="notice">${t("ff.drawn", { card: cardHtml(g.pending), targets: g.pending_targets.map(esc).join(", ") })}</p>` : ""}
       <div class="ff-areas">${areas}</div>
       <div class="kc-actions">
         ${simple.map((m, i) => `<button class="primary" data-simple="${i}">${esc(m.label)}</button>`).join("")}
         ${exact.map((m, i) => `<button class="primary" data-exact="${i}">${esc(m.label)}</button>`).join("")}
-        ${chosen.size && !exact.length ? '<span class="muted">the picked cards make no combination that may be locked</span>' : ""}
+        ${chosen.size && !exact.length ? `<span class="muted">${t("ff.no_combination")}</span>` : ""}
       </div>
-      ${locks.length ? `<details class="legal"><summary>Combinations you may lock (${locks.length})</summary><div class="legal-list">${locks.map((m, i) => `<button class="small" data-lock="${i}">${esc(m.label)}</button>`).join("")}</div></details>` : ""}
+      ${locks.length ? `<details class="legal"><summary>${t("ff.locks", { n: locks.length })}</summary><div class="legal-list">${locks.map((m, i) => `<button class="small" data-lock="${i}">${esc(m.label)}</button>`).join("")}</div></details>` : ""}
       ${sheet(g, view.seats, names)}
-      <details class="rules"><summary>Scoring table: ${esc(g.scoring_table)}${g.scoring_official ? "" : " (PLACEHOLDER)"}</summary>
-        <table>${g.patterns.map((p) => `<tr><th>${esc(p.name.replaceAll("_", " "))}</th><td>${Object.keys(p.face_values).length ? Object.entries(p.face_values).map(([f, v]) => `${f}s ${v}`).join(", ") : p.value}</td></tr>`).join("")}
-        <tr><th>Farkle card at a bank</th><td>${g.farkle_value} each</td></tr></table></details>`;
+      <details class="rules"><summary>${t("ff.scoring_table", { name: esc(g.scoring_table) })}${g.scoring_official ? "" : t("ff.placeholder")}</summary>
+        <table>${g.patterns.map((p) => `<tr><th>${esc(patternName(p.name))}</th><td>${Object.keys(p.face_values).length ? Object.entries(p.face_values).map(([f, v]) => t("ff.face", { face: f, value: v })).join(", ") : p.value}</td></tr>`).join("")}
+        <tr><th>${t("ff.farkle_at_bank")}</th><td>${t("ff.each", { value: g.farkle_value })}</td></tr></table></details>`;
     el.querySelectorAll("[data-pos]").forEach((c) => { c.onclick = () => clickCard(c.dataset.owner, Number(c.dataset.pos)); });
     el.querySelectorAll("[data-place]").forEach((b) => { b.onclick = () => send(place.get(b.dataset.place)); });
     el.querySelectorAll("[data-simple]").forEach((b) => { b.onclick = () => send(simple[Number(b.dataset.simple)]); });
@@ -100,15 +179,15 @@ export function create(root, ctx) {
 // One line of the replay for an event of this game.
 export function eventText(e) {
   switch (e.type) {
-    case "ff_game_dealt.v1": return `set-up: ${e.dealer} deals; ${e.first_seat} draws first`;
-    case "ff_card_drawn.v1": return `${e.seat} draws ${e.card === "F" ? "a Farkle card" : e.card}`;
-    case "ff_card_placed.v1": return `${e.seat} places ${e.card} in ${e.target}'s area`;
-    case "ff_locked.v1": return `${e.seat} locks ${e.cards.join(" ")} of ${e.owner}: ${e.pattern.replaceAll("_", " ")} ${e.value}`;
-    case "ff_busted.v1": return `${e.seat} busts${e.lost.length ? `: ${e.lost.length} combination(s) lost` : ""}`;
-    case "ff_stopped.v1": return e.result === "banked" ? `${e.seat} banks ${e.points} (${e.banked})` : e.result === "forfeit" ? `${e.seat} stops below the entry: the centre is lost` : `${e.seat} stops with nothing to score`;
-    case "ff_pile_reshuffled.v1": return `the scored pile (${e.size}) becomes the draw pile`;
-    case "ff_final_round.v1": return `${e.trigger} reached the target: final round`;
-    case "ff_game_ended.v1": return `game over (${e.reason.replace("_", " ")})`;
+    case "ff_game_dealt.v1": return t("ff.ev_dealt", { dealer: e.dealer, seat: e.first_seat });
+    case "ff_card_drawn.v1": return t("ff.ev_drawn", { seat: e.seat, card: e.card === "F" ? t("ff.a_farkle_card") : e.card });
+    case "ff_card_placed.v1": return t("ff.ev_placed", { seat: e.seat, card: e.card, target: e.target });
+    case "ff_locked.v1": return t("ff.ev_locked", { seat: e.seat, cards: e.cards.join(" "), owner: e.owner, pattern: patternName(e.pattern), value: e.value });
+    case "ff_busted.v1": return e.lost.length ? t("ff.ev_busted_lost", { seat: e.seat, n: e.lost.length }) : t("ff.ev_busted", { seat: e.seat });
+    case "ff_stopped.v1": return t(e.result === "banked" ? "ff.ev_banked" : e.result === "forfeit" ? "ff.ev_forfeit" : "ff.ev_nothing", { seat: e.seat, points: e.points, banked: e.banked });
+    case "ff_pile_reshuffled.v1": return t("ff.ev_reshuffled", { n: e.size });
+    case "ff_final_round.v1": return t("ff.ev_final_round", { seat: e.trigger });
+    case "ff_game_ended.v1": return t("ff.ev_over", { reason: e.reason.replace("_", " ") });
     default: return null;
   }
 }

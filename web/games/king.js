@@ -5,21 +5,118 @@
 // to play it, or a button for the other moves.  No rule is re-implemented here.
 
 import { cardHtml, cardLabel, accessible, focusKey } from "../cards.js";
+import { t, addStrings } from "../i18n.js";
+
+// This renderer's words (the games' names and costs are the server's, in the page's language;
+// the Russian terms are rules/king.md's: сдача, взятка, козырь, хвалёнка, роспись, прикуп).
+addStrings({
+  en: {
+    "king.phase.waiting": "waiting for every seat to be ready",
+    "king.phase.ordering": "ordering a game",
+    "king.phase.buyout": "buy-out offers",
+    "king.phase.buyout_answer": "the declarer answers the best offer",
+    "king.phase.declaring": "the declarer names the contract",
+    "king.phase.auction": "trading auction",
+    "king.phase.naming": "the high bidder names trumps",
+    "king.phase.discard": "the orderer discards two cards",
+    "king.phase.playing": "playing",
+    "king.phase.scored": "deal scored — ready for the next one",
+    "king.phase.finished": "match over",
+    "king.you": "You: {move}…",
+    "king.deal": "Deal {n}/{total}: {game} — {name}",
+    "king.trumps": " · trumps {suit}",
+    "king.misere": " · misère (7 high)", "king.raspis": " · raspis",
+    "king.by_last": " · by the last card {card}",
+    "king.declarer": " · declarer {who}", "king.ordered_by": " · ordered by {who}",
+    "king.bid": " · bid {n}",
+    "king.bought": " · bought by {buyer} from {seller} for {n}",
+    "king.no_hearts_lead": "no hearts lead while you hold another suit",
+    "king.must_discard_king": "void holder of K♥ must discard it",
+    "king.declarer_leads_trumps": "only the declarer leads trumps",
+    "king.dealer": " · dealer", "king.leads": " · leads",
+    "king.cards": { one: "{n} card", other: "{n} cards" },
+    "king.to_come": " (+{n} to come)",
+    "king.tricks": { one: "{n} trick", other: "{n} tricks" },
+    "king.compensation": "compensation",
+    "king.not_zero_sum": "Σ {n} (not zero-sum)",
+    "king.deal_row": "deal {n}",
+    "king.status": "{phase} · to act: {who}",
+    "king.talon": "Talon:", "king.your_discards": "Your discards:",
+    "king.no_cards": "no cards in hand",
+    "king.game": "game", "king.row_sum": "Σ row", "king.total": "total",
+    "king.log": "What every seat played", "king.trick": "trick", "king.won_by": "won by",
+    "king.not_now": "{card} may not be played now.",
+    "king.not_your_turn": "It is not your turn.",
+    "king.ev_dealt": "deal {n}, dealer {dealer}", "king.ev_dealt_game": "deal {n} ({game}), dealer {dealer}",
+    "king.ev_ordered": "{seat} orders {game}",
+    "king.ev_passes": "{seat} passes",
+    "king.ev_talon": "talon {cards} to {seat}",
+    "king.ev_buyout_offered": "{seat} offers {n} for the declaration",
+    "king.ev_sells": "{seat} sells the declaration", "king.ev_keeps": "{seat} keeps the declaration",
+    "king.ev_declared": "{seat} declares {option}",
+    "king.ev_bids": "{seat} bids {n}",
+    "king.ev_discarded": "{seat} discards two cards",
+    "king.ev_plays": "{seat} plays {card}",
+    "king.ev_trick": "trick {n} to {seat}",
+    "king.ev_scored": "deal {n} ({game}): {points}",
+    "king.ev_rest": "the rest of the deal", "king.ev_rest_shown": "the rest of the deal, the last card {card}",
+    "king.ev_final": "final totals {totals}",
+  },
+  ru: {
+    "king.phase.waiting": "ждём готовности всех игроков",
+    "king.phase.ordering": "заказ игры",
+    "king.phase.buyout": "предложения перекупить",
+    "king.phase.buyout_answer": "объявляющий отвечает на лучшее предложение",
+    "king.phase.declaring": "объявляющий называет игру",
+    "king.phase.auction": "торговля",
+    "king.phase.naming": "выигравший торговлю называет козырь",
+    "king.phase.discard": "заказавший сносит две карты",
+    "king.phase.playing": "розыгрыш",
+    "king.phase.scored": "сдача записана — готовы к следующей",
+    "king.phase.finished": "партия окончена",
+    "king.you": "Вы: {move}…",
+    "king.deal": "Сдача {n}/{total}: {game} — {name}",
+    "king.trumps": " · козырь {suit}",
+    "king.misere": " · мизер (7 старшая)", "king.raspis": " · роспись",
+    "king.by_last": " · по последней карте {card}",
+    "king.declarer": " · объявляет {who}", "king.ordered_by": " · заказ игрока {who}",
+    "king.bid": " · заказ {n}",
+    "king.bought": " · перекуплено: {buyer} у {seller} за {n}",
+    "king.no_hearts_lead": "нельзя ходить с червей, пока есть другие масти",
+    "king.must_discard_king": "у кого нет масти хода, обязан сбросить K♥",
+    "king.declarer_leads_trumps": "с козыря ходит только объявляющий",
+    "king.dealer": " · сдаёт", "king.leads": " · ходит первым",
+    "king.cards": { one: "{n} карта", few: "{n} карты", many: "{n} карт", other: "{n} карты" },
+    "king.to_come": " (+{n} ещё придут)",
+    "king.tricks": { one: "{n} взятка", few: "{n} взятки", many: "{n} взяток", other: "{n} взятки" },
+    "king.compensation": "компенсация",
+    "king.not_zero_sum": "Σ {n} (сумма не нулевая)",
+    "king.deal_row": "сдача {n}",
+    "king.status": "{phase} · ходит: {who}",
+    "king.talon": "Прикуп:", "king.your_discards": "Ваш снос:",
+    "king.no_cards": "на руке нет карт",
+    "king.game": "игра", "king.row_sum": "Σ строки", "king.total": "итого",
+    "king.log": "Что сыграл каждый", "king.trick": "взятка", "king.won_by": "чья взятка",
+    "king.not_now": "{card} сейчас ходить нельзя.",
+    "king.not_your_turn": "Сейчас не ваш ход.",
+    "king.ev_dealt": "сдача {n}, сдаёт {dealer}", "king.ev_dealt_game": "сдача {n} ({game}), сдаёт {dealer}",
+    "king.ev_ordered": "{seat} заказывает {game}",
+    "king.ev_passes": "{seat}: пас",
+    "king.ev_talon": "прикуп {cards} — игроку {seat}",
+    "king.ev_buyout_offered": "{seat} предлагает {n} за право объявить",
+    "king.ev_sells": "{seat} уступает право объявить", "king.ev_keeps": "{seat} оставляет право объявить за собой",
+    "king.ev_declared": "{seat} объявляет {option}",
+    "king.ev_bids": "{seat} заказывает {n}",
+    "king.ev_discarded": "{seat} сносит две карты",
+    "king.ev_plays": "{seat} ходит {card}",
+    "king.ev_trick": "взятка {n} — игроку {seat}",
+    "king.ev_scored": "сдача {n} ({game}): {points}",
+    "king.ev_rest": "остаток сдачи", "king.ev_rest_shown": "остаток сдачи, последняя карта {card}",
+    "king.ev_final": "итоговые суммы {totals}",
+  },
+});
 
 const SUIT = { S: "♠", H: "♥", D: "♦", C: "♣" };
-const PHASE = {
-  waiting: "waiting for every seat to be ready",
-  ordering: "ordering a game",
-  buyout: "buy-out offers",
-  buyout_answer: "the declarer answers the best offer",
-  declaring: "the declarer names the contract",
-  auction: "trading auction",
-  naming: "the high bidder names trumps",
-  discard: "the orderer discards two cards",
-  playing: "playing",
-  scored: "deal scored — ready for the next one",
-  finished: "match over",
-};
 
 // A move's label for people: card ids written with suit signs ("play QS" -> "play Q♠").
 const label = (text) => String(text ?? "").replace(/\b(10|[2-9AJQK])([SHDC])\b/g, (_, r, s) => r + SUIT[s]);
@@ -32,7 +129,7 @@ export function create(root, ctx) {
   root.appendChild(el);
 
   const moves = () => (ctx.interactive ? view.legal_moves || [] : []);
-  function send(move) { ctx.send(move.command); ctx.say(`You: ${label(move.label)}…`); }
+  function send(move) { ctx.send(move.command); ctx.say(t("king.you", { move: label(move.label) })); }
 
   function draw() {
     if (!view) return;
@@ -46,55 +143,55 @@ export function create(root, ctx) {
     if (g.deal_no && g.tricks) log.set(g.deal_no, g.tricks);
     const contract = c ? `
       <div class="king-contract">
-        <b>Deal ${g.deal_no}/${g.deals_total}: ${c.game} — ${c.name}</b> · ${c.cost}
-        ${c.trump ? ` · trumps <b class="${/[HD]/.test(c.trump) ? "red" : ""}">${SUIT[c.trump]}</b>` : ""}
-        ${c.misere ? " · misère (7 high)" : ""}${c.raspis ? " · raspis" : ""}
-        ${c.by_last_card ? ` · by the last card ${cardHtml(c.by_last_card)}` : ""}
-        ${c.declarer ? ` · declarer ${who(c.declarer)}` : ""}${c.orderer ? ` · ordered by ${who(c.orderer)}` : ""}
-        ${c.bid !== null && c.bid !== undefined ? ` · bid ${c.bid}` : ""}
-        ${c.buyout ? ` · bought by ${who(c.buyout[0])} from ${who(c.buyout[1])} for ${c.buyout[2]}` : ""}
-        <br><small>${[c.hearts_lead_ban ? "no hearts lead while you hold another suit" : "", c.king_discard ? "void holder of K♥ must discard it" : "", c.trump_lead_restriction ? "only the declarer leads trumps" : ""].filter(Boolean).join(" · ")}</small>
+        <b>${t("king.deal", { n: g.deal_no, total: g.deals_total, game: c.game, name: c.name })}</b> · ${c.cost}
+        ${c.trump ? t("king.trumps", { suit: `<b class="${/[HD]/.test(c.trump) ? "red" : ""}">${SUIT[c.trump]}</b>` }) : ""}
+        ${c.misere ? t("king.misere") : ""}${c.raspis ? t("king.raspis") : ""}
+        ${c.by_last_card ? t("king.by_last", { card: cardHtml(c.by_last_card) }) : ""}
+        ${c.declarer ? t("king.declarer", { who: who(c.declarer) }) : ""}${c.orderer ? t("king.ordered_by", { who: who(c.orderer) }) : ""}
+        ${c.bid !== null && c.bid !== undefined ? t("king.bid", { n: c.bid }) : ""}
+        ${c.buyout ? t("king.bought", { buyer: who(c.buyout[0]), seller: who(c.buyout[1]), n: c.buyout[2] }) : ""}
+        <br><small>${[c.hearts_lead_ban ? t("king.no_hearts_lead") : "", c.king_discard ? t("king.must_discard_king") : "", c.trump_lead_restriction ? t("king.declarer_leads_trumps") : ""].filter(Boolean).join(" · ")}</small>
       </div>` : "";
     const trick = g.trick;
     const inTrick = trick ? Object.fromEntries(trick.plays) : {};
     const seatsHtml = view.seats.map((s) => `
       <div class="king-seat ${g.to_act === s ? "to-move" : ""} ${s === ctx.seat ? "me" : ""}" data-seat="${s}">
-        <b>${names[s]}</b> <small>${s}${g.dealer === s ? " · dealer" : ""}${trick && trick.leader === s ? " · leads" : ""}</small><br>
-        <span class="n">${g.hand_sizes[s] ?? 0} cards${g.pending_sizes[s] ? ` (+${g.pending_sizes[s]} to come)` : ""} · ${g.tricks_won[s] ?? 0} tricks</span>
+        <b>${names[s]}</b> <small>${s}${g.dealer === s ? t("king.dealer") : ""}${trick && trick.leader === s ? t("king.leads") : ""}</small><br>
+        <span class="n">${t("king.cards", { n: g.hand_sizes[s] ?? 0 })}${g.pending_sizes[s] ? t("king.to_come", { n: g.pending_sizes[s] }) : ""} · ${t("king.tricks", { n: g.tricks_won[s] ?? 0 })}</span>
         <div class="played">${inTrick[s] ? cardHtml(inTrick[s]) : ""}</div>
       </div>`).join("");
     const auction = (g.auction || []).map((a) => `${names[a.seat]}: ${a.action.replace("_", " ")}${a.value ? " " + label(a.value) : ""}`).join(" · ");
     const sheetHead = view.seats.map((s) => `<th>${names[s]}</th>`).join("");
-    const comp = view.seats.some((s) => g.compensation[s]) ? `<tr class="comp"><td>—</td><td>compensation</td>${view.seats.map((s) => `<td>${g.compensation[s]}</td>`).join("")}<td></td></tr>` : "";
+    const comp = view.seats.some((s) => g.compensation[s]) ? `<tr class="comp"><td>—</td><td>${t("king.compensation")}</td>${view.seats.map((s) => `<td>${g.compensation[s]}</td>`).join("")}<td></td></tr>` : "";
     const rows = g.sheet.map((r) => `
       <tr${r.ended_early ? ' class="early"' : ""}><td>${r.deal_no}</td><td title="${r.detail}">${r.game}${r.declarer ? ` <small>${r.declarer}</small>` : ""}</td>
       ${r.points.map((p, i) => `<td><span class="pts">${p > 0 ? "+" : ""}${p}</span><small> ${r.totals[i]}</small></td>`).join("")}
       <td class="${r.row_sum === r.expected_sum ? "ok" : "bad"}">${r.row_sum}${r.row_sum === r.expected_sum ? " ✓" : ` ≠ ${r.expected_sum}`}</td></tr>`).join("");
     const totals = view.seats.map((s) => `<td class="total">${g.totals[s]}</td>`).join("");
-    const balance = g.zero_sum ? (g.balance === 0 ? "Σ 0 ✓" : `Σ ${g.balance}`) : `Σ ${g.balance} (not zero-sum)`;
+    const balance = g.zero_sum ? (g.balance === 0 ? "Σ 0 ✓" : `Σ ${g.balance}`) : t("king.not_zero_sum", { n: g.balance });
     const logHtml = [...log.entries()].sort((a, b) => b[0] - a[0]).map(([deal, tricks]) => tricks.length ? `
-      <tr><th colspan="${view.seats.length + 2}">deal ${deal}</th></tr>
-      ${tricks.map((t) => { const by = Object.fromEntries(t.plays); return `<tr><td>${t.trick_no}</td>${view.seats.map((s) => `<td class="${t.leader === s ? "lead" : ""}">${by[s] ? cardHtml(by[s]) : ""}</td>`).join("")}<td>${names[t.winner]}</td></tr>`; }).join("")}` : "").join("");
+      <tr><th colspan="${view.seats.length + 2}">${t("king.deal_row", { n: deal })}</th></tr>
+      ${tricks.map((tr) => { const by = Object.fromEntries(tr.plays); return `<tr><td>${tr.trick_no}</td>${view.seats.map((s) => `<td class="${tr.leader === s ? "lead" : ""}">${by[s] ? cardHtml(by[s]) : ""}</td>`).join("")}<td>${names[tr.winner]}</td></tr>`; }).join("")}` : "").join("");
     const focused = focusKey(el);
     el.innerHTML = `
-      <div class="king-status">${PHASE[g.phase] || g.phase} · to act: <b id="king-turn">${g.to_act ? who(g.to_act) : (g.to_move || []).map(who).join(", ") || "—"}</b></div>
+      <div class="king-status">${t("king.status", { phase: t(`king.phase.${g.phase}`), who: `<b id="king-turn">${g.to_act ? who(g.to_act) : (g.to_move || []).map(who).join(", ") || "—"}</b>` })}</div>
       ${contract}
       <div class="king-table">${seatsHtml}</div>
       ${auction ? `<p class="king-auction"><small>${auction}</small></p>` : ""}
-      ${g.talon && g.talon.length ? `<p>Talon: ${g.talon.map((x) => cardHtml(x)).join("")}</p>` : ""}
-      ${g.my_discards && g.my_discards.length ? `<p>Your discards: ${g.my_discards.map((x) => cardHtml(x)).join("")}</p>` : ""}
+      ${g.talon && g.talon.length ? `<p>${t("king.talon")} ${g.talon.map((x) => cardHtml(x)).join("")}</p>` : ""}
+      ${g.my_discards && g.my_discards.length ? `<p>${t("king.your_discards")} ${g.my_discards.map((x) => cardHtml(x)).join("")}</p>` : ""}
       <div class="hand-row">
-        <div class="hand" id="hand">${(ctx.seat ? g.hand : []).map((x) => cardHtml(x, cardMoves.has(x) ? "playable" : "")).join("") || '<span class="muted">no cards in hand</span>'}</div>
+        <div class="hand" id="hand">${(ctx.seat ? g.hand : []).map((x) => cardHtml(x, cardMoves.has(x) ? "playable" : "")).join("") || `<span class="muted">${t("king.no_cards")}</span>`}</div>
         <div class="king-actions">${other.map((m, i) => `<button data-move="${i}" class="${other.length < 6 ? "primary" : "small"}">${label(m.label)}</button>`).join("")}</div>
       </div>
-      <table class="scores king-sheet"><tr><th>#</th><th>game</th>${sheetHead}<th>Σ row</th></tr>${comp}${rows}
-        <tr class="totals"><td></td><td>total</td>${totals}<td>${balance}</td></tr></table>
-      ${logHtml ? `<details class="king-log"><summary>What every seat played</summary><table><tr><th>trick</th>${sheetHead}<th>won by</th></tr>${logHtml}</table></details>` : ""}`;
+      <table class="scores king-sheet"><tr><th>#</th><th>${t("king.game")}</th>${sheetHead}<th>${t("king.row_sum")}</th></tr>${comp}${rows}
+        <tr class="totals"><td></td><td>${t("king.total")}</td>${totals}<td>${balance}</td></tr></table>
+      ${logHtml ? `<details class="king-log"><summary>${t("king.log")}</summary><table><tr><th>${t("king.trick")}</th>${sheetHead}<th>${t("king.won_by")}</th></tr>${logHtml}</table></details>` : ""}`;
     el.querySelectorAll("#hand [data-card]").forEach((x) => {
       x.onclick = () => {
         const m = cardMoves.get(x.dataset.card);
         if (m) send(m);
-        else ctx.say(plays.length ? `${cardLabel(x.dataset.card)} may not be played now.` : "It is not your turn.", "error");
+        else ctx.say(plays.length ? t("king.not_now", { card: cardLabel(x.dataset.card) }) : t("king.not_your_turn"), "error");
       };
     });
     el.querySelectorAll("[data-move]").forEach((b) => { b.onclick = () => send(other[Number(b.dataset.move)]); });
@@ -110,22 +207,22 @@ export function create(root, ctx) {
 // A stored event in words, for the replay (null: the page's default wording).
 export function eventText(e) {
   switch (e.type) {
-    case "king_dealt.v1": return `deal ${e.deal_no}${e.game ? ` (${e.game})` : ""}, dealer ${e.dealer}`;
-    case "king_contract_chosen.v1": return `${e.seat} orders ${e.game}${e.trump ? ` ${SUIT[e.trump]}` : ""}`;
-    case "king_order_passed.v1": return `${e.seat} passes`;
-    case "king_talon_shown.v1": return `talon ${e.cards.map(cardLabel).join(" ")} to ${e.seat}`;
-    case "king_buyout_offered.v1": return `${e.seat} offers ${e.tricks} for the declaration`;
-    case "king_buyout_passed.v1": return `${e.seat} passes`;
-    case "king_buyout_decided.v1": return `${e.seat} ${e.accepted ? "sells" : "keeps"} the declaration`;
-    case "king_declared.v1": return `${e.seat} declares ${e.option}${e.trump ? ` ${SUIT[e.trump]}` : ""}${e.last_card ? ` (${cardLabel(e.last_card)})` : ""}`;
-    case "king_bid_made.v1": return `${e.seat} bids ${e.tricks}`;
-    case "king_bid_passed.v1": return `${e.seat} passes`;
-    case "king_discarded.v1": return `${e.seat} discards two cards`;
-    case "king_card_played.v1": return `${e.seat} plays ${cardLabel(e.card)}`;
-    case "king_trick_taken.v1": return `trick ${e.trick_no} to ${e.winner}`;
-    case "king_deal_scored.v1": return `deal ${e.row.deal_no} (${e.row.game}): ${e.row.points.join(" ")}`;
-    case "king_rest_dealt.v1": return `the rest of the deal${e.shown ? `, the last card ${cardLabel(e.shown)}` : ""}`;
-    case "king_match_scored.v1": return `final totals ${e.totals.join(" ")}`;
+    case "king_dealt.v1": return t(e.game ? "king.ev_dealt_game" : "king.ev_dealt", { n: e.deal_no, game: e.game, dealer: e.dealer });
+    case "king_contract_chosen.v1": return t("king.ev_ordered", { seat: e.seat, game: `${e.game}${e.trump ? ` ${SUIT[e.trump]}` : ""}` });
+    case "king_order_passed.v1": return t("king.ev_passes", { seat: e.seat });
+    case "king_talon_shown.v1": return t("king.ev_talon", { cards: e.cards.map(cardLabel).join(" "), seat: e.seat });
+    case "king_buyout_offered.v1": return t("king.ev_buyout_offered", { seat: e.seat, n: e.tricks });
+    case "king_buyout_passed.v1": return t("king.ev_passes", { seat: e.seat });
+    case "king_buyout_decided.v1": return t(e.accepted ? "king.ev_sells" : "king.ev_keeps", { seat: e.seat });
+    case "king_declared.v1": return t("king.ev_declared", { seat: e.seat, option: `${e.option}${e.trump ? ` ${SUIT[e.trump]}` : ""}${e.last_card ? ` (${cardLabel(e.last_card)})` : ""}` });
+    case "king_bid_made.v1": return t("king.ev_bids", { seat: e.seat, n: e.tricks });
+    case "king_bid_passed.v1": return t("king.ev_passes", { seat: e.seat });
+    case "king_discarded.v1": return t("king.ev_discarded", { seat: e.seat });
+    case "king_card_played.v1": return t("king.ev_plays", { seat: e.seat, card: cardLabel(e.card) });
+    case "king_trick_taken.v1": return t("king.ev_trick", { n: e.trick_no, seat: e.winner });
+    case "king_deal_scored.v1": return t("king.ev_scored", { n: e.row.deal_no, game: e.row.game, points: e.row.points.join(" ") });
+    case "king_rest_dealt.v1": return e.shown ? t("king.ev_rest_shown", { card: cardLabel(e.shown) }) : t("king.ev_rest");
+    case "king_match_scored.v1": return t("king.ev_final", { totals: e.totals.join(" ") });
     default: return null;
   }
 }

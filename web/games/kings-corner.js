@@ -3,6 +3,68 @@
 // legal_moves ({label, command}): click a card then a highlighted pile, a pile then a pile, or any
 // move in the list; the page sends the listed command as it is and knows no rules.
 import { cardHtml, cardLabel, accessible, focusKey } from "../cards.js";
+import { t, addStrings, has } from "../i18n.js";
+
+// This renderer's words (the Russian terms are seed 003's «Короли в углах»: колода, крест, угол,
+// стопка, раунд).
+addStrings({
+  en: {
+    "kc.state.waiting": "waiting", "kc.state.playing": "playing", "kc.state.round_over": "round over", "kc.state.finished": "finished",
+    "kc.ready": "Ready for the deal", "kc.draw": "Draw", "kc.end_turn": "End turn",
+    "kc.as": "{card} as {as}",
+    "kc.pile": "Pile {from} → {to}", "kc.king_pile": "King pile {from} → {to}",
+    "kc.you_play": "You play: {move}…",
+    "kc.not_your_turn": "It is not your turn.",
+    "kc.nowhere": "{card} cannot be played anywhere now.",
+    "kc.choose": "Choose how to play it on {slot}.",
+    "kc.not_on": "{card} does not go on {slot}.",
+    "kc.pile_stuck": "The {slot} pile cannot move now.",
+    "kc.empty": "empty", "kc.stock": "stock",
+    "kc.status": "Round {n} · {status} · turn: {who}",
+    "kc.dealer": " · dealer {who}", "kc.pot": " · pot {n}",
+    "kc.cards": { one: "{n} card", other: "{n} cards" },
+    "kc.place_drawn": "Place your drawn card {card} on an empty pile.",
+    "kc.no_cards": "no cards in hand",
+    "kc.all_moves": "All legal moves ({n})",
+    "kc.sheet": "Score sheet: each round's points and the running total",
+    "kc.player": "player", "kc.round_short": "R{n}", "kc.total": "total",
+    "kc.ev_played": "{seat} plays {card} on {slot}",
+    "kc.ev_moved": "{seat} moves {from} onto {to}",
+    "kc.ev_drawn": "{seat} draws {n}",
+    "kc.ev_ended": "{seat} ends the turn",
+    "kc.ev_dealt": "round {n} dealt",
+    "kc.ev_round_over": "round {n} over ({result})",
+    "kc.ev_round_out": "round {n} over ({result}, {seat} out)",
+  },
+  ru: {
+    "kc.state.waiting": "ожидание", "kc.state.playing": "игра", "kc.state.round_over": "раунд окончен", "kc.state.finished": "партия окончена",
+    "kc.ready": "Готов к раздаче", "kc.draw": "Взять карту", "kc.end_turn": "Закончить ход",
+    "kc.as": "{card} как {as}",
+    "kc.pile": "Стопка {from} → {to}", "kc.king_pile": "Стопка с королём {from} → {to}",
+    "kc.you_play": "Ваш ход: {move}…",
+    "kc.not_your_turn": "Сейчас не ваш ход.",
+    "kc.nowhere": "{card} сейчас некуда положить.",
+    "kc.choose": "Выберите, как положить карту на {slot}.",
+    "kc.not_on": "{card} нельзя положить на {slot}.",
+    "kc.pile_stuck": "Стопку {slot} сейчас нельзя перенести.",
+    "kc.empty": "пусто", "kc.stock": "колода",
+    "kc.status": "Раунд {n} · {status} · ходит: {who}",
+    "kc.dealer": " · сдаёт {who}", "kc.pot": " · банк {n}",
+    "kc.cards": { one: "{n} карта", few: "{n} карты", many: "{n} карт", other: "{n} карты" },
+    "kc.place_drawn": "Положите взятую карту {card} на свободное место.",
+    "kc.no_cards": "на руке нет карт",
+    "kc.all_moves": "Все допустимые ходы ({n})",
+    "kc.sheet": "Таблица очков: очки каждого раунда и сумма",
+    "kc.player": "игрок", "kc.round_short": "Р{n}", "kc.total": "итого",
+    "kc.ev_played": "{seat} кладёт {card} на {slot}",
+    "kc.ev_moved": "{seat} переносит {from} на {to}",
+    "kc.ev_drawn": "{seat} берёт карт: {n}",
+    "kc.ev_ended": "{seat} заканчивает ход",
+    "kc.ev_dealt": "раунд {n} сдан",
+    "kc.ev_round_over": "раунд {n} окончен ({result})",
+    "kc.ev_round_out": "раунд {n} окончен ({result}, {seat} без карт)",
+  },
+});
 
 const GRID = [["NW", "N", "NE"], ["W", null, "E"], ["SW", "S", "SE"]];
 const ACTIONS = new Set(["kc_ready.v1", "kc_draw.v1", "kc_end_turn.v1"]);
@@ -12,13 +74,13 @@ const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "
 function moveText(move) {
   const c = move.command;
   switch (c.type) {
-    case "kc_ready.v1": return "Ready for the deal";
-    case "kc_draw.v1": return "Draw";
-    case "kc_end_turn.v1": return "End turn";
-    case "kc_play_card.v1": return `${cardLabel(c.card)}${c.as_card ? ` as ${cardLabel(c.as_card)}` : ""} → ${c.slot}`;
+    case "kc_ready.v1": return t("kc.ready");
+    case "kc_draw.v1": return t("kc.draw");
+    case "kc_end_turn.v1": return t("kc.end_turn");
+    case "kc_play_card.v1": return `${c.as_card ? t("kc.as", { card: cardLabel(c.card), as: cardLabel(c.as_card) }) : cardLabel(c.card)} → ${c.slot}`;
     case "kc_play_run.v1": return `${c.cards.map(cardLabel).join(" ")} → ${c.slot}`;
-    case "kc_move_pile.v1": return `Pile ${c.from_slot} → ${c.to_slot}`;
-    case "kc_move_king_pile.v1": return `King pile ${c.from_slot} → ${c.to_slot}`;
+    case "kc_move_pile.v1": return t("kc.pile", { from: c.from_slot, to: c.to_slot });
+    case "kc_move_king_pile.v1": return t("kc.king_pile", { from: c.from_slot, to: c.to_slot });
     default: return move.label;
   }
 }
@@ -37,7 +99,7 @@ export function create(root, ctx) {
     selected = null;
     choices = [];
     ctx.send(move.command);
-    ctx.say(`You play: ${moveText(move)}…`);
+    ctx.say(t("kc.you_play", { move: moveText(move) }));
     draw();
   }
 
@@ -56,10 +118,10 @@ export function create(root, ctx) {
   }
 
   function clickCard(id) {
-    if (!legal().length) { ctx.say("It is not your turn.", "error"); return; }
+    if (!legal().length) { ctx.say(t("kc.not_your_turn"), "error"); return; }
     choices = [];
     selected = selected && selected.kind === "card" && selected.id === id ? null : { kind: "card", id };
-    if (selected && !targetsOf(selected).size) ctx.say(`${cardLabel(id)} cannot be played anywhere now.`, "error");
+    if (selected && !targetsOf(selected).size) ctx.say(t("kc.nowhere", { card: cardLabel(id) }), "error");
     draw();
   }
 
@@ -69,15 +131,15 @@ export function create(root, ctx) {
       const options = targets.get(slot);
       if (options.length === 1) { play(options[0]); return; }
       choices = options;
-      ctx.say(`Choose how to play it on ${slot}.`);
+      ctx.say(t("kc.choose", { slot }));
       draw();
       return;
     }
-    if (selected && selected.kind === "card") { ctx.say(`${cardLabel(selected.id)} does not go on ${slot}.`, "error"); return; }
-    if (!legal().length) { ctx.say("It is not your turn.", "error"); return; }
+    if (selected && selected.kind === "card") { ctx.say(t("kc.not_on", { card: cardLabel(selected.id), slot }), "error"); return; }
+    if (!legal().length) { ctx.say(t("kc.not_your_turn"), "error"); return; }
     choices = [];
     selected = selected && selected.id === slot ? null : { kind: "slot", id: slot };
-    if (selected && !targetsOf(selected).size) { ctx.say(`The ${slot} pile cannot move now.`, "error"); selected = null; }
+    if (selected && !targetsOf(selected).size) { ctx.say(t("kc.pile_stuck", { slot }), "error"); selected = null; }
     draw();
   }
 
@@ -89,7 +151,7 @@ export function create(root, ctx) {
     const inner = pile.length
       ? `${pile.length > 1 ? cardHtml(pile[0], "base") : ""}${cardHtml(pile[pile.length - 1], "top")}<span class="count">${pile.length}</span>`
       : `<span class="empty">${slot}</span>`;
-    return `<div class="${cls.join(" ")}" data-slot="${slot}" title="${slot}: ${pile.map(cardLabel).join(" ") || "empty"}">${inner}</div>`;
+    return `<div class="${cls.join(" ")}" data-slot="${slot}" title="${slot}: ${pile.map(cardLabel).join(" ") || t("kc.empty")}">${inner}</div>`;
   }
 
   const moveButton = (m, i, cls) =>
@@ -105,7 +167,7 @@ export function create(root, ctx) {
     const turnOf = g.current ? `${esc(names[g.current])} (${g.current})` : "—";
     const grid = GRID.map((row) => row.map((slot) => slot
       ? pileHtml(slot, g.layout[slot] || [], targets.has(slot))
-      : `<div class="stock" title="stock"><span class="card back"></span><span class="count">${g.stock_size}</span><small>stock</small></div>`).join("")).join("");
+      : `<div class="stock" title="${t("kc.stock")}"><span class="card back"></span><span class="count">${g.stock_size}</span><small>${t("kc.stock")}</small></div>`).join("")).join("");
     const rounds = g.rounds || [];
     const scoreRows = view.seats.map((s) =>
       `<tr class="${g.current === s ? "to-move" : ""}"><th>${esc(names[s])}</th>${rounds.map((r) => `<td>${r.points[s] ?? "–"}</td>`).join("")}<td class="total">${g.totals[s] ?? 0}</td></tr>`).join("");
@@ -113,25 +175,25 @@ export function create(root, ctx) {
     const picks = choices.map((m) => [m, moves.indexOf(m)]);
     const focused = focusKey(el);
     el.innerHTML = `
-      <div class="kc-status">Round ${g.round_no || "—"} · ${esc(g.status.replace("_", " "))} · turn: <b id="kc-turn">${turnOf}</b>${g.dealer ? ` · dealer ${esc(names[g.dealer])}` : ""}${g.pot ? ` · pot ${g.pot}` : ""}</div>
+      <div class="kc-status">${t("kc.status", { n: g.round_no || "—", status: has(`kc.state.${g.status}`) ? t(`kc.state.${g.status}`) : esc(g.status.replace("_", " ")), who: `<b id="kc-turn">${turnOf}</b>` })}${g.dealer ? t("kc.dealer", { who: esc(names[g.dealer]) }) : ""}${g.pot ? t("kc.pot", { n: g.pot }) : ""}</div>
       <div class="opponents">${others.map((s) => `
         <div class="opponent ${g.current === s ? "to-move" : ""} ${g.eliminated.includes(s) ? "out" : ""}" data-seat="${s}">
           <b>${esc(names[s])}</b> <small>${s}</small><br>
           <span class="backs">${'<span class="mini-back"></span>'.repeat(Math.min(g.hand_sizes[s] || 0, 14))}</span>
-          <span class="n">${g.hand_sizes[s] ?? 0} cards</span>
+          <span class="n">${t("kc.cards", { n: g.hand_sizes[s] ?? 0 })}</span>
           ${g.revealed_hands[s] ? `<div class="revealed">${g.revealed_hands[s].map((c) => cardHtml(c)).join("")}</div>` : ""}
         </div>`).join("")}
       </div>
       <div class="table-grid">${grid}</div>
-      ${g.pending_card ? `<p class="notice">Place your drawn card ${cardLabel(g.pending_card)} on an empty pile.</p>` : ""}
+      ${g.pending_card ? `<p class="notice">${t("kc.place_drawn", { card: cardLabel(g.pending_card) })}</p>` : ""}
       ${picks.length ? `<div class="choices">${picks.map(([m, i]) => moveButton(m, i, "primary")).join("")}</div>` : ""}
       <div class="hand-row">
-        <div class="hand" id="hand">${(ctx.seat ? g.hand : []).map((c) => cardHtml(c, selected && selected.kind === "card" && selected.id === c ? "selected" : "")).join("") || '<span class="muted">no cards in hand</span>'}</div>
+        <div class="hand" id="hand">${(ctx.seat ? g.hand : []).map((c) => cardHtml(c, selected && selected.kind === "card" && selected.id === c ? "selected" : "")).join("") || `<span class="muted">${t("kc.no_cards")}</span>`}</div>
         <div class="kc-actions">${actions.map(([m, i]) => moveButton(m, i, "primary")).join("")}</div>
       </div>
-      ${moves.length ? `<details class="legal" ${moves.length < 8 ? "open" : ""}><summary>All legal moves (${moves.length})</summary>
+      ${moves.length ? `<details class="legal" ${moves.length < 8 ? "open" : ""}><summary>${t("kc.all_moves", { n: moves.length })}</summary>
         <div class="legal-list">${moves.map((m, i) => moveButton(m, i, "small")).join("")}</div></details>` : ""}
-      <table class="scores kc-sheet" id="kc-sheet"><caption>Score sheet: each round's points and the running total</caption><tr><th>player</th>${rounds.map((r) => `<th>R${r.round_no}</th>`).join("")}<th>total</th></tr>${scoreRows}</table>`;
+      <table class="scores kc-sheet" id="kc-sheet"><caption>${t("kc.sheet")}</caption><tr><th>${t("kc.player")}</th>${rounds.map((r) => `<th>${t("kc.round_short", { n: r.round_no })}</th>`).join("")}<th>${t("kc.total")}</th></tr>${scoreRows}</table>`;
     el.querySelectorAll("#hand [data-card]").forEach((c) => { c.onclick = () => clickCard(c.dataset.card); });
     el.querySelectorAll("[data-slot]").forEach((p) => { p.onclick = () => clickSlot(p.dataset.slot); });
     el.querySelectorAll("[data-move]").forEach((b) => { b.onclick = () => play(moves[Number(b.dataset.move)]); });
@@ -155,13 +217,13 @@ export function create(root, ctx) {
 // A stored event in words, for the replay (null: the page's default wording).
 export function eventText(e) {
   switch (e.type) {
-    case "kc_card_played.v1": return `${e.seat} plays ${cardLabel(e.card)} on ${e.slot}`;
-    case "kc_run_played.v1": return `${e.seat} plays ${e.cards.map(cardLabel).join(" ")} on ${e.slot}`;
-    case "kc_pile_moved.v1": return `${e.seat} moves ${e.from_slot} onto ${e.to_slot}`;
-    case "kc_cards_drawn.v1": return `${e.seat} draws ${e.count}`;
-    case "kc_turn_ended.v1": return `${e.seat} ends the turn`;
-    case "kc_round_dealt.v1": return `round ${e.round_no} dealt`;
-    case "kc_round_ended.v1": return `round ${e.round_no} over (${e.result}${e.winner ? `, ${e.winner} out` : ""})`;
+    case "kc_card_played.v1": return t("kc.ev_played", { seat: e.seat, card: cardLabel(e.card), slot: e.slot });
+    case "kc_run_played.v1": return t("kc.ev_played", { seat: e.seat, card: e.cards.map(cardLabel).join(" "), slot: e.slot });
+    case "kc_pile_moved.v1": return t("kc.ev_moved", { seat: e.seat, from: e.from_slot, to: e.to_slot });
+    case "kc_cards_drawn.v1": return t("kc.ev_drawn", { seat: e.seat, n: e.count });
+    case "kc_turn_ended.v1": return t("kc.ev_ended", { seat: e.seat });
+    case "kc_round_dealt.v1": return t("kc.ev_dealt", { n: e.round_no });
+    case "kc_round_ended.v1": return t(e.winner ? "kc.ev_round_out" : "kc.ev_round_over", { n: e.round_no, result: e.result, seat: e.winner });
     default: return null;
   }
 }

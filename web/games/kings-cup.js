@@ -3,6 +3,57 @@
 // with Kings) and the notice.  Moves are the view's legal moves ({label, command}).
 
 import { cardHtml, cardLabel } from "../cards.js";
+import { t, addStrings } from "../i18n.js";
+
+// This renderer's words (the cards' rules and the notice are the server's).
+addStrings({
+  en: {
+    "kcup.status": "Table helper — nothing here is judged or rated · {rules} rules · turn: {who}",
+    "kcup.cup_title": "the cup",
+    "kcup.cup": "{cup}/3 poured · Kings {kings}/4 · {left} cards around the cup",
+    "kcup.drawn_by": "drawn by {who}",
+    "kcup.question_master": "Question master:",
+    "kcup.mates": "Mates:",
+    "kcup.rules": "Rules:",
+    "kcup.nobody": "nobody",
+    "kcup.none": "none",
+    "kcup.fourth_king": "The fourth King: the cup is theirs.",
+    "kcup.all_drawn": "Every card has been drawn.",
+    "kcup.card_rules": "The card rules",
+    "kcup.you": "You: {move}",
+    "kcup.ev_dealt": "{n} cards around the cup; {seat} draws first",
+    "kcup.ev_drawn": "{seat} draws {card}: {title}",
+    "kcup.ev_chosen": "{seat} chooses {target}",
+    "kcup.ev_chosen_mate": "{seat} chooses {target} as mate",
+    "kcup.ev_rule": "{seat} makes a rule: {text}",
+    "kcup.ev_cancel": "{seat} cancels a rule",
+    "kcup.ev_fourth_king": "{seat} draws the fourth King",
+    "kcup.ev_all_drawn": "every card drawn",
+  },
+  ru: {
+    "kcup.status": "Помощник для застолья — здесь ничего не судится и не идёт в рейтинг · правила: {rules} · ходит: {who}",
+    "kcup.cup_title": "кубок",
+    "kcup.cup": "налито {cup}/3 · королей {kings}/4 · вокруг кубка карт: {left}",
+    "kcup.drawn_by": "вытянута игроком {who}",
+    "kcup.question_master": "Мастер вопросов:",
+    "kcup.mates": "Напарники:",
+    "kcup.rules": "Правила:",
+    "kcup.nobody": "никто",
+    "kcup.none": "нет",
+    "kcup.fourth_king": "Четвёртый король: кубок достаётся ему.",
+    "kcup.all_drawn": "Вытянуты все карты.",
+    "kcup.card_rules": "Правила карт",
+    "kcup.you": "Вы: {move}",
+    "kcup.ev_dealt": "вокруг кубка карт: {n}; первым тянет {seat}",
+    "kcup.ev_drawn": "{seat} тянет {card}: {title}",
+    "kcup.ev_chosen": "{seat} выбирает {target}",
+    "kcup.ev_chosen_mate": "{seat} выбирает напарником {target}",
+    "kcup.ev_rule": "{seat} вводит правило: {text}",
+    "kcup.ev_cancel": "{seat} отменяет правило",
+    "kcup.ev_fourth_king": "{seat} тянет четвёртого короля",
+    "kcup.ev_all_drawn": "вытянуты все карты",
+  },
+});
 
 const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 
@@ -24,23 +75,23 @@ export function create(root, ctx) {
     const last = g.last;
     el.innerHTML = `
       <p class="notice">${esc(g.notice)}</p>
-      <div class="kc-status">Table helper — nothing here is judged or rated · ${esc(g.rule_set)} rules · turn: <b>${g.current ? esc(names[g.current]) : "—"}</b></div>
+      <div class="kc-status">${t("kcup.status", { rules: esc(g.rule_set), who: `<b>${g.current ? esc(names[g.current]) : "—"}</b>` })}</div>
       <div class="kcup-table">
-        <div class="kcup-cup" title="the cup">🍺 <b>${g.cup}</b>/3 poured · Kings ${g.kings}/4 · ${g.cards_left} cards around the cup</div>
+        <div class="kcup-cup" title="${t("kcup.cup_title")}">🍺 ${t("kcup.cup", { cup: `<b>${g.cup}</b>`, kings: g.kings, left: g.cards_left })}</div>
         ${last ? `<div class="kcup-last">${cardHtml(last.card)}
-          <div><b>${esc(last.title)}</b> — ${esc(last.text)}<br><small>drawn by ${esc(names[last.seat])}</small></div></div>` : ""}
+          <div><b>${esc(last.title)}</b> — ${esc(last.text)}<br><small>${t("kcup.drawn_by", { who: esc(names[last.seat]) })}</small></div></div>` : ""}
       </div>
       <div class="kcup-roles">
-        <div><b>Question master:</b> ${g.question_master ? esc(names[g.question_master]) : "nobody"}</div>
-        <div><b>Mates:</b> ${Object.entries(g.drinks_with).map(([s, ms]) => `${esc(names[s])} → ${ms.map((m) => esc(names[m])).join(", ")}`).join("; ") || "none"}</div>
-        <div><b>Rules:</b> ${g.rules.length ? `<ol>${g.rules.map((r) => `<li>${esc(r.text)} <small>(${esc(names[r.seat])})</small></li>`).join("")}</ol>` : "none"}</div>
+        <div><b>${t("kcup.question_master")}</b> ${g.question_master ? esc(names[g.question_master]) : t("kcup.nobody")}</div>
+        <div><b>${t("kcup.mates")}</b> ${Object.entries(g.drinks_with).map(([s, ms]) => `${esc(names[s])} → ${ms.map((m) => esc(names[m])).join(", ")}`).join("; ") || t("kcup.none")}</div>
+        <div><b>${t("kcup.rules")}</b> ${g.rules.length ? `<ol>${g.rules.map((r) => `<li>${esc(r.text)} <small>(${esc(names[r.seat])})</small></li>`).join("")}</ol>` : t("kcup.none")}</div>
       </div>
       <div class="kc-actions">
         ${others.map((m, i) => `<button class="primary" data-move="${i}">${esc(m.label)}</button>`).join("")}
       </div>
-      ${g.status === "finished" ? `<p><b>${esc(g.result === "fourth_king" ? "The fourth King: the cup is theirs." : "Every card has been drawn.")}</b></p>` : ""}
-      <details class="rules"><summary>The card rules</summary><table>${Object.entries(g.card_rules).map(([r, c]) => `<tr><th>${r}</th><td><b>${esc(c.title)}</b> ${esc(c.text)}</td></tr>`).join("")}</table></details>`;
-    el.querySelectorAll("[data-move]").forEach((b) => { b.onclick = () => { const m = others[Number(b.dataset.move)]; ctx.send(m.command); ctx.say(`You: ${m.label}`); }; });
+      ${g.status === "finished" ? `<p><b>${esc(g.result === "fourth_king" ? t("kcup.fourth_king") : t("kcup.all_drawn"))}</b></p>` : ""}
+      <details class="rules"><summary>${t("kcup.card_rules")}</summary><table>${Object.entries(g.card_rules).map(([r, c]) => `<tr><th>${r}</th><td><b>${esc(c.title)}</b> ${esc(c.text)}</td></tr>`).join("")}</table></details>`;
+    el.querySelectorAll("[data-move]").forEach((b) => { b.onclick = () => { const m = others[Number(b.dataset.move)]; ctx.send(m.command); ctx.say(t("kcup.you", { move: m.label })); }; });
   }
 
   return { update(v) { view = v; draw(); }, rejected() { draw(); } };
@@ -48,11 +99,11 @@ export function create(root, ctx) {
 
 export function eventText(e) {
   switch (e.type) {
-    case "kcup_dealt.v1": return `${e.size} cards around the cup; ${e.first_seat} draws first`;
-    case "kcup_card_drawn.v1": return `${e.seat} draws ${cardLabel(e.card)}: ${e.title}`;
-    case "kcup_seat_chosen.v1": return `${e.seat} chooses ${e.target}${e.effect === "mate" ? " as mate" : ""}`;
-    case "kcup_rule_made.v1": return e.text ? `${e.seat} makes a rule: ${e.text}` : `${e.seat} cancels a rule`;
-    case "kcup_ended.v1": return e.reason === "fourth_king" ? `${e.seat} draws the fourth King` : "every card drawn";
+    case "kcup_dealt.v1": return t("kcup.ev_dealt", { n: e.size, seat: e.first_seat });
+    case "kcup_card_drawn.v1": return t("kcup.ev_drawn", { seat: e.seat, card: cardLabel(e.card), title: e.title });
+    case "kcup_seat_chosen.v1": return t(e.effect === "mate" ? "kcup.ev_chosen_mate" : "kcup.ev_chosen", { seat: e.seat, target: e.target });
+    case "kcup_rule_made.v1": return e.text ? t("kcup.ev_rule", { seat: e.seat, text: e.text }) : t("kcup.ev_cancel", { seat: e.seat });
+    case "kcup_ended.v1": return e.reason === "fourth_king" ? t("kcup.ev_fourth_king", { seat: e.seat }) : t("kcup.ev_all_drawn");
     default: return null;
   }
 }

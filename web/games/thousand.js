@@ -3,6 +3,69 @@
 // with barrel and bolt marks per player and deal.  Moves come only from the view's legal_moves
 // ({label, command}); the page sends the listed command as it is and knows no rules.
 import { cardHtml, cardLabel, accessible, focusKey } from "../cards.js";
+import { t, addStrings, has } from "../i18n.js";
+
+// This renderer's words (the Russian terms are the rules file's: торги, пас, прикуп, снос,
+// марьяж, бочка, болт, втёмную, расписать, пересдача).
+addStrings({
+  en: {
+    "th.phase.after_pass_window": "after pass window", "th.phase.auction": "auction", "th.phase.blind_offer": "blind offer", "th.phase.contract": "contract", "th.phase.deal_over": "deal over", "th.phase.finished": "finished", "th.phase.passing": "passing", "th.phase.play": "play", "th.phase.pre_auction": "pre auction", "th.phase.redeal": "redeal", "th.phase.redeal_window": "redeal window", "th.phase.talon_open": "talon open", "th.phase.talon_step": "talon step", "th.phase.talon_window": "talon window", "th.phase.waiting": "waiting",
+    "th.deal_button": "Deal", "th.blind": "Play blind (120)", "th.look": "Look at my cards",
+    "th.keep": "Keep my hand", "th.redeal": "Claim a redeal ({reason})", "th.pass": "Pass",
+    "th.contract_n": "Contract {n}", "th.write_off": "Write off the deal", "th.face_up": " (face up)",
+    "th.with_marriage": "{card} + marriage", "th.with_aces": "{card} + four aces",
+    "th.ev_dealt": "deal {n} dealt by {dealer}", "th.ev_bids": "{seat} bids {n}", "th.ev_passes": "{seat} passes",
+    "th.ev_declares": "{seat} declares at {n}", "th.ev_plays_contract": "{seat} plays {n}",
+    "th.ev_plays": "{seat} plays {card}", "th.ev_plays_announce": "{seat} plays {card} ({announce} {value})",
+    "th.ev_trick": "trick {n} to {seat} ({points})", "th.ev_scored": "deal {n}: {seat} {contract} {result}",
+    "th.ev_redeal": "redeal ({reason})", "th.ev_blind": "{seat} plays blind", "th.ev_looks": "{seat} looks at the cards",
+    "th.ev_shows": "{seat} shows the hand", "th.ev_keeps": "{seat} keeps the hand",
+    "th.ev_auction": "auction opens at {n} ({seat})", "th.ev_talon": "the talon: {cards}",
+    "th.ev_takes_talon": "{seat} takes the talon", "th.ev_gives": "{seat} gives {gifts}", "th.ev_gift": "{card} to {seat}",
+    "th.ev_written_off": "{seat} writes the deal off ({n})",
+    "th.you": "You: {move}…", "th.not_now": "{card} cannot be played now.", "th.not_your_turn": "It is not your turn.",
+    "th.deal": "deal", "th.declarer": "declarer", "th.now": "now",
+    "th.give_two": "Give two cards away", "th.pick_two": "— pick two cards in your hand.",
+    "th.status": "Deal {n} · {phase}", "th.golden": " · golden", "th.dealer": " · dealer {who}",
+    "th.sits_out": " · {who} sits out", "th.high_bid": " · high bid {n} ({who})",
+    "th.declarer_is": " · declarer {who} {n}", "th.blind_mark": " blind", "th.trump": " · trump {suit}",
+    "th.cards_tricks": "{cards} · {tricks}",
+    "th.cards": { one: "{n} card", other: "{n} cards" }, "th.tricks": { one: "{n} trick", other: "{n} tricks" },
+    "th.got": "got {card}", "th.talon": "talon", "th.last_trick": "last trick",
+    "th.four_aces": "four aces", "th.marriage": "{suit} marriage",
+    "th.bid_box": "Bid", "th.contract_box": "Contract", "th.announce": "Announce",
+    "th.no_cards": "no cards in hand",
+  },
+  ru: {
+    "th.phase.after_pass_window": "после передачи карт", "th.phase.auction": "торги", "th.phase.blind_offer": "предложение играть втёмную", "th.phase.contract": "назначение игры", "th.phase.deal_over": "раздача окончена", "th.phase.finished": "партия окончена", "th.phase.passing": "передача карт", "th.phase.play": "розыгрыш", "th.phase.pre_auction": "перед торгами", "th.phase.redeal": "пересдача", "th.phase.redeal_window": "можно потребовать пересдачу", "th.phase.talon_open": "прикуп открыт", "th.phase.talon_step": "прикуп", "th.phase.talon_window": "прикуп", "th.phase.waiting": "ожидание",
+    "th.deal_button": "Сдать", "th.blind": "Играть втёмную (120)", "th.look": "Посмотреть карты",
+    "th.keep": "Оставить карты", "th.redeal": "Потребовать пересдачу ({reason})", "th.pass": "Пас",
+    "th.contract_n": "Заказ {n}", "th.write_off": "Расписать раздачу", "th.face_up": " (открыто)",
+    "th.with_marriage": "{card} + марьяж", "th.with_aces": "{card} + четыре туза",
+    "th.ev_dealt": "раздача {n}, сдаёт {dealer}", "th.ev_bids": "{seat} заказывает {n}", "th.ev_passes": "{seat}: пас",
+    "th.ev_declares": "{seat} выигрывает торги на {n}", "th.ev_plays_contract": "{seat} играет {n}",
+    "th.ev_plays": "{seat} ходит {card}", "th.ev_plays_announce": "{seat} ходит {card} ({announce} {value})",
+    "th.ev_trick": "взятка {n} — игроку {seat} ({points})", "th.ev_scored": "раздача {n}: {seat} {contract} {result}",
+    "th.ev_redeal": "пересдача ({reason})", "th.ev_blind": "{seat} играет втёмную", "th.ev_looks": "{seat} смотрит карты",
+    "th.ev_shows": "{seat} открывает карты", "th.ev_keeps": "{seat} оставляет карты",
+    "th.ev_auction": "торги открываются с {n} ({seat})", "th.ev_talon": "прикуп: {cards}",
+    "th.ev_takes_talon": "{seat} берёт прикуп", "th.ev_gives": "{seat} отдаёт {gifts}", "th.ev_gift": "{card} игроку {seat}",
+    "th.ev_written_off": "{seat} расписывает раздачу ({n})",
+    "th.you": "Вы: {move}…", "th.not_now": "{card} сейчас ходить нельзя.", "th.not_your_turn": "Сейчас не ваш ход.",
+    "th.deal": "раздача", "th.declarer": "разыгрывающий", "th.now": "сейчас",
+    "th.give_two": "Отдайте две карты", "th.pick_two": "— выберите две карты на руке.",
+    "th.status": "Раздача {n} · {phase}", "th.golden": " · золотой кон", "th.dealer": " · сдаёт {who}",
+    "th.sits_out": " · {who} не играет", "th.high_bid": " · высший заказ {n} ({who})",
+    "th.declarer_is": " · разыгрывает {who} {n}", "th.blind_mark": " втёмную", "th.trump": " · козырь {suit}",
+    "th.cards_tricks": "{cards} · {tricks}",
+    "th.cards": { one: "{n} карта", few: "{n} карты", many: "{n} карт", other: "{n} карты" },
+    "th.tricks": { one: "{n} взятка", few: "{n} взятки", many: "{n} взяток", other: "{n} взятки" },
+    "th.got": "получено: {card}", "th.talon": "прикуп", "th.last_trick": "последняя взятка",
+    "th.four_aces": "четыре туза", "th.marriage": "марьяж {suit}",
+    "th.bid_box": "Заказ", "th.contract_box": "Игра", "th.announce": "Объявить",
+    "th.no_cards": "на руке нет карт",
+  },
+});
 
 const SUIT = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const MARKS = {
@@ -16,40 +79,40 @@ const T = (c) => c.type.replace(/^thousand_/, "").replace(/\.v\d+$/, "");
 function moveText(move, names) {
   const c = move.command;
   switch (T(c)) {
-    case "ready": return "Deal";
-    case "declare_blind": return "Play blind (120)";
-    case "decline_blind": return "Look at my cards";
-    case "keep_hand": return "Keep my hand";
-    case "claim_redeal": return `Claim a redeal (${c.reason.replace("_", " ")})`;
+    case "ready": return t("th.deal_button");
+    case "declare_blind": return t("th.blind");
+    case "decline_blind": return t("th.look");
+    case "keep_hand": return t("th.keep");
+    case "claim_redeal": return t("th.redeal", { reason: c.reason.replace("_", " ") });
     case "bid": return String(c.amount);
-    case "pass": return "Pass";
-    case "set_contract": return `Contract ${c.amount}`;
-    case "write_off": return "Write off the deal";
-    case "give_cards": return `${Object.entries(c.gifts).map(([s, x]) => `${cardLabel(x)} → ${names[s] || s}`).join(", ")}${c.face_up ? " (face up)" : ""}`;
-    case "play": return c.announce === "marriage" ? `${cardLabel(c.card)} + marriage` : c.announce === "aces" ? `${cardLabel(c.card)} + four aces` : cardLabel(c.card);
+    case "pass": return t("th.pass");
+    case "set_contract": return t("th.contract_n", { n: c.amount });
+    case "write_off": return t("th.write_off");
+    case "give_cards": return `${Object.entries(c.gifts).map(([s, x]) => `${cardLabel(x)} → ${names[s] || s}`).join(", ")}${c.face_up ? t("th.face_up") : ""}`;
+    case "play": return c.announce === "marriage" ? t("th.with_marriage", { card: cardLabel(c.card) }) : c.announce === "aces" ? t("th.with_aces", { card: cardLabel(c.card) }) : cardLabel(c.card);
     default: return move.label;
   }
 }
 
 export function eventText(e) {
-  const t = (e.type || "").replace(/^thousand_/, "").replace(/\.v\d+$/, "");
-  if (t === "deal_dealt") return `deal ${e.deal_no + 1} dealt by ${e.dealer}`;
-  if (t === "bid_made") return `${e.seat} bids ${e.amount}`;
-  if (t === "passed") return `${e.seat} passes`;
-  if (t === "declarer") return `${e.seat} declares at ${e.bid}`;
-  if (t === "contract_set") return `${e.declarer} plays ${e.amount}`;
-  if (t === "card_played") return `${e.seat} plays ${cardLabel(e.card)}${e.announce !== "none" ? ` (${e.announce} ${e.value})` : ""}`;
-  if (t === "trick_taken") return `trick ${e.trick_no} to ${e.winner} (${e.points})`;
-  if (t === "deal_scored") return `deal ${e.deal_no}: ${e.declarer} ${e.contract} ${e.result.replace("_", " ")}`;
-  if (t === "redeal") return `redeal (${e.reason.replace("_", " ")})`;
-  if (t === "blind_answered") return `${e.seat} ${e.blind ? "plays blind" : "looks at the cards"}`;
-  if (t === "hand_shown") return `${e.seat} shows the hand`;
-  if (t === "hand_kept") return `${e.seat} keeps the hand`;
-  if (t === "auction_opened") return `auction opens at ${e.standing_bid} (${e.high_seat})`;
-  if (t === "talon_revealed") return `the talon: ${e.cards.map(cardLabel).join(" ")}`;
-  if (t === "talon_taken") return `${e.declarer} takes the talon`;
-  if (t === "cards_given") return `${e.declarer} gives ${e.to.map((s, i) => `${cardLabel(e.cards[i])} to ${s}`).join(", ")}`;
-  if (t === "written_off") return `${e.declarer} writes the deal off (${e.amount})`;
+  const k = (e.type || "").replace(/^thousand_/, "").replace(/\.v\d+$/, "");
+  if (k === "deal_dealt") return t("th.ev_dealt", { n: e.deal_no + 1, dealer: e.dealer });
+  if (k === "bid_made") return t("th.ev_bids", { seat: e.seat, n: e.amount });
+  if (k === "passed") return t("th.ev_passes", { seat: e.seat });
+  if (k === "declarer") return t("th.ev_declares", { seat: e.seat, n: e.bid });
+  if (k === "contract_set") return t("th.ev_plays_contract", { seat: e.declarer, n: e.amount });
+  if (k === "card_played") return e.announce !== "none" ? t("th.ev_plays_announce", { seat: e.seat, card: cardLabel(e.card), announce: e.announce, value: e.value }) : t("th.ev_plays", { seat: e.seat, card: cardLabel(e.card) });
+  if (k === "trick_taken") return t("th.ev_trick", { n: e.trick_no, seat: e.winner, points: e.points });
+  if (k === "deal_scored") return t("th.ev_scored", { n: e.deal_no, seat: e.declarer, contract: e.contract, result: e.result.replace("_", " ") });
+  if (k === "redeal") return t("th.ev_redeal", { reason: e.reason.replace("_", " ") });
+  if (k === "blind_answered") return t(e.blind ? "th.ev_blind" : "th.ev_looks", { seat: e.seat });
+  if (k === "hand_shown") return t("th.ev_shows", { seat: e.seat });
+  if (k === "hand_kept") return t("th.ev_keeps", { seat: e.seat });
+  if (k === "auction_opened") return t("th.ev_auction", { n: e.standing_bid, seat: e.high_seat });
+  if (k === "talon_revealed") return t("th.ev_talon", { cards: e.cards.map(cardLabel).join(" ") });
+  if (k === "talon_taken") return t("th.ev_takes_talon", { seat: e.declarer });
+  if (k === "cards_given") return t("th.ev_gives", { seat: e.declarer, gifts: e.to.map((s, i) => t("th.ev_gift", { card: cardLabel(e.cards[i]), seat: s })).join(", ") });
+  if (k === "written_off") return t("th.ev_written_off", { seat: e.declarer, n: e.amount });
   return null;
 }
 
@@ -62,7 +125,7 @@ export function create(root, ctx) {
 
   const legal = () => (ctx.interactive ? view.legal_moves || [] : []);
   const names = () => Object.fromEntries(view.seats.map((s, i) => [s, view.players[i]]));
-  function send(move) { chosen = []; ctx.send(move.command); ctx.say(`You: ${moveText(move, names())}…`); draw(); }
+  function send(move) { chosen = []; ctx.send(move.command); ctx.say(t("th.you", { move: moveText(move, names()) })); draw(); }
 
   function clickCard(card) {
     if (legal().some((m) => T(m.command) === "give_cards")) {
@@ -72,16 +135,16 @@ export function create(root, ctx) {
     }
     const plain = legal().find((m) => T(m.command) === "play" && m.command.card === card && m.command.announce === "none");
     if (plain) send(plain);
-    else if (legal().length) ctx.say(`${cardLabel(card)} cannot be played now.`, "error");
-    else ctx.say("It is not your turn.", "error");
+    else if (legal().length) ctx.say(t("th.not_now", { card: cardLabel(card) }), "error");
+    else ctx.say(t("th.not_your_turn"), "error");
   }
 
   function sheet(g, nm) {
     const seats = view.seats;
-    const head = `<tr><th>deal</th><th>declarer</th>${seats.map((s) => `<th>${esc(nm[s])}</th>`).join("")}</tr>`;
+    const head = `<tr><th>${t("th.deal")}</th><th>${t("th.declarer")}</th>${seats.map((s) => `<th>${esc(nm[s])}</th>`).join("")}</tr>`;
     const rows = g.sheet.map((d) => `<tr><td>${d.deal_no}</td><td>${esc(nm[d.declarer])} ${d.contract} <small>${d.result.replace("_", " ")}</small></td>${seats.map((s) =>
       `<td title="${(d.marks[s] || []).join(", ")}">${d.scores[s]} <small>(${d.deltas[s] >= 0 ? "+" : ""}${d.deltas[s]})</small> ${(d.marks[s] || []).map((m) => `<span class="mark" data-mark="${m}">${MARKS[m] || m}</span>`).join("")}</td>`).join("")}</tr>`).join("");
-    const now = `<tr><th colspan="2">now</th>${seats.map((s) => {
+    const now = `<tr><th colspan="2">${t("th.now")}</th>${seats.map((s) => {
       const b = g.barrel[s];
       return `<td><b>${g.scores[s]}</b>${b.on ? ` 🛢${b.attempts}` : ""}${b.falls ? ` ↓${b.falls}` : ""}${g.bolts[s] ? ` ⊘${g.bolts[s]}` : ""}${g.writeoffs[s] ? ` W${g.writeoffs[s]}` : ""}</td>`;
     }).join("")}</tr>`;
@@ -106,32 +169,32 @@ export function create(root, ctx) {
     let passBox = "";
     if (gives.length) {
       const fits = chosen.length === 2 ? gives.filter((m) => { const v = Object.values(m.command.gifts); return v.includes(chosen[0]) && v.includes(chosen[1]); }) : [];
-      passBox = `<div class="pass-box" id="pass-box"><b>Give two cards away</b> — pick two cards in your hand. ${buttons(fits, nm)} ${buttons(of("write_off"), nm)}</div>`;
+      passBox = `<div class="pass-box" id="pass-box"><b>${t("th.give_two")}</b> ${t("th.pick_two")} ${buttons(fits, nm)} ${buttons(of("write_off"), nm)}</div>`;
     }
     const others = view.seats.filter((s) => s !== ctx.seat);
     const focused = focusKey(el);
     el.innerHTML = `
-      <div class="kc-status">Deal ${g.deal_no || "—"} · ${g.phase.replaceAll("_", " ")}${g.golden ? " · golden" : ""}${g.dealer ? ` · dealer ${esc(nm[g.dealer])}` : ""}${g.sitout ? ` · ${esc(nm[g.sitout])} sits out` : ""}${g.high_bid != null && g.phase === "auction" ? ` · high bid <b>${g.high_bid}</b> (${esc(nm[g.high_seat])})` : ""}${g.declarer ? ` · declarer <b>${esc(nm[g.declarer])}</b> ${g.contract}${g.blind ? " blind" : ""}` : ""}${g.trump ? ` · trump <b class="trump">${SUIT[g.trump]}</b>` : ""}</div>
+      <div class="kc-status">${t("th.status", { n: g.deal_no || "—", phase: has(`th.phase.${g.phase}`) ? t(`th.phase.${g.phase}`) : g.phase.replaceAll("_", " ") })}${g.golden ? t("th.golden") : ""}${g.dealer ? t("th.dealer", { who: esc(nm[g.dealer]) }) : ""}${g.sitout ? t("th.sits_out", { who: esc(nm[g.sitout]) }) : ""}${g.high_bid != null && g.phase === "auction" ? t("th.high_bid", { n: `<b>${g.high_bid}</b>`, who: esc(nm[g.high_seat]) }) : ""}${g.declarer ? t("th.declarer_is", { who: `<b>${esc(nm[g.declarer])}</b>`, n: `${g.contract}${g.blind ? t("th.blind_mark") : ""}` }) : ""}${g.trump ? t("th.trump", { suit: `<b class="trump">${SUIT[g.trump]}</b>` }) : ""}</div>
       <div class="opponents">${others.map((s) => `
         <div class="opponent ${view.to_move.includes(s) ? "to-move" : ""}" data-seat="${s}">
           <b>${esc(nm[s])}</b> <small>${s}</small><br>
           <span class="backs">${'<span class="mini-back"></span>'.repeat(Math.min(g.hand_sizes[s] || 0, 10))}</span>
-          <span class="n">${g.hand_sizes[s] ?? 0} cards · ${g.tricks_won[s] ?? 0} tricks</span>
-          ${g.given[s] ? `<div>got ${cardHtml(g.given[s])}</div>` : ""}
+          <span class="n">${t("th.cards_tricks", { cards: t("th.cards", { n: g.hand_sizes[s] ?? 0 }), tricks: t("th.tricks", { n: g.tricks_won[s] ?? 0 }) })}</span>
+          ${g.given[s] ? `<div>${t("th.got", { card: cardHtml(g.given[s]) })}</div>` : ""}
         </div>`).join("")}
       </div>
       <div class="table-row">
-        <div class="talon" id="talon">${g.talon.length ? `<small>talon</small> ${g.talon.map((c) => cardHtml(c)).join("")}` : ""}</div>
+        <div class="talon" id="talon">${g.talon.length ? `<small>${t("th.talon")}</small> ${g.talon.map((c) => cardHtml(c)).join("")}` : ""}</div>
         <div class="trick" id="trick">${g.trick.map(([s, c]) => `<div class="played"><small>${esc(nm[s])}</small>${cardHtml(c)}</div>`).join("")}</div>
-        ${g.last_trick.length ? `<div class="last-trick"><small>last trick</small> ${g.last_trick.map(([, c]) => cardHtml(c)).join("")}</div>` : ""}
+        ${g.last_trick.length ? `<div class="last-trick"><small>${t("th.last_trick")}</small> ${g.last_trick.map(([, c]) => cardHtml(c)).join("")}</div>` : ""}
       </div>
-      ${g.announcements.length ? `<div class="announcements">${g.announcements.map(([s, k, v]) => `${esc(nm[s])}: ${k === "aces" ? "four aces" : `${SUIT[k]} marriage`} ${v}`).join(" · ")}</div>` : ""}
-      ${bids.length ? `<div class="bid-box" id="bid-box"><b>Bid</b> ${buttons(bids, nm, "primary")}</div>` : ""}
-      ${contract.length && !gives.length ? `<div class="bid-box" id="contract-box"><b>Contract</b> ${buttons(contract, nm)}</div>` : ""}
+      ${g.announcements.length ? `<div class="announcements">${g.announcements.map(([s, k, v]) => `${esc(nm[s])}: ${k === "aces" ? t("th.four_aces") : t("th.marriage", { suit: SUIT[k] })} ${v}`).join(" · ")}</div>` : ""}
+      ${bids.length ? `<div class="bid-box" id="bid-box"><b>${t("th.bid_box")}</b> ${buttons(bids, nm, "primary")}</div>` : ""}
+      ${contract.length && !gives.length ? `<div class="bid-box" id="contract-box"><b>${t("th.contract_box")}</b> ${buttons(contract, nm)}</div>` : ""}
       ${passBox}
-      ${announce.length ? `<div class="announce-box" id="announce-box"><b>Announce</b> ${buttons(announce, nm)}</div>` : ""}
+      ${announce.length ? `<div class="announce-box" id="announce-box"><b>${t("th.announce")}</b> ${buttons(announce, nm)}</div>` : ""}
       <div class="hand-row">
-        <div class="hand" id="hand">${(ctx.seat ? g.hand : []).map((c) => cardHtml(c, chosen.includes(c) ? "selected" : "")).join("") || '<span class="muted">no cards in hand</span>'}</div>
+        <div class="hand" id="hand">${(ctx.seat ? g.hand : []).map((c) => cardHtml(c, chosen.includes(c) ? "selected" : "")).join("") || `<span class="muted">${t("th.no_cards")}</span>`}</div>
         <div class="kc-actions">${buttons(simple, nm, "primary")}</div>
       </div>
       ${sheet(g, nm)}`;

@@ -63,6 +63,7 @@ GAME: Decider[FFState, FarkleFlipCommand, FarkleFlipEvent, FarkleFlipView, Farkl
     to_move=to_move,
     outcome=outcome,
     view=view,
+    view_in=view,
     redact=redact,
     hidden=hidden,
     describe=describe,

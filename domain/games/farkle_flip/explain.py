@@ -119,7 +119,8 @@ def _pattern(p: object, lang: Lang) -> str:
     return WORDS.say(lang, "pattern.value", name=name, value=getattr(p, "value", ""))
 
 
-def _scoring_note(rs: FarkleFlipRuleset, lang: Lang) -> str:
+def scoring_note_in(rs: FarkleFlipRuleset, lang: Lang = DEFAULT_LANG) -> str:
+    """The scoring table's note (the view's ``scoring_note``) in ``lang``."""
     if lang == "en":
         return scoring_note(rs)  # the view's note, word for word
     if rs.scoring_official:
@@ -145,7 +146,7 @@ def rules_help(rs: FarkleFlipRuleset, lang: Lang = DEFAULT_LANG) -> RulesHelp:
     special = [
         say(lang, "special.turn"),
         say(lang, "special.patterns", patterns="; ".join(_pattern(p, lang) for p in rs.patterns)),
-        _scoring_note(rs, lang),
+        scoring_note_in(rs, lang),
     ]
     if rs.lock_requires_last_placed:
         special.append(say(lang, "special.lock_last"))

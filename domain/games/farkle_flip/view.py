@@ -21,8 +21,9 @@ from contracts.games.farkle_flip import (
     ScoreRound,
     Stop,
 )
+from domain.core.words import DEFAULT_LANG, Lang
 from domain.games.farkle_flip.engine import UNKNOWN, to_move
-from domain.games.farkle_flip.rules import scoring_note
+from domain.games.farkle_flip.explain import scoring_note_in
 from domain.games.farkle_flip.state import FFState
 
 
@@ -41,7 +42,8 @@ def describe(cmd: FarkleFlipCommand) -> str:
     return "ready"
 
 
-def view(state: FFState, viewer: str | None) -> FarkleFlipView:
+def view(state: FFState, viewer: str | None, lang: Lang = DEFAULT_LANG) -> FarkleFlipView:
+    """The table for ``viewer``; the scoring table's note in ``lang``."""
     seats = state.seats
     rules = state.rules
     playing = state.status == "playing"
@@ -60,7 +62,7 @@ def view(state: FFState, viewer: str | None) -> FarkleFlipView:
         status=state.status,
         scoring_table=rules.scoring_table,
         scoring_official=rules.scoring_official,
-        scoring_note=scoring_note(rules),
+        scoring_note=scoring_note_in(rules, lang),
         patterns=rules.patterns,
         target=rules.target,
         entry=rules.entry,

@@ -2,6 +2,7 @@
 # Mutation testing of one or more domain packages with mutmut (not part of `make test`: slow).
 #   scripts/mutants.sh [PACKAGE ...]      e.g. domain/games/ugolki domain/core
 #   MUTANTS='domain.games.ugolki.decide.*' scripts/mutants.sh domain/games/ugolki   (some mutants only)
+#   MUTANTS_SAMPLE=300 scripts/mutants.sh domain/games/king     (a uniform random sample, seed MUTANTS_SEED)
 # Each package is mutated in its own working copy under .mutants/<name>/ (kept between runs, so a
 # second run re-tests only the mutants of functions that changed) against the unit, golden and
 # property tests of that package.  Prints the kill rate per package; the survivors are listed by
@@ -73,8 +74,19 @@ PY
     printf '%s' "$selection"
   } >"$work/setup.cfg"
   echo "== $pkg: tests $(tests_for "$pkg")"
-  # shellcheck disable=SC2086  # MUTANTS holds globs of mutant names, one word each
-  (cd "$work" && nice -n 19 "$MUTMUT" run --max-children "${MUTANTS_CHILDREN:-1}" ${MUTANTS:-} >run.log 2>&1) || {
+  names=${MUTANTS:-}
+  sample_file=""
+  if [ -n "${MUTANTS_SAMPLE:-}" ]; then
+    # Generate the mutants and collect which tests call what (the filter matches no mutant, so
+    # mutmut stops there), then draw the sample.
+    (cd "$work" && nice -n 19 "$MUTMUT" run --max-children "${MUTANTS_CHILDREN:-1}" 'no-such-mutant' >generate.log 2>&1) || true
+    sample_file=$work/sample.txt
+    (cd "$work" && "$ROOT/.venv/bin/python" "$ROOT/scripts/mutants_sample.py" "$pkg" "$MUTANTS_SAMPLE" "${MUTANTS_SEED:-1}") >"$sample_file"
+    names=$(tr '\n' ' ' <"$sample_file")
+    echo "   a sample of $(wc -l <"$sample_file") mutants (seed ${MUTANTS_SEED:-1}): $sample_file"
+  fi
+  # shellcheck disable=SC2086  # names: globs of mutant names, one word each
+  (cd "$work" && nice -n 19 "$MUTMUT" run --max-children "${MUTANTS_CHILDREN:-1}" $names >run.log 2>&1) || {
     echo "mutmut failed for $pkg; see $work/run.log"; tail -20 "$work/run.log"; exit 1; }
-  (cd "$work" && "$ROOT/.venv/bin/python" "$ROOT/scripts/mutants_summary.py" "$pkg")
+  (cd "$work" && "$ROOT/.venv/bin/python" "$ROOT/scripts/mutants_summary.py" "$pkg" $sample_file)
 done

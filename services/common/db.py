@@ -234,6 +234,27 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
     return create_engine(url, pool_pre_ping=True, **kwargs)
 
 
+@contextmanager
+def snapshot(engine: Engine) -> Iterator[Session]:
+    """A read-only session whose statements all see one snapshot of the database (several reads
+    that must agree with each other).  PostgreSQL: a REPEATABLE READ transaction.  SQLite: an
+    explicit BEGIN (the driver begins no transaction for a SELECT, so each statement would
+    otherwise see the latest commit); in WAL mode the read transaction keeps the snapshot of its
+    first read."""
+    if engine.dialect.name == "sqlite":
+        with engine.connect() as conn:
+            conn.exec_driver_sql("BEGIN")
+            try:
+                with Session(bind=conn) as session:
+                    yield session
+            finally:
+                conn.rollback()
+        return
+    # closing the session ends its transaction (and keeps what it loaded readable)
+    with Session(engine.execution_options(isolation_level="REPEATABLE READ")) as session:
+        yield session
+
+
 def alembic_config(connection: Any) -> Any:
     from alembic.config import Config
 

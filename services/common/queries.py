@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from typing import Any
 
 from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
-from services.common.db import MatchPlayer, MatchRecord, MatchRuling, Player, Rating, Standing
+from services.common.db import MatchPlayer, MatchRecord, MatchRuling, Player, Rating, Standing, snapshot
 
 
 def seasons(engine: Engine, game: str) -> list[str]:
@@ -110,10 +111,16 @@ def _match_dict(record: MatchRecord, ruling: MatchRuling | None = None) -> dict[
 
 
 def match_history(
-    engine: Engine, player: str | None = None, limit: int = 50, game: str | None = None
+    engine: Engine,
+    player: str | None = None,
+    limit: int = 50,
+    game: str | None = None,
+    *,
+    within: Session | None = None,
 ) -> list[dict[str, Any]]:
-    """Finished matches, newest first; only ``player``'s when given (with their rating change)."""
-    with Session(engine) as session:
+    """Finished matches, newest first; only ``player``'s when given (with their rating change).
+    ``within``: read in that session (its snapshot) instead of a new one."""
+    with nullcontext(within) if within is not None else Session(engine) as session:
         ruled = MatchRuling.match_id == MatchRecord.match_id
         if player is None:
             query = select(MatchRecord, MatchRuling).outerjoin(MatchRuling, ruled)
@@ -146,8 +153,10 @@ def match_history(
 
 
 def player_profile(engine: Engine, player: str, recent: int = 10) -> dict[str, Any] | None:
-    """A player's ratings per game and family, season standings and recent matches; None if unknown."""
-    with Session(engine) as session:
+    """A player's ratings per game and family, season standings and recent matches; None if unknown.
+    Everything is read from one snapshot: a ruling or a rated match committed while the profile
+    is read shows in all of it or in none of it."""
+    with snapshot(engine) as session:
         person = session.get(Player, player)
         ratings = session.scalars(
             select(Rating).where(Rating.player == player).order_by(Rating.game, Rating.family, Rating.model)
@@ -160,6 +169,7 @@ def player_profile(engine: Engine, player: str, recent: int = 10) -> dict[str, A
         played = session.scalar(
             select(func.count()).select_from(MatchPlayer).where(MatchPlayer.player == player)
         )
+        recent_matches = match_history(engine, player=player, limit=recent, within=session)
     if person is None and not ratings and not played:
         return None
     return {
@@ -197,5 +207,5 @@ def player_profile(engine: Engine, player: str, recent: int = 10) -> dict[str, A
             }
             for s in standings
         ],
-        "recent_matches": match_history(engine, player=player, limit=recent),
+        "recent_matches": recent_matches,
     }

@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 MUTMUT=$ROOT/.venv/bin/mutmut
-[ $# -gt 0 ] || set -- domain/games/ugolki domain/games/kings_corner domain/core
+[ $# -gt 0 ] || set -- domain/games/ugolki domain/games/kings_corner domain/games/king domain/games/thousand domain/games/farkle_flip domain/games/kings_cup domain/core
 tests_for() {
   case "$1" in
     # The unit tests (mutmut runs, for each mutant, only those that call the mutated function),

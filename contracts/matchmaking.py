@@ -32,6 +32,7 @@ class Ticket(msgspec.Struct, frozen=True, kw_only=True):
     bots_ok: bool = False
     invite: str = ""
     vs_computer: bool = False
+    public: bool = False  # with ``invite``: the table is listed (ListTables) while its opener waits
 
 
 class JoinQueue(msgspec.Struct, frozen=True, kw_only=True, tag="join_queue.v1"):
@@ -44,6 +45,9 @@ class JoinQueue(msgspec.Struct, frozen=True, kw_only=True, tag="join_queue.v1"):
     bots_ok: bool = False  # fill the table with computer players after the configured wait
     invite: str = ""  # private table: everyone with the same code sits together, no rating gap
     vs_computer: bool = False  # "play the computer": a table with bots at once
+    # With ``invite``: list the table (ListTables, GET /api/tables) so anyone may join it.  The
+    # first player of a table (its host) decides; later players' flag is ignored.
+    public: bool = False
 
 
 class LeaveQueue(msgspec.Struct, frozen=True, kw_only=True, tag="leave_queue.v1"):
@@ -60,7 +64,13 @@ class ListSeeks(msgspec.Struct, frozen=True, kw_only=True, tag="list_seeks.v1"):
     game: str = ""  # "": every game
 
 
-MatchmakingRequest = JoinQueue | LeaveQueue | QueueStatus | ListSeeks
+class ListTables(msgspec.Struct, frozen=True, kw_only=True, tag="list_tables.v1"):
+    """The open tables anyone may join: private (invite) tables whose host marked them public."""
+
+    game: str = ""  # "": every game
+
+
+MatchmakingRequest = JoinQueue | LeaveQueue | QueueStatus | ListSeeks | ListTables
 
 
 class Queued(msgspec.Struct, frozen=True, kw_only=True, tag="queued.v1"):
@@ -115,7 +125,27 @@ class Seeks(msgspec.Struct, frozen=True, kw_only=True, tag="seeks.v1"):
     seeks: tuple[Seek, ...] = ()
 
 
-MatchmakingReply = Queued | Left | Seated | Idle | Seeks | Rejected
+class OpenTable(msgspec.Struct, frozen=True, kw_only=True):
+    """A public table waiting for players: joining it (``JoinQueue`` with the same game, preset,
+    seats, ranked and ``invite``) sits you at it.  The code is public by its host's choice; no
+    ticket id or seat token is ever listed."""
+
+    game: str
+    preset: str
+    seats: int
+    taken: int  # seats taken (players waiting at it)
+    host: str  # the player who opened it (the oldest still waiting)
+    players: tuple[str, ...]  # waiting, oldest first
+    ranked: bool
+    invite: str
+    since: int  # unix ms: when the host opened it
+
+
+class OpenTables(msgspec.Struct, frozen=True, kw_only=True, tag="open_tables.v1"):
+    tables: tuple[OpenTable, ...] = ()
+
+
+MatchmakingReply = Queued | Left | Seated | Idle | Seeks | OpenTables | Rejected
 
 MATCHMAKING_REJECTION_CODES: tuple[str, ...] = (
     "malformed",

@@ -34,6 +34,7 @@ MATCHMAKING_JOIN = "matchmaking.join"
 MATCHMAKING_LEAVE = "matchmaking.leave"
 MATCHMAKING_STATUS = "matchmaking.status"
 MATCHMAKING_SEEKS = "matchmaking.seeks"
+MATCHMAKING_TABLES = "matchmaking.tables"
 MATCHMAKING_QUEUE = "matchmakers"
 
 # The matchmaking queue: a JetStream key-value bucket (stream ``KV_GH_TICKETS``), one entry per

@@ -102,6 +102,7 @@ async function showLobby() {
             <button type="button" class="primary" id="play-computer">${t("lobby.play_computer")}</button>
             <button type="button" id="private-table">${t("lobby.private")}</button>
             <button type="button" id="quick-match">${t("lobby.quick")}</button>
+            <button type="button" id="open-table">${t("lobby.open_table")}</button>
           </div>
           <p class="muted" id="lobby-message" role="status"></p>
         </fieldset>
@@ -168,7 +169,12 @@ async function showLobby() {
   $("play-computer").onclick = () => create(true);
   $("private-table").onclick = () => create(false);
   $("quick-match").onclick = () => quickMatch(pick(), $("preset").value, Number($("seats").value), me(), say);
-  const join = (s) => quickMatch(list.find((g) => g.game === s.game), s.preset, s.seats, me(), say);
+  // An open table: a private table code of our own, listed for anyone (GET /api/tables).
+  $("open-table").onclick = () => quickMatch(pick(), $("preset").value, Number($("seats").value), me(), say, {
+    invite: `t-${Math.random().toString(36).slice(2, 10)}`, public: true, ranked: false, bots_ok: false,
+  });
+  const join = (s) => quickMatch(list.find((g) => g.game === s.game), s.preset, s.seats, me(), say,
+    s.invite ? { invite: s.invite, ranked: s.ranked, bots_ok: false } : {});
   openSeeks($("open-seeks"), join);
   recentMatches(document.getElementById("recent"), 12);
 }
@@ -198,7 +204,9 @@ function gameTitle(game) {
   return known ? known.title : game;
 }
 
-async function quickMatch(g, preset, seats, player, say) {
+// Quick match (a public queue), or with opts.invite a private table's queue: joining an open
+// table from the list, or opening one (opts.public) for anyone to join.
+async function quickMatch(g, preset, seats, player, say, opts = {}) {
   // Matchmaking through the gateway, when this gateway offers it, as the signed-up player.
   let token;
   try {
@@ -208,8 +216,8 @@ async function quickMatch(g, preset, seats, player, say) {
     return;
   }
   try {
-    const joined = await api("/api/queue", { method: "POST", token, body: { game: g.game, preset, seats, ranked: true, bots_ok: true } });
-    say(t("quick.queued", { game: g.title, preset, player }));
+    const joined = await api("/api/queue", { method: "POST", token, body: { game: g.game, preset, seats, ranked: true, bots_ok: true, ...opts } });
+    say(t(opts.public ? "quick.table_open" : "quick.queued", { game: g.title, preset, player }));
     const started = Date.now();
     const poll = async () => {
       if (!document.getElementById("lobby")) { api("/api/queue/leave", { method: "POST", token }).catch(() => {}); return; }
@@ -241,21 +249,27 @@ async function matchInProgress(token, say) {
   } catch { /* the message without the link */ }
 }
 
-// The public seeks (GET /api/seeks), refreshed while the lobby is shown; Join is a quick match
-// into the same queue.
+// The open tables (GET /api/tables: private tables their host opened to anyone) and the public
+// seeks (GET /api/seeks), refreshed while the lobby is shown; Join sits you at the table (its
+// code) or is a quick match into the same queue.
 async function openSeeks(target, join) {
   const names = (s) => s.players.map(esc).join(", ");
+  const age = (s) => (s < 60 ? t("lobby.age_s", { n: s }) : t("lobby.age_min", { n: Math.floor(s / 60) }));
   async function refresh() {
     if (!document.body.contains(target)) return;
     try {
-      const { seeks } = await api("/api/seeks");
+      const [{ seeks }, { tables }] = await Promise.all([api("/api/seeks"), api("/api/tables").catch(() => ({ tables: [] }))]);
+      const rows = [...tables, ...seeks];
       target.classList.remove("muted");
-      target.innerHTML = seeks.length ? `<div class="scroll"><table class="matches seeks">${seeks.map((s, i) => `
-        <tr data-seek="${i}"><td>${esc(gameTitle(s.game))}</td><td>${esc(presetTitle(s.game, s.preset))}</td>
+      target.innerHTML = rows.length ? `<div class="scroll"><table class="matches seeks">${tables.map((s, i) => `
+        <tr data-table="${i}"><td>${esc(gameTitle(s.game))} <small>${t("lobby.table")}</small></td><td>${esc(s.title || presetTitle(s.game, s.preset))}</td>
+        <td>${t("lobby.host", { name: esc(s.host) })}; ${t("lobby.taken", { taken: s.taken, seats: s.seats })}</td><td>${age(s.age_s)}</td>
+        <td><button type="button" class="small" data-join="${i}">${t("lobby.join")}</button></td></tr>`).join("")}${seeks.map((s, i) => `
+        <tr data-seek="${i}"><td>${esc(gameTitle(s.game))} <small>${t("lobby.seek")}</small></td><td>${esc(presetTitle(s.game, s.preset))}</td>
         <td>${t("lobby.waiting_n", { n: s.waiting })}: ${names(s)}</td><td>${t("lobby.free_seats", { n: Math.max(s.seats - s.waiting, 0) })}</td>
-        <td><button type="button" class="small" data-join="${i}">${t("lobby.join")}</button></td></tr>`).join("")}</table></div>`
+        <td><button type="button" class="small" data-join="${tables.length + i}">${t("lobby.join")}</button></td></tr>`).join("")}</table></div>`
         : t("lobby.no_open");
-      target.querySelectorAll("[data-join]").forEach((b) => { b.onclick = () => join(seeks[Number(b.dataset.join)]); });
+      target.querySelectorAll("[data-join]").forEach((b) => { b.onclick = () => join(rows[Number(b.dataset.join)]); });
     } catch (e) {
       target.textContent = e.status === 404 || e.status === 503 ? t("lobby.no_open") : t("lobby.open_failed", { detail: e.message });
     }

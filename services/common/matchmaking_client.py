@@ -10,6 +10,7 @@ from contracts.matchmaking import (
     JoinQueue,
     LeaveQueue,
     ListSeeks,
+    ListTables,
     MatchmakingReply,
     QueueStatus,
     reply_decoder,
@@ -35,3 +36,7 @@ async def status(nc: Client, player: str, timeout: float = 5.0) -> MatchmakingRe
 
 async def seeks(nc: Client, game: str = "", timeout: float = 5.0) -> MatchmakingReply:
     return await _request(nc, subjects.MATCHMAKING_SEEKS, ListSeeks(game=game), timeout)
+
+
+async def tables(nc: Client, game: str = "", timeout: float = 5.0) -> MatchmakingReply:
+    return await _request(nc, subjects.MATCHMAKING_TABLES, ListTables(game=game), timeout)

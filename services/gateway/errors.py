@@ -101,7 +101,7 @@ ROUTE_ERRORS: dict[str, dict[int, tuple[str, ...]]] = {
     "POST /api/queue": {
         **CREDENTIAL,
         **QUEUE_BUS,
-        400: ("not_offered", "unknown_preset", "invalid_seats"),
+        400: ("not_offered", "unknown_preset", "invalid_seats", "public_needs_invite"),
         403: ("not_your_player",),
         404: ("unknown_game",),
         409: ("already_queued", "in_match"),
@@ -110,6 +110,7 @@ ROUTE_ERRORS: dict[str, dict[int, tuple[str, ...]]] = {
     "GET /api/queue/{ticket_id}": {**CREDENTIAL, **QUEUE_BUS, 404: ("not_queued",)},
     "POST /api/queue/leave": {**CREDENTIAL, **QUEUE_BUS, 403: ("not_your_player",), 404: ("not_queued",)},
     "GET /api/seeks": {404: ("unknown_game",), 503: ("unavailable",)},
+    "GET /api/tables": {404: ("unknown_game",), 503: ("unavailable",)},
     "GET /api/leaderboard/{game}": {},
     "GET /api/players/{player}": {404: ("unknown_player",)},
     "GET /api/history": {},

@@ -37,9 +37,10 @@ from contracts import subjects
 from contracts.codecs import integration_decoder
 from contracts.envelope import Rejected
 from contracts.integration import TableFormed
-from contracts.matchmaking import Forming, JoinQueue, Playing, Queued, Seated, Seeks, Waiting
+from contracts.matchmaking import Forming, JoinQueue, OpenTables, Playing, Queued, Seated, Seeks, Waiting
 from domain.disputes import Actor, DisputeState
 from domain.games import registry
+from domain.games.catalogue import preset_family
 from domain.matchmaking.clocks import ranked_time_control
 from services.common import accounts, commands, db, logs, natsio, queries
 from services.common import disputes as disputes_io
@@ -71,7 +72,14 @@ class JoinBody(BaseModel):
     seats: int = 2
     ranked: bool = True
     bots_ok: bool = Field(default=False, description="Fill the table with computer players after a wait.")
-    invite: str = Field(default="", description="Private table code: everyone with it sits together.")
+    invite: str = Field(
+        default="", max_length=64, description="Private table code: everyone with it sits together."
+    )
+    public: bool = Field(
+        default=False,
+        description="With invite, when you open the table (the first to join with the code): list it in "
+        "GET /api/tables so anyone may join it. Without invite: 400 public_needs_invite.",
+    )
 
 
 class DisputeBody(BaseModel):
@@ -109,6 +117,24 @@ class SeekOut(BaseModel):
 
 class SeeksOut(BaseModel):
     seeks: list[SeekOut]
+
+
+class TableOut(BaseModel):
+    game: str
+    preset: str
+    title: str = Field(description="The preset's title (GET /api/games).")
+    seats: int = Field(description="Seats at the table.")
+    taken: int = Field(description="Seats taken: the players waiting at it.")
+    host: str = Field(description="The player who opened it.")
+    players: list[str] = Field(description="The players waiting, oldest (the host) first.")
+    ranked: bool
+    invite: str = Field(description="The table's code: join with POST /api/queue and this invite.")
+    since: int = Field(description="Unix ms: when the host opened it.")
+    age_s: int = Field(description="Seconds since the host opened it.")
+
+
+class TablesOut(BaseModel):
+    tables: list[TableOut]
 
 
 class LeaveBody(BaseModel):
@@ -262,6 +288,8 @@ def router(lobby: Lobby) -> APIRouter:
             raise ApiError(
                 400, "not_offered", f"{game.title} is a table helper: open a table with POST /api/matches"
             )
+        if body.public and not body.invite:
+            raise ApiError(400, "public_needs_invite", "a public table needs its code: send invite with public")
         request = JoinQueue(
             player=me.name,
             game=body.game,
@@ -270,6 +298,7 @@ def router(lobby: Lobby) -> APIRouter:
             ranked=body.ranked,
             bots_ok=body.bots_ok,
             invite=body.invite,
+            public=body.public,
         )
         try:
             reply = await mm_client.join(gw.nc, request)
@@ -341,6 +370,38 @@ def router(lobby: Lobby) -> APIRouter:
         if not isinstance(reply, Seeks):
             raise ApiError(503, "unavailable", f"matchmaking answered {type(reply).__name__}")
         return _plain(reply)
+
+    @api.get(
+        "/api/tables",
+        tags=["lobby"],
+        summary="Open tables: private tables their host opened to anyone, oldest first",
+        response_model=TablesOut,
+        responses=errors(404, 503),
+    )
+    async def open_tables(game: str | None = Query(None, max_length=64)) -> dict[str, Any]:
+        # Join one with POST /api/queue and its game, preset, seats, ranked and invite.  Only
+        # tables whose host asked for it (public) are listed; never a ticket id or seat token.
+        if game is not None and game not in registry.GAMES:
+            raise ApiError(404, "unknown_game", f"unknown game {game!r}")
+        lobby.gw.check_bus()
+        assert lobby.gw.nc is not None
+        try:
+            reply = await mm_client.tables(lobby.gw.nc, game or "")
+        except Exception as exc:  # no matchmaking service answers
+            raise ApiError(503, "unavailable", f"matchmaking does not answer: {exc!r}") from exc
+        if not isinstance(reply, OpenTables):
+            raise ApiError(503, "unavailable", f"matchmaking answered {type(reply).__name__}")
+        now = int(time.time() * 1000)
+        return {
+            "tables": [
+                {
+                    **_plain(t),
+                    "title": preset_family(t.game, t.preset)[1],
+                    "age_s": max(0, (now - t.since) // 1000),
+                }
+                for t in reply.tables
+            ]
+        }
 
     @api.post("/api/queue/leave", tags=["lobby"], summary="Quick match: leave the queue (your credential)")
     async def leave(body: LeaveBody | None = None, authorization: str | None = Header(default=None)) -> dict[str, Any]:

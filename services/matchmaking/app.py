@@ -36,6 +36,7 @@ from contracts.matchmaking import (
     LeaveQueue,
     Left,
     ListSeeks,
+    ListTables,
     MatchmakingReply,
     Playing,
     Queued,
@@ -50,6 +51,7 @@ from contracts.matchmaking import (
 )
 from contracts.subjects import ticket_key
 from domain.games import registry
+from domain.matchmaking.listing import open_tables
 from domain.matchmaking.pairing import Policy, Table, allowed_gap, form_tables, queue_key
 from domain.rating.ranked import GLICKO2, model_for
 from domain.rating.seasons import preset_family
@@ -68,7 +70,7 @@ QUEUE_WAIT = Histogram(
     ["game"],
     buckets=(0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 20, 30, 60, 120),
 )
-POLLS = ("seeks", "status")  # the requests a client repeats while it waits
+POLLS = ("seeks", "tables", "status")  # the requests a client repeats while it waits
 REQUESTS = Counter("gamehall_matchmaking_requests_total", "Matchmaking requests", ["kind", "result"])
 
 DEFAULT_RATING = 1500.0
@@ -115,6 +117,7 @@ class Matchmaker:
             bots_ok=request.bots_ok or request.vs_computer,
             invite=request.invite,
             vs_computer=request.vs_computer,
+            public=request.public and bool(request.invite),
         )
 
     def queued(self, ticket: Ticket, waiting: list[Ticket], at: int) -> Queued:
@@ -275,6 +278,8 @@ class MatchmakingService:
             reply, kind = await self.leave(request.player), "leave"
         elif isinstance(request, ListSeeks):
             reply, kind = self.mm.seeks(self.waiting(), request.game), "seeks"
+        elif isinstance(request, ListTables):
+            reply, kind = open_tables(self.waiting(), request.game), "tables"
         else:
             assert isinstance(request, QueueStatus)
             async with self._lock:  # a table this instance is forming right now is seen formed
@@ -342,6 +347,7 @@ class MatchmakingService:
             subjects.MATCHMAKING_LEAVE,
             subjects.MATCHMAKING_STATUS,
             subjects.MATCHMAKING_SEEKS,
+            subjects.MATCHMAKING_TABLES,
         ):
 
             @broker.subscriber(subject, queue=subjects.MATCHMAKING_QUEUE, decoder=raw_body)

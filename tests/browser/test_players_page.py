@@ -367,3 +367,44 @@ def test_seeks_matches_leaderboard_and_player_pages(
     finally:
         context.close()
     assert not errors, errors
+
+
+def test_an_open_table_is_listed_and_joined_from_the_lobby(
+    browser: Any, ranked_stack: str, artifacts_dir: Path
+) -> None:
+    """A player opens a table for anyone (a private table code, listed by GET /api/tables); another
+    sees it among the open tables (host, seats taken) and joins it with its Join button; both sit
+    at one match."""
+    host_ctx, host, host_errors = new_page(browser, DESKTOP, "en-GB")
+    guest_ctx, guest, guest_errors = new_page(browser, DESKTOP, "ru-RU")
+    try:
+        host.goto(ranked_stack + "/")
+        host.wait_for_selector("#lobby")
+        host.fill("#player-name", "hana")
+        host.select_option("#game", "ugolki")
+        host.select_option("#preset", "halma-8x8-1234")
+        host.click("#open-table")
+        host.wait_for_function("document.querySelector('#lobby-message').textContent.includes('open to anyone')")
+        listed = httpx.get(f"{ranked_stack}/api/tables", timeout=30).json()["tables"]
+        assert [(t["host"], t["taken"], t["seats"], t["title"]) for t in listed] == [("hana", 1, 2, "Halma 8×8")]
+
+        guest.goto(ranked_stack + "/")
+        guest.wait_for_selector("#open-seeks tr[data-table] [data-join]")
+        row = guest.inner_text("#open-seeks tr[data-table]")
+        assert "хозяин: hana" in row and "занято мест: 1 из 2" in row and "Halma 8×8" in row
+        guest.screenshot(path=str(artifacts_dir / "lobby-open-table-ru-desktop.png"), full_page=True)
+        guest.fill("#player-name", "ivan")
+        guest.click("#open-seeks tr[data-table] [data-join]")
+        guest.wait_for_url(re.compile(r"#/play/[0-9a-f]+$"), timeout=30_000)
+        host.wait_for_url(re.compile(r"#/play/[0-9a-f]+$"), timeout=30_000)
+        assert host.url.rsplit("/", 1)[1] == guest.url.rsplit("/", 1)[1]
+        guest.wait_for_selector('#board [data-sq="a1"]')
+        assert "hana" in guest.inner_text("#players") and "ivan" in guest.inner_text("#players")
+        assert httpx.get(f"{ranked_stack}/api/tables", timeout=30).json()["tables"] == []
+        guest.once("dialog", lambda dialog: dialog.accept())
+        guest.click("#resign")
+        guest.wait_for_function("document.querySelector('#status').dataset.status === 'finished'")
+    finally:
+        host_ctx.close()
+        guest_ctx.close()
+    assert not host_errors and not guest_errors, (host_errors, guest_errors)

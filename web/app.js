@@ -291,6 +291,7 @@ async function recentMatches(target, limit, more = false) {
   async function load(cursor) {
     const q = new URLSearchParams({ limit: String(limit) });
     if (cursor) q.set("cursor", cursor);
+    q.set("lang", lang()); // each finished match's result in words, in the page's language
     const page = await api(`/api/match-summaries?${q}`);
     rows.push(...page.matches);
     target.classList.remove("muted");

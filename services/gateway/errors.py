@@ -135,7 +135,7 @@ ROUTE_ERRORS: dict[str, dict[int, tuple[str, ...]]] = {
         504: ("timeout",),
     },
     "GET /api/matches": {400: ("bad_cursor",), 503: ("unavailable",)},
-    "GET /api/match-summaries": {400: ("bad_cursor",), 503: ("unavailable",)},
+    "GET /api/match-summaries": {400: ("bad_cursor",), 503: ("unavailable",), **IN_WORDS},
     "GET /api/matches/{match_id}": {**MATCH_READ, **IN_WORDS},
     "GET /api/matches/{match_id}/events": MATCH_READ,
     "POST /api/matches/{match_id}/commands": {

@@ -229,6 +229,9 @@ class MatchSummary(BaseModel):
     status: str = Field(description='"running" or "finished".')
     to_move: list[str]
     outcome: OutcomeOut | None = None
+    outcome_text: str | None = Field(
+        default=None, description="A finished match's result and why it ended, in words (lang)."
+    )
     decisions: int
     created_at: int = Field(description="Unix ms: when the match was created.")
     updated_at: int = Field(description="Unix ms: its latest stored decision.")
@@ -239,9 +242,10 @@ class MatchSummaries(BaseModel):
     next_cursor: str | None = None
 
 
-def match_summary(gw: Gateway, folded: Any) -> dict[str, Any]:
-    """A match as the matches list shows it: players, status, result and dates (public only)."""
-    view = gw.render(folded, None)
+def match_summary(gw: Gateway, folded: Any, lang: Lang = DEFAULT_LANG) -> dict[str, Any]:
+    """A match as the matches list shows it: players, status, result (in words, in ``lang``) and
+    dates (public only)."""
+    view = gw.render(folded, None, lang)
     return {
         "match_id": folded.match_id,
         "game": folded.game,
@@ -251,6 +255,7 @@ def match_summary(gw: Gateway, folded: Any) -> dict[str, Any]:
         "status": view["status"],
         "to_move": view["to_move"],
         "outcome": view.get("outcome"),
+        "outcome_text": view.get("outcome_text"),
         "decisions": folded.seq,
         "created_at": folded.envelopes[0].recorded_at,
         "updated_at": folded.envelopes[-1].recorded_at,
@@ -396,14 +401,16 @@ def router(gw: Gateway) -> APIRouter:
         tags=["matches"],
         summary="Stored matches with players, status, result and dates, a page at a time",
         response_model=MatchSummaries,
-        responses=errors(400, 503),
+        responses=errors(400, 422, 503),
     )
     async def list_match_summaries(
         limit: int = Query(20, ge=1, le=100),
         cursor: str | None = Query(
             None, max_length=200, description="next_cursor of the previous page (opaque)."
         ),
+        lang: str | None = LANG_QUERY,
     ) -> dict[str, Any]:
+        words = language(lang)
         # The same pages as GET /api/matches (ordered by match id), each match folded.
         gw.check_bus()
         assert gw.store is not None
@@ -414,7 +421,7 @@ def router(gw: Gateway) -> APIRouter:
         rows = []
         for s in page:
             with contextlib.suppress(ApiError):  # a match gone between the listing and its load
-                rows.append(match_summary(gw, await gw.load(subjects.match_id_from_subject(s))))
+                rows.append(match_summary(gw, await gw.load(subjects.match_id_from_subject(s)), words))
         rows.sort(key=lambda r: (-r["created_at"], r["match_id"]))
         more = start + limit < len(keys)
         return {"matches": rows, "next_cursor": encode_cursor(page[-1]) if more and page else None}

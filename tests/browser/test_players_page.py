@@ -335,7 +335,8 @@ def test_seeks_matches_leaderboard_and_player_pages(
         row = page.locator(f'#all tr[data-match="{match_id}"]')
         row.wait_for()
         text = row.inner_text()
-        assert "sam" in text and "tess" in text and "finished" in text and "won" in text
+        assert "sam" in text and "tess" in text and "finished" in text
+        assert "wins: " in text and "resigned." in text  # the server's end reason in words
         assert re.search(r"\d{4}", row.locator("td.date").inner_text())
         page.screenshot(path=str(artifacts_dir / "matches-en-desktop.png"), full_page=True)
 

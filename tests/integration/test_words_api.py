@@ -52,6 +52,10 @@ def test_the_view_words_its_warnings_and_end_reason_in_russian(client: httpx.Cli
     en = client.get(f"/api/matches/{mid}").json()
     assert ru["outcome_text"] == "Побеждает ann (white): игрок bob (black) сдался."
     assert en["outcome_text"] == "ann (white) wins: bob (black) resigned."
+    summaries = client.get("/api/match-summaries", params={"lang": "ru", "limit": 100}).json()["matches"]
+    assert next(m for m in summaries if m["match_id"] == mid)["outcome_text"] == ru["outcome_text"]
+    summaries = client.get("/api/match-summaries", params={"limit": 100}).json()["matches"]
+    assert next(m for m in summaries if m["match_id"] == mid)["outcome_text"] == en["outcome_text"]
 
 
 def test_the_catalogue_helps_every_preset_in_russian(client: httpx.Client) -> None:
@@ -61,7 +65,9 @@ def test_the_catalogue_helps_every_preset_in_russian(client: httpx.Client) -> No
             assert CYRILLIC.search(preset["help"]["goal"]), (game["game"], preset["name"])
 
 
-@pytest.mark.parametrize("path", ["/api/games", "/api/matches/{mid}", "/api/matches/{mid}/rules"])
+@pytest.mark.parametrize(
+    "path", ["/api/games", "/api/matches/{mid}", "/api/matches/{mid}/rules", "/api/match-summaries"]
+)
 @pytest.mark.parametrize("lang", ["de", "RU", "ru-RU", "x" * 300])
 def test_any_other_language_is_a_typed_422(client: httpx.Client, path: str, lang: str) -> None:
     mid = new_match(client)["match_id"] if "{mid}" in path else ""

@@ -134,6 +134,9 @@ async def run(settings: Settings, stop: asyncio.Event, port: int | None = None) 
         ws="websockets-sansio",
         http=protocol or "auto",
         ws_max_size=WS_FRAME_LIMIT,
+        # Frames are not compressed: the same bytes then go to every socket of a match
+        # (services.gateway.outlet), and 500 sockets cost no deflate each per decision.
+        ws_per_message_deflate=False,
         timeout_keep_alive=5,
         proxy_headers=settings.gateway.forwarded_allow_ips is not None,
         forwarded_allow_ips=settings.gateway.forwarded_allow_ips,

@@ -35,6 +35,7 @@ from typing import Any
 import msgspec
 
 from services.common.settings import EdgeLimits
+from services.gateway import outlet
 
 MAX_BODY = 64 * 1024  # bytes of any request body (commands included)
 MAX_DEPTH = 32  # nesting of arrays and objects
@@ -545,7 +546,12 @@ def guarded_http_protocol(guard: ConnectionGuard) -> type[asyncio.Protocol] | No
             # A socket the app must close at once (one that does not read) is cut through this.
             scope = getattr(ws, "scope", None)
             if isinstance(scope, dict):
-                scope.setdefault("extensions", {})[WS_ABORT_EXTENSION] = self.transport.abort
+                extensions = scope.setdefault("extensions", {})
+                extensions[WS_ABORT_EXTENSION] = self.transport.abort
+                # The hub writes a decision's frames through it (services.gateway.outlet).
+                found = outlet.outlet_for(ws)
+                if found is not None:
+                    extensions[outlet.OUTLET_EXTENSION] = found
 
     return GuardedHttpToolsProtocol
 

@@ -13,7 +13,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 from contracts.codecs import encode
 from domain.core.words import DEFAULT_LANG, Lang
 from services.common import logs
-from services.gateway import edge, fanout
+from services.gateway import edge, fanout, outlet
 from services.gateway.core import CommandId, CommandRequest, Gateway
 from services.gateway.edge import ApiError
 
@@ -133,16 +133,19 @@ async def _serve(gw: Gateway, ws: WebSocket, match_id: str, token: str | None, s
     try:
         assert feed.folded is not None
         seat = gw.viewer(feed.folded, token)
-        # The first frames come from the feed's fold as it is now, and the watcher queues every
-        # decision after it: there is no await between the two.
-        first = [
-            encode({"type": "events", "events": gw.events_for(feed.folded, seat, since)}).decode(),
-            encode({"type": "view", "view": gw.render(feed.folded, seat, lang)}).decode(),
-        ]
-        watcher = gw.hub.watch(feed, seat, lang)
-        for text in first:
-            async with send_lock:
-                await ws.send_text(text)
+        # The first frames come from the feed's fold as it is now, and the watcher sends them
+        # before every decision after it: there is no await between the two.
+        folded = feed.folded
+        first = feed.first_frames(
+            seat,
+            since,
+            lambda: [
+                encode({"type": "events", "events": gw.events_for(folded, seat, since)}).decode(),
+                encode({"type": "view", "view": gw.render(folded, seat, lang)}).decode(),
+            ],
+            lang,
+        )
+        watcher = gw.hub.watch(feed, seat, lang, first, ws.scope.get("extensions", {}).get(outlet.OUTLET_EXTENSION))
         await _converse(gw, ws, match_id, token, feed, watcher, push, send_lock)
     finally:
         await gw.hub.leave(feed, watcher)

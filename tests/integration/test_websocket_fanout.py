@@ -7,6 +7,7 @@ without them is printed (run with ``-s``)."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import random
 import socket
@@ -167,3 +168,90 @@ def test_idle_sockets_on_one_match_share_one_consumer_and_cause_no_errors(
             # report printed above and docs/operations.md "WebSocket fan-out".
             play(2)  # the socket goes on working once the idle ones are gone
         assert wait_for(lambda: consumer_count(nats_url, match_id, watched) == before)
+
+
+def read_frames(s: socket.socket) -> tuple[list[str], int | None]:
+    """Everything a socket was sent, once it starts reading, up to the close frame: its text
+    frames and the close code (None when the connection ended without one)."""
+    s.settimeout(30)
+    data = b""
+    texts: list[str] = []
+    while True:
+        while len(data) >= 2:
+            opcode, size, at = data[0] & 0x0F, data[1] & 0x7F, 2
+            if size == 126:
+                size, at = int.from_bytes(data[2:4], "big"), 4
+            elif size == 127:
+                size, at = int.from_bytes(data[2:10], "big"), 10
+            if len(data) < at + size:
+                break
+            payload, data = data[at : at + size], data[at + size :]
+            if opcode == 1:
+                texts.append(payload.decode())
+            elif opcode == 8:
+                return texts, int.from_bytes(payload[:2], "big")
+        try:
+            chunk = s.recv(65536)
+        except ConnectionResetError:
+            return texts, None
+        if not chunk:
+            return texts, None
+        data += chunk
+
+
+def test_sockets_that_never_read_are_held_and_closed_with_4408_while_a_reading_socket_gets_every_view(
+    nats_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    queue = 8  # frames held for a socket before it is closed: four decisions
+    limits = dataclasses.replace(OPEN, ws_send_queue=queue)
+    with running_gateway(nats_url, tmp_path_factory.mktemp("fanout"), limits) as url:
+        client = httpx.Client(base_url=url, timeout=30)
+        created = client.post("/api/matches", json={"game": "ugolki"}).json()
+        match_id = created["match_id"]
+        tokens = {s["seat"]: s["token"] for s in created["seats"]}
+        host, port = url.removeprefix("http://").rsplit(":", 1)
+        idle = [idle_socket(host, int(port), match_id) for _ in range(5)]
+        fold = PublicFold("ugolki")
+        rng = random.Random(4408)
+        seqs: list[int] = []
+        ws_url = url.replace("http://", "ws://") + f"/ws/matches/{match_id}"
+        with ws_connect(ws_url, max_size=None, open_timeout=10) as ws:
+            view: dict = {}
+            while view.get("seq") != 1:
+                msg = json.loads(ws.recv(timeout=30))
+                if msg["type"] == "events":
+                    fold.apply(msg["events"])
+                elif msg["type"] == "view":
+                    view = msg["view"]
+            # Enough decisions for every idle socket to fill its window (4 KiB), be held and
+            # overflow its queue, whatever the window takes exactly.
+            for _ in range(40):
+                if view["status"] != "running":
+                    break
+                seat = view["to_move"][0]
+                command = choose_command("ugolki", fold, seat, "random", rng)
+                r = client.post(
+                    f"/api/matches/{match_id}/commands",
+                    json={"command": command},
+                    headers={"Authorization": f"Bearer {tokens[seat]}"},
+                )
+                assert r.status_code == 200, r.text
+                while True:
+                    msg = json.loads(ws.recv(timeout=30))
+                    if msg["type"] == "events":
+                        fold.apply(msg["events"])
+                    elif msg["type"] == "view":
+                        view = msg["view"]
+                        seqs.append(view["seq"])
+                        break
+            assert len(seqs) >= 20, "the match ended too soon"
+            assert seqs == list(range(2, 2 + len(seqs)))  # the reading socket missed nothing
+        for s in idle:
+            texts, code = read_frames(s)
+            s.close()
+            kinds = [json.loads(t) for t in texts]
+            got = [k["view"]["seq"] for k in kinds if k["type"] == "view"]
+            # What it was written before it was held, in order, then the close.
+            assert got == list(range(1, 1 + len(got))) and len(got) < len(seqs)
+            assert kinds[-1]["type"] == "error" and kinds[-1]["code"] == "slow_consumer"
+            assert code == 4408

@@ -194,3 +194,150 @@ async def test_a_slow_socket_that_cannot_even_take_the_close_is_cut(monkeypatch:
     ws = FakeSocket(blocked=True)
     await sockets.close_slow(ws)  # type: ignore[arg-type]
     assert ws.aborted and ws.closed is None
+
+
+class FakeOutlet:
+    """A connection the hub writes to directly: ``unsent`` is what its kernel has not sent."""
+
+    def __init__(self) -> None:
+        self.writes: list[bytes] = []
+        self.unsent_bytes = 0
+        self.asked = 0
+        self.open = True
+
+    def ready(self) -> bool:
+        return self.open
+
+    def unsent(self) -> int:
+        self.asked += 1
+        return self.unsent_bytes
+
+    def write(self, data: bytes) -> None:
+        self.writes.append(data)
+        self.unsent_bytes += len(data)  # a peer that reads nothing until told to
+
+
+def texts_of(data: bytes) -> list[str]:
+    """The text frames in bytes a server wrote (unmasked, as RFC 6455 lays them out)."""
+    out = []
+    while data:
+        assert data[0] == 0x81  # FIN, text
+        size, at = data[1], 2
+        if size == 126:
+            size, at = int.from_bytes(data[2:4], "big"), 4
+        elif size == 127:
+            size, at = int.from_bytes(data[2:10], "big"), 10
+        out.append(data[at : at + size].decode())
+        data = data[at + size :]
+    return out
+
+
+async def test_a_socket_that_keeps_up_gets_each_decision_in_one_write_serialized_once_per_seat() -> None:
+    source = Source()
+    hub = make_hub(source)
+    feed = await hub.fold("m1")
+    outlets = [FakeOutlet() for _ in range(3)]
+    for o in outlets:
+        hub.watch(feed, None, first=["events 0 None", "view 0 None"], outlet=o)  # type: ignore[arg-type]
+    for _ in range(2):
+        await source.publish()
+        for o in outlets:
+            o.unsent_bytes = 0  # the peer read it
+    for o in outlets:
+        assert [texts_of(w) for w in o.writes] == [
+            ["events 0 None", "view 0 None"],
+            ["events 1 None", "view 1 None"],
+            ["events 2 None", "view 2 None"],
+        ]
+    assert outlets[0].writes[1] is outlets[2].writes[1]  # the same bytes for every spectator
+    assert source.rendered == [(1, None), (2, None)]
+    assert all(w.queue.empty() for w in feed.watchers)
+
+
+async def test_a_socket_whose_kernel_holds_unsent_bytes_is_held_in_order_and_caught_up_in_one_write(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(fanout, "SWEEP_S", 0.01)
+    monkeypatch.setattr(fanout, "LAG_BYTES", 100)  # a decision here is 28 bytes on the wire
+    source = Source()
+    hub = make_hub(source, queue_size=64)
+    feed = await hub.fold("m1")
+    stuck, reader = FakeOutlet(), FakeOutlet()
+    s = hub.watch(feed, None, outlet=stuck)  # type: ignore[arg-type]
+    hub.watch(feed, None, outlet=reader)  # type: ignore[arg-type]
+    for _ in range(6):
+        await source.publish()
+        reader.unsent_bytes = 0  # this one reads; the other never does
+    assert len(reader.writes) == 6
+    assert len(stuck.writes) == 4 and stuck.unsent_bytes == 112  # more than 100 unsent: held from then on
+    assert s.lagging and s.held_frames == 4
+    await asyncio.sleep(0.05)
+    assert len(stuck.writes) == 4  # still behind: the sweep writes nothing
+    stuck.unsent_bytes = 0  # it reads again
+    await asyncio.sleep(0.05)
+    assert len(stuck.writes) == 5 and not s.lagging and not s.held
+    assert texts_of(stuck.writes[-1]) == [f"{kind} {n} None" for n in (5, 6) for kind in ("events", "view")]
+    await source.publish()
+    assert texts_of(stuck.writes[-1]) == ["events 7 None", "view 7 None"]
+    assert feed.sweeper is None  # nobody lags: no sweep runs
+
+
+async def test_the_kernel_is_asked_only_when_what_was_written_could_exceed_the_lag(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(fanout, "LAG_BYTES", 100)  # a decision here is 28 bytes on the wire
+    source = Source()
+    hub = make_hub(source)
+    feed = await hub.fold("m1")
+    o = FakeOutlet()
+    w = hub.watch(feed, None, outlet=o)  # type: ignore[arg-type]
+    await source.publish(3)
+    assert o.asked == 0 and [len(b) for b in o.writes] == [28, 28, 28] and w.owed == 84
+    o.unsent_bytes = 0  # it read them
+    await source.publish()
+    assert o.asked == 1 and len(o.writes) == 4 and w.owed == 28
+
+
+async def test_a_held_socket_that_falls_further_behind_than_its_queue_is_slow() -> None:
+    source = Source()
+    hub = make_hub(source, queue_size=4)
+    feed = await hub.fold("m1")
+    o = FakeOutlet()
+    w = hub.watch(feed, None, outlet=o)  # type: ignore[arg-type]
+    o.open = False  # its transport is paused
+    await source.publish(2)
+    assert w.held_frames == 4 and not w.slow
+    await source.publish()
+    assert w.slow and w.ended.is_set() and not o.writes
+    await source.publish()
+    assert w.held_frames == 4
+
+
+def test_wire_frames_are_what_websockets_writes_for_a_server() -> None:
+    from websockets.frames import Frame, Opcode
+
+    from services.gateway import outlet
+
+    texts = ["x" * 10, "y" * 300, "z" * 70_000, "é"]
+    assert outlet.wire(texts) == b"".join(Frame(Opcode.TEXT, t.encode()).serialize(mask=False) for t in texts)
+    assert texts_of(outlet.wire(texts)) == texts
+
+
+async def test_sockets_that_join_at_the_same_seq_share_their_first_frames() -> None:
+    source = Source()
+    hub = make_hub(source)
+    feed = await hub.fold("m1")
+    renders: list[tuple[str | None, int]] = []
+
+    def render(seat: str | None, since: int) -> list[str]:
+        renders.append((seat, since))
+        return [f"first {seat} {since} {feed.folded.seq}"]  # type: ignore[union-attr]
+
+    a = feed.first_frames(None, 0, lambda: render(None, 0))
+    assert feed.first_frames(None, 0, lambda: render(None, 0)) is a
+    feed.first_frames("white", 0, lambda: render("white", 0))
+    feed.first_frames(None, 3, lambda: render(None, 3))
+    hub.watch(feed, None)
+    await source.publish()
+    assert feed.first_frames(None, 0, lambda: render(None, 0)) == ["first None 0 1"]
+    assert renders == [(None, 0), ("white", 0), (None, 3), (None, 0)]

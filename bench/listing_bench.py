@@ -4,7 +4,8 @@ then a real gateway process (``gamehall serve gateway`` on an embedded nats-serv
 paged listings over HTTP.
 
 Reports, per listing: p50/p99 of the first page, of pages deep in the listing (reached by
-following ``next_cursor``) and of the old unpaged ``/api/history``; the gateway's resident memory
+following ``next_cursor``), of ``/api/history`` (its first page, and deep, following its
+``Next-Cursor`` header); the gateway's resident memory
 before and after; and the ratio deep-page p99 / first-page p99 (1.0: a page costs the same
 wherever it is).  One JSON line at the end.
 
@@ -219,14 +220,27 @@ def main() -> None:
             for _ in range(n)
         ]
         players = [timed(client, "/api/players", {"limit": 100})[0] for _ in range(n)]
-        unpaged = [timed(client, "/api/history", {"limit": 50})[0] for _ in range(n)]
+        history = [timed(client, "/api/history", {"limit": 50})[0] for _ in range(n)]
+        # the same listing through /api/history, deep: its cursor comes in the Next-Cursor header
+        cursor = None
+        for _ in range(n):
+            r = client.get("/api/history", params={"limit": 500, **({"cursor": cursor} if cursor else {})})
+            cursor = r.headers.get("next-cursor") or cursor
+        history_deep = []
+        for _ in range(n):
+            start = time.perf_counter()
+            r = client.get("/api/history", params={"limit": 50, "cursor": cursor})
+            r.raise_for_status()
+            history_deep.append(time.perf_counter() - start)
+            cursor = r.headers.get("next-cursor") or cursor
         out.update(
             first_page=summary(first),
             deep_page=summary(deep) | {"after_matches": walked},
             one_game=summary(game),
             one_player=summary(player),
             players=summary(players),
-            history_unpaged=summary(unpaged),
+            history_first_page=summary(history),
+            history_deep_page=summary(history_deep),
             gateway_rss_end_kb=rss_kb(gateway.pid),
         )
         out["deep_over_first_p99"] = round(out["deep_page"]["p99_ms"] / out["first_page"]["p99_ms"], 2)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+from contextlib import nullcontext
 from typing import Any
 
 from sqlalchemy import Engine, and_, or_, select
@@ -60,62 +61,80 @@ def _limit(limit: int) -> int:
     return max(1, min(int(limit), MAX_LIMIT))
 
 
-def finished_matches(
-    engine: Engine, cursor: str | None = None, limit: int = 50, game: str | None = None
-) -> dict[str, Any]:
-    """Finished matches, newest first: ``{"matches": [...], "next_cursor": str | None}``."""
-    filters = {"game": game}
+def _newest_first(
+    session: Session,
+    query: Any,
+    at: Any,
+    match_id: Any,
+    kind: str,
+    filters: dict[str, Any],
+    cursor: str | None,
+    limit: int,
+) -> tuple[list[Any], str | None]:
+    """One page of ``query`` newest first by ``(at, match_id)`` (both descending, on a keyset
+    index) after ``cursor``, and the cursor of the next page (None on the last).  ``at`` and
+    ``match_id`` are the columns of the row's first entity that the page is ordered by."""
     limit = _limit(limit)
+    if cursor:
+        after_at, after_id = decode_cursor(cursor, kind, filters, (int, str))
+        query = query.where(or_(at < after_at, and_(at == after_at, match_id < after_id)))
+    rows = list(session.execute(query.order_by(at.desc(), match_id.desc()).limit(limit + 1)).all())
+    page = rows[:limit]
+    if len(rows) <= limit:
+        return page, None
+    last = page[-1][0]
+    return page, encode_cursor(kind, filters, [getattr(last, at.key), getattr(last, match_id.key)])
+
+
+def _session(engine: Engine, within: Session | None) -> Any:
+    return nullcontext(within) if within is not None else Session(engine)
+
+
+def finished_matches(
+    engine: Engine,
+    cursor: str | None = None,
+    limit: int = 50,
+    game: str | None = None,
+    *,
+    within: Session | None = None,
+) -> dict[str, Any]:
+    """Finished matches, newest first: ``{"matches": [...], "next_cursor": str | None}``.
+    ``within``: read in that session (its snapshot) instead of a new one."""
     query = select(MatchRecord, MatchRuling).outerjoin(MatchRuling, MatchRuling.match_id == MatchRecord.match_id)
     if game is not None:
         query = query.where(MatchRecord.game == game)
-    if cursor:
-        at, match_id = decode_cursor(cursor, "matches", filters, (int, str))
-        query = query.where(
-            or_(
-                MatchRecord.finished_at < at,
-                and_(MatchRecord.finished_at == at, MatchRecord.match_id < match_id),
-            )
+    with _session(engine, within) as session:
+        page, next_cursor = _newest_first(
+            session, query, MatchRecord.finished_at, MatchRecord.match_id, "matches", {"game": game}, cursor, limit
         )
-    query = query.order_by(MatchRecord.finished_at.desc(), MatchRecord.match_id.desc()).limit(limit + 1)
-    with Session(engine) as session:
-        rows = session.execute(query).all()
-    page = rows[:limit]
-    next_cursor = None
-    if len(rows) > limit:
-        last = page[-1][0]
-        next_cursor = encode_cursor("matches", filters, [last.finished_at, last.match_id])
     return {"matches": [_match_dict(r, ruling) for r, ruling in page], "next_cursor": next_cursor}
 
 
 def player_matches(
-    engine: Engine, player: str, cursor: str | None = None, limit: int = 50, game: str | None = None
+    engine: Engine,
+    player: str,
+    cursor: str | None = None,
+    limit: int = 50,
+    game: str | None = None,
+    *,
+    within: Session | None = None,
 ) -> dict[str, Any]:
     """One player's finished matches, newest first, with their seat, rank and rating change."""
-    filters = {"player": player, "game": game}
-    limit = _limit(limit)
     query = (
-        select(MatchRecord, MatchPlayer, MatchRuling)
-        .join(MatchPlayer, MatchPlayer.match_id == MatchRecord.match_id)
+        select(MatchPlayer, MatchRecord, MatchRuling)
+        .join(MatchRecord, MatchPlayer.match_id == MatchRecord.match_id)
         .outerjoin(MatchRuling, MatchRuling.match_id == MatchRecord.match_id)
         .where(MatchPlayer.player == player)
     )
     if game is not None:
         query = query.where(MatchPlayer.game == game)
-    if cursor:
-        at, match_id = decode_cursor(cursor, "player_matches", filters, (int, str))
-        query = query.where(
-            or_(
-                MatchPlayer.finished_at < at,
-                and_(MatchPlayer.finished_at == at, MatchPlayer.match_id < match_id),
-            )
+    filters = {"player": player, "game": game}
+    with _session(engine, within) as session:
+        page, next_cursor = _newest_first(
+            session, query, MatchPlayer.finished_at, MatchPlayer.match_id, "player_matches", filters, cursor, limit
         )
-    query = query.order_by(MatchPlayer.finished_at.desc(), MatchPlayer.match_id.desc()).limit(limit + 1)
-    with Session(engine) as session:
-        rows = session.execute(query).all()
-    page = rows[:limit]
     out = []
-    for record, seat, ruling in page:
+    for seat, record, ruling in page:
         item = _match_dict(record, ruling)
         item.update(
             seat_index=seat.seat_index,
@@ -124,11 +143,22 @@ def player_matches(
             rating_after=seat.rating_after,
         )
         out.append(item)
-    next_cursor = None
-    if len(rows) > limit:
-        last = page[-1][1]
-        next_cursor = encode_cursor("player_matches", filters, [last.finished_at, last.match_id])
     return {"player": player, "matches": out, "next_cursor": next_cursor}
+
+
+def history(
+    engine: Engine,
+    player: str | None = None,
+    cursor: str | None = None,
+    limit: int = 50,
+    game: str | None = None,
+    *,
+    within: Session | None = None,
+) -> dict[str, Any]:
+    """Finished matches, newest first; only ``player``'s when given (with their rating change)."""
+    if player is None:
+        return finished_matches(engine, cursor, limit, game, within=within)
+    return player_matches(engine, player, cursor, limit, game, within=within)
 
 
 def players(engine: Engine, cursor: str | None = None, limit: int = 50) -> dict[str, Any]:

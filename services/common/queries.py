@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from contextlib import nullcontext
 from typing import Any
 
 from sqlalchemy import Engine, func, select
@@ -119,37 +118,12 @@ def match_history(
     within: Session | None = None,
 ) -> list[dict[str, Any]]:
     """Finished matches, newest first; only ``player``'s when given (with their rating change).
-    ``within``: read in that session (its snapshot) instead of a new one."""
-    with nullcontext(within) if within is not None else Session(engine) as session:
-        ruled = MatchRuling.match_id == MatchRecord.match_id
-        if player is None:
-            query = select(MatchRecord, MatchRuling).outerjoin(MatchRuling, ruled)
-            if game is not None:
-                query = query.where(MatchRecord.game == game)
-            records = session.execute(
-                query.order_by(MatchRecord.finished_at.desc(), MatchRecord.match_id).limit(limit)
-            ).all()
-            return [_match_dict(r, ruling) for r, ruling in records]
-        query2 = (
-            select(MatchRecord, MatchPlayer, MatchRuling)
-            .join(MatchPlayer, MatchPlayer.match_id == MatchRecord.match_id)
-            .outerjoin(MatchRuling, ruled)
-            .where(MatchPlayer.player == player)
-        )
-        if game is not None:
-            query2 = query2.where(MatchRecord.game == game)
-        rows = session.execute(
-            query2.order_by(MatchPlayer.finished_at.desc(), MatchRecord.match_id).limit(limit)
-        ).all()
-        out = []
-        for record, seat, ruling in rows:
-            item = _match_dict(record, ruling)
-            item["seat_index"] = seat.seat_index
-            item["rank"] = seat.rank
-            item["rating_before"] = seat.rating_before
-            item["rating_after"] = seat.rating_after
-            out.append(item)
-        return out
+    ``within``: read in that session (its snapshot) instead of a new one.  The first page of
+    ``services.common.listing.history``."""
+    from services.common import listing  # listing imports this module's _match_dict
+
+    page: list[dict[str, Any]] = listing.history(engine, player, None, limit, game, within=within)["matches"]
+    return page
 
 
 def player_profile(engine: Engine, player: str, recent: int = 10) -> dict[str, Any] | None:

@@ -1,7 +1,8 @@
 """Gateway routes that list the read models a page at a time (``services.common.listing``):
 finished matches (all, one game's, one player's) and players.  Every reply carries
-``next_cursor`` (None on the last page); a cursor this listing did not give out, or one given for
-other filters, is ``400 invalid_cursor``."""
+``next_cursor`` (None on the last page; ``GET /api/history``, whose body is a bare list, in the
+``Next-Cursor`` header); a cursor this listing did not give out, or one given for other filters,
+is ``400 invalid_cursor``."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Response
 from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -44,14 +45,34 @@ def router(engine: Callable[[], Engine]) -> APIRouter:
         cursor: str | None = CURSOR,
         limit: int = Query(50, ge=1, le=listing.MAX_LIMIT),
     ) -> dict[str, Any]:
+        empty: dict[str, Any] = {"matches": [], "next_cursor": None}
         if player is not None:
-            return await _page(
-                lambda: listing.player_matches(engine(), player, cursor, limit, game),
-                {"player": player, "matches": [], "next_cursor": None},
-            )
-        return await _page(
-            lambda: listing.finished_matches(engine(), cursor, limit, game), {"matches": [], "next_cursor": None}
+            empty = {"player": player, **empty}
+        return await _page(lambda: listing.history(engine(), player, cursor, limit, game), empty)
+
+    @api.get(
+        "/api/history",
+        tags=["ranked"],
+        summary="Finished matches, newest first (all, one game's or one player's), a page at a time",
+        description="The same pages as `GET /api/finished`, the body a bare list as before; the cursor of "
+        "the next page is in the `Next-Cursor` header (none on the last page).",
+        responses=errors(400)
+        | {200: {"headers": {"Next-Cursor": {"description": "`cursor` of the next page", "schema": {"type": "string"}}}}},
+    )
+    async def history(
+        response: Response,
+        player: str | None = Query(None, max_length=200, description="Only this player's matches (with their rating change)."),
+        game: str | None = Query(None, max_length=64),
+        cursor: str | None = CURSOR,
+        limit: int = Query(50, ge=1, le=listing.MAX_LIMIT),
+    ) -> list[dict[str, Any]]:
+        page = await _page(
+            lambda: listing.history(engine(), player, cursor, limit, game), {"matches": [], "next_cursor": None}
         )
+        if page["next_cursor"]:
+            response.headers["Next-Cursor"] = page["next_cursor"]
+        matches: list[dict[str, Any]] = page["matches"]
+        return matches
 
     @api.get(
         "/api/players",

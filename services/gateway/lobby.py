@@ -539,15 +539,6 @@ def router(lobby: Lobby) -> APIRouter:
         log.info("dispute_ruled", dispute_id=dispute_id, ruling=body.ruling, by=who.name)
         return disputes_io.as_dict(made)
 
-    @api.get("/api/history", tags=["ranked"], summary="Finished matches, newest first")
-    async def history(
-        player: str | None = None, game: str | None = None, limit: int = Query(50, ge=1, le=500)
-    ) -> list[dict[str, Any]]:
-        try:
-            return await asyncio.to_thread(queries.match_history, lobby.engine(), player, limit, game)
-        except SQLAlchemyError:
-            return []
-
     return api
 
 

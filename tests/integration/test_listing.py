@@ -82,7 +82,28 @@ async def test_listings_page_through_every_row_once(database: str, tmp_path: Pat
         assert r.status_code == 400 and r.json()["code"] == "invalid_cursor" and r.json()["detail"]
         # the routes and their error codes are in the OpenAPI description
         spec = (await client.get("/openapi.json")).json()
-        for path in ("/api/finished", "/api/players"):
+        for path in ("/api/finished", "/api/players", "/api/history"):
             operation = spec["paths"][path]["get"]
             assert "cursor" in {p["name"] for p in operation["parameters"]}
-            assert "400" in operation["responses"]
+            assert "invalid_cursor" in operation["responses"]["400"]["x-error-codes"]
+
+        # /api/history: the same pages as /api/finished, a bare list, the next cursor in a header
+        for params, paged in (({}, every), ({"game": "king"}, king), ({"player": busiest}, mine)):
+            rows: list[dict] = []
+            cursor = None
+            while True:
+                r = await client.get(
+                    "/api/history", params={**params, "limit": 97, **({"cursor": cursor} if cursor else {})}
+                )
+                assert r.status_code == 200 and isinstance(r.json(), list), r.text
+                assert len(r.json()) <= 97
+                rows.extend(r.json())
+                cursor = r.headers.get("next-cursor")
+                if cursor is None:
+                    break
+            assert rows == paged
+        r = await client.get("/api/history", params={"cursor": first["next_cursor"], "player": busiest})
+        assert r.status_code == 400 and r.json()["code"] == "invalid_cursor"
+        for bad in ({"limit": 0}, {"limit": 501}, {"limit": "x"}):
+            r = await client.get("/api/history", params=bad)
+            assert r.status_code == 422 and r.json()["code"], r.text

@@ -33,10 +33,16 @@ Bot = Callable[[S, Seat, random.Random], C]
 
 @dataclass(frozen=True)
 class Preset(Generic[R]):
-    """A named ruleset of the game's rules file, with its one-line description."""
+    """A named ruleset of the game's rules file, with its one-line description in English and in
+    Russian (the rules files' and seeds' terms; rule names and notation as the rules files give them)."""
 
     ruleset: R
     description: str
+    description_ru: str = ""
+
+    def described(self, lang: Lang) -> str:
+        """The description in ``lang`` (English when it has none in ``lang``)."""
+        return self.description_ru or self.description if lang == "ru" else self.description
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from domain.games.farkle_flip.engine import (
 )
 from domain.games.farkle_flip.explain import end_text, rules_help
 from domain.games.farkle_flip.record import RECORD
-from domain.games.farkle_flip.rules import DESCRIPTIONS, PRESETS
+from domain.games.farkle_flip.rules import DESCRIPTIONS, DESCRIPTIONS_RU, PRESETS
 from domain.games.farkle_flip.state import FFState
 from domain.games.farkle_flip.view import describe, redact, view
 
@@ -49,7 +49,7 @@ GAME: Decider[FFState, FarkleFlipCommand, FarkleFlipEvent, FarkleFlipView, Farkl
     min_seats=2,
     max_seats=8,
     seat_names=seat_names,
-    presets={name: Preset(ruleset, DESCRIPTIONS[name]) for name, ruleset in PRESETS.items()},
+    presets={name: Preset(ruleset, DESCRIPTIONS[name], DESCRIPTIONS_RU[name]) for name, ruleset in PRESETS.items()},
     default_preset="farkle-flip-placeholder",
     validate=validate,
     chance=True,

@@ -60,6 +60,16 @@ DESCRIPTIONS: dict[str, str] = {
     "farkle-flip-placeholder-party-5000": "PLACEHOLDER scoring table; 6-8 players, to 5,000 (§3.2)",
 }
 
+DESCRIPTIONS_RU: dict[str, str] = {
+    "farkle-flip-placeholder": "PLACEHOLDER: временная таблица очков (не официальные карточки); до 10 000, "
+    "1 000, чтобы войти в игру, остановка ниже входа отдаёт центр; 106 карт (14 × 1-6, 22 Farkle)",
+    "farkle-flip-placeholder-must-continue": "PLACEHOLDER: временная таблица очков; ниже входа в 1 000 игрок "
+    "не может остановиться (MUST_CONTINUE)",
+    "farkle-flip-placeholder-last-placed": "PLACEHOLDER: временная таблица очков; каждая фиксация должна "
+    "включать карту, выложенную последней в этом ходу",
+    "farkle-flip-placeholder-party-5000": "PLACEHOLDER: временная таблица очков; 6-8 игроков, до 5 000 (§3.2)",
+}
+
 
 def scoring_note(rules: FarkleFlipRuleset) -> str:
     if rules.scoring_official:

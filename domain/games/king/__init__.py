@@ -19,7 +19,7 @@ from domain.games.king.evolve import evolve
 from domain.games.king.explain import end_text, rules_help
 from domain.games.king.queries import abandon, hidden, legal_commands, outcome, timeout_command, to_move
 from domain.games.king.record import RECORD
-from domain.games.king.rules import DESCRIPTIONS, PRESETS
+from domain.games.king.rules import DESCRIPTIONS, DESCRIPTIONS_RU, PRESETS
 from domain.games.king.state import KingState
 from domain.games.king.view import notation, redact, view
 
@@ -40,7 +40,7 @@ GAME: Decider[KingState, KingCommand, KingEvent, KingView, KingRuleset] = Decide
     min_seats=3,
     max_seats=4,
     seat_names=seat_names,
-    presets={name: Preset(ruleset, DESCRIPTIONS[name]) for name, ruleset in PRESETS.items()},
+    presets={name: Preset(ruleset, DESCRIPTIONS[name], DESCRIPTIONS_RU[name]) for name, ruleset in PRESETS.items()},
     default_preset="king-4p-classic",
     validate=validate,
     chance=True,

@@ -19,7 +19,7 @@ from domain.games.kings_cup.engine import (
     verify_chance,
 )
 from domain.games.kings_cup.explain import end_text, rules_help
-from domain.games.kings_cup.rules import DESCRIPTIONS, PRESETS
+from domain.games.kings_cup.rules import DESCRIPTIONS, DESCRIPTIONS_RU, PRESETS
 from domain.games.kings_cup.view import describe, redact, view
 
 
@@ -38,7 +38,7 @@ GAME: Decider[CupState, KingsCupCommand, KingsCupEvent, KingsCupView, KingsCupRu
     min_seats=2,
     max_seats=12,
     seat_names=seat_names,
-    presets={name: Preset(ruleset, DESCRIPTIONS[name]) for name, ruleset in PRESETS.items()},
+    presets={name: Preset(ruleset, DESCRIPTIONS[name], DESCRIPTIONS_RU[name]) for name, ruleset in PRESETS.items()},
     default_preset="kings-cup-neutral",
     validate=validate,
     chance=True,

@@ -59,3 +59,11 @@ DESCRIPTIONS: dict[str, str] = {
     "kings-cup-deck-out": "Table helper (not rated): the game ends when every card has been drawn",
     "kings-cup-stacking-rules": "Table helper (not rated): Kings' rules add up, and a King may cancel one",
 }
+
+DESCRIPTIONS_RU: dict[str, str] = {
+    "kings-cup-neutral": "Помощник для застолья (без рейтинга): нейтральные тексты карт; четвёртый король "
+    "заканчивает игру; правило короля действует до следующего короля",
+    "kings-cup-deck-out": "Помощник для застолья (без рейтинга): игра заканчивается, когда вытянуты все карты",
+    "kings-cup-stacking-rules": "Помощник для застолья (без рейтинга): правила королей складываются, и король "
+    "может отменить одно из них",
+}

@@ -25,7 +25,7 @@ from domain.games.thousand.engine import (
 )
 from domain.games.thousand.explain import end_text, rules_help
 from domain.games.thousand.record import RECORD
-from domain.games.thousand.rules import DESCRIPTIONS, PRESETS
+from domain.games.thousand.rules import DESCRIPTIONS, DESCRIPTIONS_RU, PRESETS
 from domain.games.thousand.state import TState
 from domain.games.thousand.view import describe, redact, view
 
@@ -52,7 +52,7 @@ GAME: Decider[TState, ThousandCommand, ThousandEvent, ThousandView, ThousandRule
     min_seats=3,
     max_seats=4,  # 4 only with sitout_4p (each ruleset checks its own count)
     seat_names=seat_names,
-    presets={name: Preset(ruleset, DESCRIPTIONS[name]) for name, ruleset in PRESETS.items()},
+    presets={name: Preset(ruleset, DESCRIPTIONS[name], DESCRIPTIONS_RU[name]) for name, ruleset in PRESETS.items()},
     default_preset="classic",
     validate=validate,
     chance=True,

@@ -13,7 +13,7 @@ from .evolve import evolve
 from .explain import end_text, rules_help
 from .legal import legal_commands
 from .record import RECORD
-from .rules import DEFAULT_PRESET, DESCRIPTIONS, PRESETS, validate
+from .rules import DEFAULT_PRESET, DESCRIPTIONS, DESCRIPTIONS_RU, PRESETS, validate
 from .state import UgolkiState, initial_state, outcome, to_move
 from .view import describe, redact, view
 
@@ -37,7 +37,7 @@ GAME: Decider[UgolkiState, MovePiece, Any, UgolkiView, UgolkiRuleset] = Decider(
     min_seats=2,
     max_seats=2,
     seat_names=seat_names,
-    presets={name: Preset(ruleset, DESCRIPTIONS[name]) for name, ruleset in PRESETS.items()},
+    presets={name: Preset(ruleset, DESCRIPTIONS[name], DESCRIPTIONS_RU[name]) for name, ruleset in PRESETS.items()},
     default_preset=DEFAULT_PRESET,
     validate=validate,
     chance=False,

@@ -258,14 +258,14 @@ async function openSeeks(target, join) {
   async function refresh() {
     if (!document.body.contains(target)) return;
     try {
-      const [{ seeks }, { tables }] = await Promise.all([api("/api/seeks"), api("/api/tables").catch(() => ({ tables: [] }))]);
+      const [{ seeks }, { tables }] = await Promise.all([api(`/api/seeks?lang=${lang()}`), api(`/api/tables?lang=${lang()}`).catch(() => ({ tables: [] }))]);
       const rows = [...tables, ...seeks];
       target.classList.remove("muted");
       target.innerHTML = rows.length ? `<div class="scroll"><table class="matches seeks">${tables.map((s, i) => `
         <tr data-table="${i}"><td>${esc(gameTitle(s.game))} <small>${t("lobby.table")}</small></td><td>${esc(s.title || presetTitle(s.game, s.preset))}</td>
         <td>${t("lobby.host", { name: esc(s.host) })}; ${t("lobby.taken", { taken: s.taken, seats: s.seats })}</td><td>${age(s.age_s)}</td>
         <td><button type="button" class="small" data-join="${i}">${t("lobby.join")}</button></td></tr>`).join("")}${seeks.map((s, i) => `
-        <tr data-seek="${i}"><td>${esc(gameTitle(s.game))} <small>${t("lobby.seek")}</small></td><td>${esc(presetTitle(s.game, s.preset))}</td>
+        <tr data-seek="${i}"><td>${esc(gameTitle(s.game))} <small>${t("lobby.seek")}</small></td><td>${esc(s.title || presetTitle(s.game, s.preset))}</td>
         <td>${t("lobby.waiting_n", { n: s.waiting })}: ${names(s)}</td><td>${t("lobby.free_seats", { n: Math.max(s.seats - s.waiting, 0) })}</td>
         <td><button type="button" class="small" data-join="${tables.length + i}">${t("lobby.join")}</button></td></tr>`).join("")}</table></div>`
         : t("lobby.no_open");
@@ -421,7 +421,7 @@ async function showMatch(matchId, params) {
             tableLog.setPlayers(pending);
             tableLog.add(early);
             early = [];
-            $("match-title").innerHTML = `${esc(gameTitle(view.game))} <small>${esc(view.preset)}</small>`;
+            $("match-title").innerHTML = `${esc(gameTitle(view.game))} <small>${esc(presetTitle(view.game, view.preset))}</small>`;
             document.title = `gamehall — ${gameTitle(view.game)}`;
             say(seat ? t("match.you_play", { seat }) : t("match.watching"));
             showView(pending);
@@ -529,7 +529,7 @@ function genericRenderer(root, ctx) {
 async function showReplay(matchId, params) {
   document.title = t("replay.title");
   let data;
-  try { data = await api(`/api/matches/${matchId}/replay`); } catch (e) { return fail(e); }
+  try { data = await api(`/api/matches/${matchId}/replay?lang=${lang()}`); } catch (e) { return fail(e); }
   const frames = data.frames;
   app.innerHTML = `
     <section class="replay">
@@ -591,12 +591,13 @@ async function showLeaderboard(game, params) {
     <div id="board-table" class="muted">…</div></section>`;
   const target = document.getElementById("board-table");
   try {
-    const q = params.get("season") ? `?season=${encodeURIComponent(params.get("season"))}` : "";
-    const data = await api(`/api/leaderboard/${game}${q}`);
+    const q = new URLSearchParams({ lang: lang() });
+    if (params.get("season")) q.set("season", params.get("season"));
+    const data = await api(`/api/leaderboard/${game}?${q}`);
     const rows = data.entries || [];
     target.classList.remove("muted");
     target.innerHTML = rows.length ? `<p>${t("board.season", { season: esc(data.season) })}</p><div class="scroll"><table class="standings"><tr><th>#</th><th>${t("board.player")}</th><th>${t("board.rules")}</th><th>${t("board.rating")}</th><th>${t("board.games")}</th><th>${t("board.w")}</th><th>${t("board.d")}</th><th>${t("board.l")}</th></tr>${rows.map((r) =>
-      `<tr><td>${r.rank}</td><td><a href="#/player/${encodeURIComponent(r.player)}">${esc(r.player)}</a></td><td>${esc(r.family)}</td><td>${Math.round(r.score)}</td><td>${r.games}</td><td>${r.wins}</td><td>${r.draws}</td><td>${r.losses}</td></tr>`).join("")}</table></div>`
+      `<tr><td>${r.rank}</td><td><a href="#/player/${encodeURIComponent(r.player)}">${esc(r.player)}</a></td><td>${esc(r.title || presetTitle(game, r.family))}</td><td>${Math.round(r.score)}</td><td>${r.games}</td><td>${r.wins}</td><td>${r.draws}</td><td>${r.losses}</td></tr>`).join("")}</table></div>`
       : t("board.none");
   } catch (e) {
     target.textContent = e.status === 404 ? t("board.not_offered") : t("board.failed", { detail: e.message });
@@ -654,9 +655,9 @@ async function showPlayer(player) {
     target.classList.remove("muted");
     const lines = recordLines(p.standings || []);
     target.innerHTML = `<p id="player-summary">${t("player.summary", { matches: t("player.matches", { n: p.matches }), rated: t("player.rated", { n: p.rated_games }) })}</p>
-      <ul id="player-record">${lines.map((r) => `<li><b>${esc(gameTitle(r.game))}</b> <small>${esc(r.family)}</small>: ${esc(r.text)}</li>`).join("") || `<li>${t("player.no_rated")}</li>`}</ul>
+      <ul id="player-record">${lines.map((r) => `<li><b>${esc(gameTitle(r.game))}</b> <small>${esc(presetTitle(r.game, r.family))}</small>: ${esc(r.text)}</li>`).join("") || `<li>${t("player.no_rated")}</li>`}</ul>
       <h2>${t("player.ratings")}</h2><div class="scroll"><table class="standings"><tr><th>${t("player.game")}</th><th>${t("board.rules")}</th><th>${t("player.season")}</th><th>${t("board.rating")}</th><th>${t("board.games")}</th></tr>${p.ratings.map((r) =>
-        `<tr><td>${esc(gameTitle(r.game))}</td><td>${esc(r.family)}</td><td>${esc(r.season)}</td><td>${Math.round(r.rating)} ± ${Math.round(r.rd)}</td><td>${r.games}</td></tr>`).join("")}</table></div>
+        `<tr><td>${esc(gameTitle(r.game))}</td><td>${esc(presetTitle(r.game, r.family))}</td><td>${esc(r.season)}</td><td>${Math.round(r.rating)} ± ${Math.round(r.rd)}</td><td>${r.games}</td></tr>`).join("")}</table></div>
       <h2>${t("player.recent")}</h2><div class="scroll"><table class="matches">${p.recent_matches.map((m) =>
         `<tr><td>${esc(gameTitle(m.game))}</td><td>${esc(presetTitle(m.game, m.preset))}</td><td>${matchResult(m)}</td><td>${m.rating_after != null && m.rating_before != null ? `${m.rating_after >= m.rating_before ? "+" : ""}${Math.round(m.rating_after - m.rating_before)}` : ""}</td><td class="date">${esc(formatDate(m.finished_at))}</td><td><a href="#/replay/${m.match_id}">${t("matches.replay")}</a></td></tr>`).join("")}</table></div>`;
   } catch (e) {

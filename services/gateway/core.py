@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 import msgspec
+from fastapi import Header, Query
 from nats.aio.client import Client
 from nats.js.api import ConsumerConfig, DeliverPolicy
 
@@ -52,15 +53,56 @@ class CommandRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
 command_request_decoder = msgspec.json.Decoder(CommandRequest)
 
 
-def language(value: str | None) -> Lang:
-    """The ``lang`` query parameter of a route that answers in words: ``en`` (the default) or
-    ``ru``; anything else is the typed error 422 ``unsupported_language``."""
+def accepted_language(header: str | None) -> Lang:
+    """The language of an ``Accept-Language`` header: ``ru`` when the range the client prefers most
+    (highest q, the first of equals; ``q=0`` is "not wanted") is Russian (``ru``, ``ru-RU``...),
+    else ``en``.  A header that cannot be read is English."""
+    best, best_q = DEFAULT_LANG, 0.0
+    for part in (header or "").split(","):
+        tag, _, params = part.strip().partition(";")
+        q = 1.0
+        for param in params.split(";"):
+            key, _, value = param.strip().partition("=")
+            if key.strip().lower() == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        if tag and q > best_q:
+            best_q = q
+            best = "ru" if tag.strip().lower().split("-")[0] == "ru" else DEFAULT_LANG
+    return best
+
+
+def language(value: str | None, accept: str | None = None) -> Lang:
+    """The language of a route that answers in words: its ``lang`` query parameter, ``en`` or
+    ``ru`` (anything else is the typed error 422 ``unsupported_language``); without one, the
+    request's ``Accept-Language`` (``accepted_language``)."""
     if value is None or value == "":
-        return DEFAULT_LANG
+        return accepted_language(accept)
     found = as_lang(value)
     if found is None:
         raise ApiError(422, "unsupported_language", f"lang must be one of: {', '.join(LANGS)}")
     return found
+
+
+# The language of a route's sentences and titles (rules help, end reasons, warnings, the catalogue's
+# titles): ?lang, else Accept-Language.
+LANG_QUERY = Query(
+    default=None,
+    description="The language of the sentences and titles for people: en or ru; anything else is 422 "
+    "unsupported_language. Without it, the Accept-Language header decides (ru... is ru, else en).",
+)
+
+
+def asked_language(
+    lang: str | None = LANG_QUERY,
+    accept_language: str | None = Header(
+        default=None, description="Used when ?lang is not given: a Russian first choice (ru, ru-RU) is ru, else en."
+    ),
+) -> Lang:
+    """The FastAPI dependency of a route that answers in words (``language``)."""
+    return language(lang, accept_language)
 
 
 def bearer(authorization: str | None, token: str | None) -> str | None:
@@ -280,8 +322,9 @@ def make_bundle(folded: FoldedMatch, certificate: SignedCertificate | None = Non
     )
 
 
-def replay_frames(folded: FoldedMatch) -> dict[str, Any]:
-    """The match decision by decision as a spectator would have seen it (for the replay viewer)."""
+def replay_frames(folded: FoldedMatch, lang: Lang = DEFAULT_LANG) -> dict[str, Any]:
+    """The match decision by decision as a spectator would have seen it (for the replay viewer),
+    each view with its sentences in ``lang``."""
     game = folded.decider
     state: match_layer.MatchState | None = None
     frames = []
@@ -292,6 +335,6 @@ def replay_frames(folded: FoldedMatch) -> dict[str, Any]:
         assert state is not None
         state = match_layer.clock_after(game, before, state, env.seat, env.events, env.recorded_at)
         frame = decision_for(game, env, None)
-        frame["view"] = msgspec.to_builtins(match_layer.view(game, state, None, folded.match_id, env.seq))
+        frame["view"] = msgspec.to_builtins(match_layer.view(game, state, None, folded.match_id, env.seq, lang))
         frames.append(frame)
     return {"match_id": folded.match_id, "game": folded.game, "frames": frames}

@@ -27,7 +27,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from fastapi import APIRouter, Header, Query
+from fastapi import APIRouter, Depends, Header, Query
 from nats.js.api import ConsumerConfig, DeliverPolicy
 from pydantic import BaseModel, Field
 from sqlalchemy import Engine
@@ -38,16 +38,17 @@ from contracts.codecs import integration_decoder
 from contracts.envelope import Rejected
 from contracts.integration import TableFormed
 from contracts.matchmaking import Forming, JoinQueue, OpenTables, Playing, Queued, Seated, Seeks, Waiting
+from domain.core.words import Lang
 from domain.disputes import Actor, DisputeState
 from domain.games import registry
-from domain.games.catalogue import preset_family
+from domain.games.catalogue import game_title, preset_family
 from domain.matchmaking.clocks import ranked_time_control
 from services.common import accounts, commands, db, logs, natsio, queries
 from services.common import disputes as disputes_io
 from services.common import matchmaking_client as mm_client
 from services.common.tickets import TABLE_TOO_OLD_MS, QueueStore, table_match_id
 from services.gateway.bots import assign_bot
-from services.gateway.core import Gateway
+from services.gateway.core import Gateway, asked_language
 from services.gateway.edge import ApiError, gateway_secret
 from services.gateway.errors import errors
 
@@ -106,7 +107,9 @@ class RulingBody(BaseModel):
 
 class SeekOut(BaseModel):
     game: str
+    game_title: str = Field(default="", description="The game's title (GET /api/games), in lang.")
     preset: str
+    title: str = Field(default="", description="The preset's title (GET /api/games), in lang.")
     seats: int = Field(description="Seats at the table the seek forms.")
     ranked: bool
     players: list[str] = Field(description="The players waiting, oldest first.")
@@ -121,8 +124,9 @@ class SeeksOut(BaseModel):
 
 class TableOut(BaseModel):
     game: str
+    game_title: str = Field(default="", description="The game's title (GET /api/games), in lang.")
     preset: str
-    title: str = Field(description="The preset's title (GET /api/games).")
+    title: str = Field(description="The preset's title (GET /api/games), in lang.")
     seats: int = Field(description="Seats at the table.")
     taken: int = Field(description="Seats taken: the players waiting at it.")
     host: str = Field(description="The player who opened it.")
@@ -354,9 +358,11 @@ def router(lobby: Lobby) -> APIRouter:
         tags=["lobby"],
         summary="Open seeks: public quick-match queues with players waiting, oldest first",
         response_model=SeeksOut,
-        responses=errors(404, 503),
+        responses=errors(404, 422, 503),
     )
-    async def open_seeks(game: str | None = Query(None, max_length=64)) -> dict[str, Any]:
+    async def open_seeks(
+        game: str | None = Query(None, max_length=64), words: Lang = Depends(asked_language)
+    ) -> dict[str, Any]:
         # Join one with POST /api/queue and the same game, preset, seats and ranked.  Private
         # (invite) queues and computer tables are never listed, nor any ticket id.
         if game is not None and game not in registry.GAMES:
@@ -369,16 +375,18 @@ def router(lobby: Lobby) -> APIRouter:
             raise ApiError(503, "unavailable", f"matchmaking does not answer: {exc!r}") from exc
         if not isinstance(reply, Seeks):
             raise ApiError(503, "unavailable", f"matchmaking answered {type(reply).__name__}")
-        return _plain(reply)
+        return {"seeks": [{**_plain(s), **titles(s.game, s.preset, words)} for s in reply.seeks]}
 
     @api.get(
         "/api/tables",
         tags=["lobby"],
         summary="Open tables: private tables their host opened to anyone, oldest first",
         response_model=TablesOut,
-        responses=errors(404, 503),
+        responses=errors(404, 422, 503),
     )
-    async def open_tables(game: str | None = Query(None, max_length=64)) -> dict[str, Any]:
+    async def open_tables(
+        game: str | None = Query(None, max_length=64), words: Lang = Depends(asked_language)
+    ) -> dict[str, Any]:
         # Join one with POST /api/queue and its game, preset, seats, ranked and invite.  Only
         # tables whose host asked for it (public) are listed; never a ticket id or seat token.
         if game is not None and game not in registry.GAMES:
@@ -396,7 +404,7 @@ def router(lobby: Lobby) -> APIRouter:
             "tables": [
                 {
                     **_plain(t),
-                    "title": preset_family(t.game, t.preset)[1],
+                    **titles(t.game, t.preset, words),
                     "age_s": max(0, (now - t.since) // 1000),
                 }
                 for t in reply.tables
@@ -418,18 +426,28 @@ def router(lobby: Lobby) -> APIRouter:
         return _plain(reply)
 
     @api.get(
-        "/api/leaderboard/{game}", tags=["ranked"], summary="Standings of a game (latest season by default)"
+        "/api/leaderboard/{game}",
+        tags=["ranked"],
+        summary="Standings of a game (latest season by default)",
+        responses=errors(422),
     )
     async def leaderboard(
         game: str,
         season: str | None = None,
         family: str | None = None,
         limit: int = Query(100, ge=1, le=1000),
+        words: Lang = Depends(asked_language),
     ) -> dict[str, Any]:
+        # Each entry's family is a preset name (domain/rating/seasons.preset_family); its title and
+        # the game's are the catalogue's, in ``words``.
         try:
-            return await asyncio.to_thread(queries.leaderboard, lobby.engine(), game, season, family, limit)
+            board = await asyncio.to_thread(queries.leaderboard, lobby.engine(), game, season, family, limit)
         except SQLAlchemyError:  # no read model yet (scoring has not run here)
-            return {"game": game, "season": season or "", "preset_family": family, "entries": []}
+            board = {"game": game, "season": season or "", "preset_family": family, "entries": []}
+        board["game_title"] = titles(game, "", words)["game_title"]
+        for entry in board["entries"]:
+            entry["title"] = titles(game, entry["family"], words)["title"]
+        return board
 
     @api.get("/api/players/{player}", tags=["ranked"], summary="A player's ratings, standings and matches")
     async def player(player: str) -> dict[str, Any]:
@@ -547,6 +565,15 @@ QUEUE_DETAILS = {
     "in_match": "you are at a table or in a match that has not finished",
     "not_queued": "you are in no queue",
 }
+
+
+def titles(game: str, preset: str, lang: Lang) -> dict[str, str]:
+    """A listed game's and preset's titles in ``lang`` (the catalogue's, GET /api/games)."""
+    known = registry.GAMES.get(game)
+    return {
+        "game_title": game_title(game, known.title if known else game, lang),
+        "title": preset_family(game, preset, lang)[1],
+    }
 
 
 def queue_detail(reply: Rejected) -> str:

@@ -10,7 +10,7 @@ import contextlib
 from typing import Annotated, Any, Literal
 
 import msgspec
-from fastapi import APIRouter, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Depends, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
@@ -20,13 +20,13 @@ from contracts.codecs import encode
 from contracts.envelope import Rejected
 from domain.core.words import DEFAULT_LANG, Lang
 from domain.games import registry
-from domain.games.catalogue import family_order, preset_family
+from domain.games.catalogue import family_order, game_title, preset_family
 from services.common import commands, metrics
 from services.common.certificates import published_keys
 from services.common.health import nats_checks, readiness, referee_answers
 from services.gateway import edge
 from services.gateway.bots import assign_bot, bot_seats_problem
-from services.gateway.core import Gateway, bearer, language, replay_frames
+from services.gateway.core import Gateway, asked_language, bearer, language, replay_frames
 from services.gateway.edge import ApiError, Idempotent
 from services.gateway.errors import errors, rejection_error, retry_header
 from services.gateway.fastpath import process_command
@@ -103,14 +103,6 @@ class CommandBody(BaseModel):
     )
 
 
-# The language of a route's sentences (rules help, end reasons, warnings): services/gateway/core.language.
-LANG_QUERY = Query(
-    default=None,
-    description="The language of the sentences for people: en (the default) or ru; "
-    "anything else is 422 unsupported_language.",
-)
-
-
 def encode_cursor(subject: str) -> str:
     return base64.urlsafe_b64encode(subject.encode()).decode().rstrip("=")
 
@@ -176,7 +168,7 @@ def games_catalogue(lang: Lang = DEFAULT_LANG) -> list[dict[str, Any]]:
         out.append(
             {
                 "game": name,
-                "title": meta.title,
+                "title": game_title(name, meta.title, lang),
                 "rules_version": meta.rules_version,
                 "seats": {"min": meta.min_seats, "max": meta.max_seats},
                 "seat_names": {
@@ -188,13 +180,13 @@ def games_catalogue(lang: Lang = DEFAULT_LANG) -> list[dict[str, Any]]:
                 "helper": game.helper,  # a table helper: never rated, not in quick match
                 "bots": list(game.bots),
                 "default_bot": game.default_bot,
-                "families": list(family_order(name)),
+                "families": list(family_order(name, lang)),
                 "presets": [
                     {
                         "name": preset_name,
-                        "family": preset_family(name, preset_name)[0],
-                        "title": preset_family(name, preset_name)[1],
-                        "description": p.description,
+                        "family": preset_family(name, preset_name, lang)[0],
+                        "title": preset_family(name, preset_name, lang)[1],
+                        "description": p.described(lang),
                         "rules": msgspec.to_builtins(p.ruleset),
                         "help": rules_help(game, p.ruleset, lang),
                     }
@@ -223,7 +215,9 @@ class OutcomeOut(BaseModel):
 class MatchSummary(BaseModel):
     match_id: str
     game: str
+    title: str = Field(default="", description="The game's title (GET /api/games), in lang.")
     preset: str
+    preset_title: str = Field(default="", description="The preset's title (GET /api/games), in lang.")
     seats: list[str]
     players: list[str] = Field(description="One per seat, in seat order.")
     status: str = Field(description='"running" or "finished".')
@@ -249,7 +243,9 @@ def match_summary(gw: Gateway, folded: Any, lang: Lang = DEFAULT_LANG) -> dict[s
     return {
         "match_id": folded.match_id,
         "game": folded.game,
+        "title": game_title(folded.game, folded.decider.title, lang),
         "preset": view["preset"],
+        "preset_title": preset_family(folded.game, view["preset"], lang)[1],
         "seats": view["seats"],
         "players": view["players"],
         "status": view["status"],
@@ -296,8 +292,8 @@ def router(gw: Gateway) -> APIRouter:
     @api.get(
         "/api/games", tags=["games"], summary="Games, presets and their rules", responses=errors(422)
     )
-    async def list_games(lang: str | None = LANG_QUERY) -> list[dict[str, Any]]:
-        return games_catalogue(language(lang))
+    async def list_games(words: Lang = Depends(asked_language)) -> list[dict[str, Any]]:
+        return games_catalogue(words)
 
     @api.post(
         "/api/matches",
@@ -408,9 +404,8 @@ def router(gw: Gateway) -> APIRouter:
         cursor: str | None = Query(
             None, max_length=200, description="next_cursor of the previous page (opaque)."
         ),
-        lang: str | None = LANG_QUERY,
+        words: Lang = Depends(asked_language),
     ) -> dict[str, Any]:
-        words = language(lang)
         # The same pages as GET /api/matches (ordered by match id), each match folded.
         gw.check_bus()
         assert gw.store is not None
@@ -436,9 +431,8 @@ def router(gw: Gateway) -> APIRouter:
         match_id: str,
         authorization: str | None = Header(default=None),
         token: str | None = None,
-        lang: str | None = LANG_QUERY,
+        words: Lang = Depends(asked_language),
     ) -> dict[str, Any]:
-        words = language(lang)
         folded = await gw.load(match_id)
         return gw.render(folded, gw.viewer(folded, bearer(authorization, token)), words)
 
@@ -448,8 +442,7 @@ def router(gw: Gateway) -> APIRouter:
         summary="The match's rules in words: the aim, how to win and lose, the special rules",
         responses=errors(400, 404, 422, 503),
     )
-    async def get_match_rules(match_id: str, lang: str | None = LANG_QUERY) -> dict[str, Any]:
-        words = language(lang)
+    async def get_match_rules(match_id: str, words: Lang = Depends(asked_language)) -> dict[str, Any]:
         folded = await gw.load(match_id)
         assert folded.state is not None
         game = registry.get(folded.game)
@@ -503,10 +496,10 @@ def router(gw: Gateway) -> APIRouter:
         "/api/matches/{match_id}/replay",
         tags=["matches"],
         summary="Every decision with the spectator's view after it (public information only)",
-        responses=errors(400, 404, 503),
+        responses=errors(400, 404, 422, 503),
     )
-    async def replay(match_id: str) -> dict[str, Any]:
-        return replay_frames(await gw.load(match_id))
+    async def replay(match_id: str, words: Lang = Depends(asked_language)) -> dict[str, Any]:
+        return replay_frames(await gw.load(match_id), words)
 
     @api.get(
         "/api/keys",
@@ -539,7 +532,8 @@ def router(gw: Gateway) -> APIRouter:
         await websocket.accept()
         metrics.WS_CONNECTIONS.inc()
         try:
-            await serve_socket(gw, websocket, match_id, token, since, language(lang))
+            words = language(lang, websocket.headers.get("accept-language"))
+            await serve_socket(gw, websocket, match_id, token, since, words)
         except WebSocketDisconnect:
             pass
         except ApiError as exc:

@@ -84,14 +84,18 @@ def test_the_page_follows_the_browser_language_and_remembers_the_switch(
         assert page.inner_text("header nav a >> nth=0") == "Лобби"
         assert page.evaluate("document.documentElement.lang") == "ru"
         assert page.get_attribute('#lang-switch [data-lang="ru"]', "aria-pressed") == "true"
-        # Presets grouped by the server's families, titled; the preset's name stays as the rules
+        # The games by their Russian titles (GET /api/games?lang=ru); presets grouped by the
+        # server's families, titled and described in Russian; the preset's name stays as the rules
         # files give it (the option's value and the description line).
+        titles = dict(page.eval_on_selector_all("#game option", "els => els.map(e => [e.value, e.textContent])"))
+        assert titles["ugolki"] == "Уголки" and titles["king"] == "Кинг"
+        assert titles["kings-corner"] == "Короли в углах" and titles["thousand"] == "Тысяча (1000)"
         page.select_option("#game", "ugolki")
         groups = page.eval_on_selector_all("#preset optgroup", "els => els.map(e => e.label)")
-        assert groups[:2] == ["Gambiter", "Halma boards"]
+        assert groups[:2] == ["Gambiter", "Доски гальмы"]
         page.select_option("#preset", "gambiter-classic")
-        assert page.inner_text("#preset option:checked") == "Gambiter classic"
-        assert page.inner_text("#preset-description").startswith("gambiter-classic: Gambiter FAQ")
+        assert page.inner_text("#preset option:checked") == "Gambiter, классика"
+        assert page.inner_text("#preset-description").startswith("gambiter-classic: FAQ Gambiter")
         strengths = page.eval_on_selector_all("#strength option", "els => els.map(e => [e.value, e.textContent])")
         assert strengths == [["random", "новичок"], ["greedy", "любитель"], ["search", "сильный"]]
         page.screenshot(path=str(artifacts_dir / "lobby-ru-desktop.png"), full_page=True)
@@ -99,6 +103,10 @@ def test_the_page_follows_the_browser_language_and_remembers_the_switch(
         page.click('#lang-switch [data-lang="en"]')
         page.wait_for_function("document.querySelector('#lobby h1').textContent === 'Play a game'")
         assert page.inner_text("header nav a >> nth=0") == "Lobby"
+        page.wait_for_function("document.querySelector('#game option[value=ugolki]').textContent === 'Ugolki (corners)'")
+        page.select_option("#game", "ugolki")
+        groups = page.eval_on_selector_all("#preset optgroup", "els => els.map(e => e.label)")
+        assert groups[:2] == ["Gambiter", "Halma boards"]
         assert page.eval_on_selector_all("#strength option", "els => els.map(e => e.textContent)") == [
             "beginner",
             "casual",
@@ -392,7 +400,8 @@ def test_an_open_table_is_listed_and_joined_from_the_lobby(
         guest.goto(ranked_stack + "/")
         guest.wait_for_selector("#open-seeks tr[data-table] [data-join]")
         row = guest.inner_text("#open-seeks tr[data-table]")
-        assert "хозяин: hana" in row and "занято мест: 1 из 2" in row and "Halma 8×8" in row
+        assert "хозяин: hana" in row and "занято мест: 1 из 2" in row
+        assert "Уголки" in row and "Гальма 8×8" in row  # the titles in the page's language
         guest.screenshot(path=str(artifacts_dir / "lobby-open-table-ru-desktop.png"), full_page=True)
         guest.fill("#player-name", "ivan")
         guest.click("#open-seeks tr[data-table] [data-join]")

@@ -63,6 +63,12 @@ async def test_a_public_table_is_listed_joined_from_the_list_and_then_gone(clien
         "ranked": False,
     }
     assert table["age_s"] >= 0 and table["since"] > 0
+    assert table["game_title"] == "Ugolki (corners)"
+    russian = await client.get("/api/tables", params={"game": "ugolki", "lang": "ru"})
+    listed_ru = next(t for t in russian.json()["tables"] if t["invite"] == code)
+    assert (listed_ru["game_title"], listed_ru["title"], listed_ru["preset"]) == ("Уголки", "Гальма 8×8", "halma-8x8-1234")
+    by_header = await client.get("/api/tables", params={"game": "ugolki"}, headers={"Accept-Language": "ru-RU,ru;q=0.9"})
+    assert next(t for t in by_header.json()["tables"] if t["invite"] == code)["title"] == "Гальма 8×8"
     assert "ticket_id" not in table and opened.json()["ticket_id"] not in listed.text
     assert sam["Authorization"].split()[1] not in listed.text
     assert f"secret-{tag}" not in listed.text and other not in listed.text

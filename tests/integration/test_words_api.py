@@ -1,6 +1,7 @@
 """The gateway answers in Russian when asked (issue 15): ``?lang=ru`` on the rules help, the match
-view (Ugolki's warnings, the end reason), the games catalogue and the match WebSocket; any other
-language is the typed error 422 ``unsupported_language``."""
+view (Ugolki's warnings, the end reason), the games catalogue (titles, families, descriptions), the
+matches list, the replay and the match WebSocket; any other language is the typed error 422
+``unsupported_language``.  Without ``?lang`` the Accept-Language header decides; ``?lang`` wins."""
 
 from __future__ import annotations
 
@@ -56,6 +57,51 @@ def test_the_view_words_its_warnings_and_end_reason_in_russian(client: httpx.Cli
     assert next(m for m in summaries if m["match_id"] == mid)["outcome_text"] == ru["outcome_text"]
     summaries = client.get("/api/match-summaries", params={"limit": 100}).json()["matches"]
     assert next(m for m in summaries if m["match_id"] == mid)["outcome_text"] == en["outcome_text"]
+    replay = client.get(f"/api/matches/{mid}/replay", params={"lang": "ru"}).json()["frames"]
+    assert replay[-1]["view"]["outcome_text"] == ru["outcome_text"]
+    assert replay[0]["view"]["game_view"]["warnings"][0]["text"].startswith("Белые: дома ещё")
+    english = client.get(f"/api/matches/{mid}/replay").json()["frames"]
+    assert english[-1]["view"]["outcome_text"] == en["outcome_text"]
+
+
+def test_the_matches_list_titles_the_game_and_preset_in_the_language_asked(client: httpx.Client) -> None:
+    mid = new_match(client)["match_id"]
+    ru = client.get("/api/match-summaries", params={"lang": "ru", "limit": 100}).json()["matches"]
+    en = client.get("/api/match-summaries", params={"limit": 100}).json()["matches"]
+    mine_ru = next(m for m in ru if m["match_id"] == mid)
+    mine_en = next(m for m in en if m["match_id"] == mid)
+    assert (mine_ru["title"], mine_ru["preset_title"], mine_ru["preset"]) == ("Уголки", "Gambiter, классика", "gambiter-classic")
+    assert (mine_en["title"], mine_en["preset_title"]) == ("Ugolki (corners)", "Gambiter classic")
+
+
+@pytest.mark.parametrize(
+    ("header", "title"),
+    [
+        ("ru-RU,ru;q=0.9,en-US;q=0.8", "Уголки"),
+        ("ru", "Уголки"),
+        ("en-GB,ru;q=0.5", "Ugolki (corners)"),
+        ("de;q=0.3, ru;q=0.7", "Уголки"),
+        ("ru;q=0, en", "Ugolki (corners)"),
+        ("fr", "Ugolki (corners)"),
+        ("", "Ugolki (corners)"),
+    ],
+)
+def test_without_lang_the_accept_language_header_decides(client: httpx.Client, header: str, title: str) -> None:
+    games = client.get("/api/games", headers={"Accept-Language": header}).json()
+    assert next(g for g in games if g["game"] == "ugolki")["title"] == title
+
+
+def test_lang_wins_over_accept_language(client: httpx.Client) -> None:
+    mid = new_match(client)["match_id"]
+    russian = {"Accept-Language": "ru-RU,ru"}
+    assert client.get(f"/api/matches/{mid}/rules", headers=russian).json()["title"] == "Уголки"
+    assert client.get(f"/api/matches/{mid}/rules", params={"lang": "en"}, headers=russian).json()["title"] == (
+        "Ugolki (corners)"
+    )
+    english = client.get("/api/games", params={"lang": "ru"}, headers={"Accept-Language": "en"}).json()
+    assert next(g for g in english if g["game"] == "ugolki")["title"] == "Уголки"
+    view = client.get(f"/api/matches/{mid}", headers=russian).json()
+    assert view["game_view"]["warnings"][0]["text"].startswith("Белые: дома ещё")
 
 
 def test_the_catalogue_helps_every_preset_in_russian(client: httpx.Client) -> None:
@@ -66,7 +112,8 @@ def test_the_catalogue_helps_every_preset_in_russian(client: httpx.Client) -> No
 
 
 @pytest.mark.parametrize(
-    "path", ["/api/games", "/api/matches/{mid}", "/api/matches/{mid}/rules", "/api/match-summaries"]
+    "path",
+    ["/api/games", "/api/matches/{mid}", "/api/matches/{mid}/rules", "/api/matches/{mid}/replay", "/api/match-summaries"],
 )
 @pytest.mark.parametrize("lang", ["de", "RU", "ru-RU", "x" * 300])
 def test_any_other_language_is_a_typed_422(client: httpx.Client, path: str, lang: str) -> None:
@@ -80,6 +127,10 @@ def test_the_websocket_sends_views_in_the_language_asked(gateway: str, client: h
     created = new_match(client)
     base = gateway.replace("http://", "ws://") + f"/ws/matches/{created['match_id']}"
     with ws_connect(f"{base}?lang=ru", open_timeout=10) as ws:
+        frames = [json.loads(ws.recv(timeout=10)) for _ in range(2)]
+        view = next(f["view"] for f in frames if f["type"] == "view")
+        assert view["game_view"]["warnings"][0]["text"].startswith("Белые: дома ещё")
+    with ws_connect(base, open_timeout=10, additional_headers={"Accept-Language": "ru-RU"}) as ws:
         frames = [json.loads(ws.recv(timeout=10)) for _ in range(2)]
         view = next(f["view"] for f in frames if f["type"] == "view")
         assert view["game_view"]["warnings"][0]["text"].startswith("Белые: дома ещё")

@@ -7,8 +7,10 @@ WebSocket of the match; the idle sockets complete the handshake and never read. 
 phases are interleaved, round after round on a fresh match each: ``--moves`` moves without the
 idle sockets, then the idle sockets connect and ``--moves`` more are played, then they close,
 so both phases see the same machine (it is shared, and drifts).  Reports the p50 and p95 of
-each phase, their ratio (the target: p95 with / p95 without <= 2) and the count of 5xx
-answers.  One JSON line at the end.
+each phase, their ratio (the target: p95 with / p95 without <= 2), the same for the moves from
+``--settled-after`` on in each round (a never-reading socket is written to until its receive
+buffer is full and the gateway holds its frames; the idle sockets connect anew each round, so
+every round has that start) and the count of 5xx answers.  One JSON line at the end.
 
     .venv/bin/python bench/ws_fanout_bench.py [--idle 500] [--rounds 6] [--moves 15]
 """
@@ -118,6 +120,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--moves", type=int, default=15, help="moves per phase per round")
     parser.add_argument(
+        "--settled-after",
+        type=int,
+        default=5,
+        help="moves after which the idle sockets' receive buffers are full and they are held (the steady figure)",
+    )
+    parser.add_argument(
         "--settle", type=float, default=2.0, help="seconds between the idle sockets connecting and the moves"
     )
     args = parser.parse_args()
@@ -150,6 +158,7 @@ def main() -> None:
     url = f"http://127.0.0.1:{port}"
     without: list[float] = []
     loaded: list[float] = []
+    steady: list[float] = []  # loaded, from the move after --settled-after on
     statuses: list[int] = []
     try:
         client = httpx.Client(base_url=url, timeout=30)
@@ -168,7 +177,9 @@ def main() -> None:
             idle = [idle_socket("127.0.0.1", port, player.match_id) for _ in range(args.idle)]
             time.sleep(args.settle)
             statuses.append(client.get(f"/api/matches/{player.match_id}").status_code)
-            loaded += player.play(args.moves)
+            took = player.play(args.moves)
+            loaded += took
+            steady += took[args.settled_after :]
             for s in idle:
                 s.close()
             player.ws.close()
@@ -188,9 +199,15 @@ def main() -> None:
         "ws_fanout_p50_ms_with": round(pct(loaded, 0.5), 2),
         "ws_fanout_p95_ms_with": round(pct(loaded, 0.95), 2),
         "ws_fanout_mean_ms_with": round(statistics.fmean(loaded) * 1000, 2),
+        "ws_fanout_p95_ms_with_steady": round(pct(steady, 0.95), 2) if steady else None,
         "ws_fanout_5xx": sum(1 for s in statuses if s >= 500),
     }
     out["ws_fanout_p95_ratio"] = round(out["ws_fanout_p95_ms_with"] / out["ws_fanout_p95_ms_without"], 2)
+    out["ws_fanout_p50_ratio"] = round(out["ws_fanout_p50_ms_with"] / out["ws_fanout_p50_ms_without"], 2)
+    if steady:
+        out["ws_fanout_p95_ratio_steady"] = round(
+            out["ws_fanout_p95_ms_with_steady"] / out["ws_fanout_p95_ms_without"], 2
+        )
     print(json.dumps(out))
 
 

@@ -42,6 +42,7 @@ addStrings({
     "ff.ev_reshuffled": "the scored pile ({n}) becomes the draw pile",
     "ff.ev_final_round": "{seat} reached the target: final round",
     "ff.ev_over": "game over ({reason})",
+    "ff.end.final_round": "the final round is played", "ff.end.piles_empty": "the piles are empty",
     "ff.pattern.three_of_a_kind": "three of a kind", "ff.pattern.four_of_a_kind": "four of a kind", "ff.pattern.five_of_a_kind": "five of a kind", "ff.pattern.six_of_a_kind": "six of a kind", "ff.pattern.straight": "straight", "ff.pattern.three_pairs": "three pairs", "ff.pattern.four_of_a_kind_and_a_pair": "four of a kind and a pair", "ff.pattern.two_triplets": "two triplets", "ff.pattern.single_1": "single 1", "ff.pattern.single_5": "single 5",
   },
   ru: {
@@ -78,6 +79,7 @@ addStrings({
     "ff.ev_reshuffled": "отбой ({n}) становится колодой",
     "ff.ev_final_round": "{seat} достигает цели: последний круг",
     "ff.ev_over": "игра окончена ({reason})",
+    "ff.end.final_round": "сыгран последний круг", "ff.end.piles_empty": "стопки кончились",
     "ff.pattern.three_of_a_kind": "три одинаковых", "ff.pattern.four_of_a_kind": "четыре одинаковых", "ff.pattern.five_of_a_kind": "пять одинаковых", "ff.pattern.six_of_a_kind": "шесть одинаковых", "ff.pattern.straight": "стрит", "ff.pattern.three_pairs": "три пары", "ff.pattern.four_of_a_kind_and_a_pair": "четыре одинаковых и пара", "ff.pattern.two_triplets": "две тройки", "ff.pattern.single_1": "одиночная 1", "ff.pattern.single_5": "одиночная 5",
   },
 });
@@ -187,7 +189,7 @@ export function eventText(e) {
     case "ff_stopped.v1": return t(e.result === "banked" ? "ff.ev_banked" : e.result === "forfeit" ? "ff.ev_forfeit" : "ff.ev_nothing", { seat: e.seat, points: e.points, banked: e.banked });
     case "ff_pile_reshuffled.v1": return t("ff.ev_reshuffled", { n: e.size });
     case "ff_final_round.v1": return t("ff.ev_final_round", { seat: e.trigger });
-    case "ff_game_ended.v1": return t("ff.ev_over", { reason: e.reason.replace("_", " ") });
+    case "ff_game_ended.v1": return t("ff.ev_over", { reason: has(`ff.end.${e.reason}`) ? t(`ff.end.${e.reason}`) : e.reason.replace("_", " ") });
     default: return null;
   }
 }

@@ -61,6 +61,12 @@ addStrings({
     "king.ev_scored": "deal {n} ({game}): {points}",
     "king.ev_rest": "the rest of the deal", "king.ev_rest_shown": "the rest of the deal, the last card {card}",
     "king.ev_final": "final totals {totals}",
+    "king.mv.ready": "ready", "king.mv.order": "order {game}", "king.mv.pass": "pass",
+    "king.mv.pass_auto": "pass (automatic)", "king.mv.buy_for": "buy for {n}",
+    "king.mv.accept": "accept", "king.mv.accepted": "accept ({n})", "king.mv.refuse": "refuse",
+    "king.mv.trumps": "trumps {suit}", "king.mv.no_trump": "no trumps", "king.mv.by_last": "by the last",
+    "king.mv.misere": "misère", "king.mv.raspis": "raspis", "king.mv.decline": "decline (by the last)",
+    "king.mv.bid": "bid {n}", "king.mv.discard": "discard {cards}",
   },
   ru: {
     "king.phase.waiting": "ждём готовности всех игроков",
@@ -113,13 +119,63 @@ addStrings({
     "king.ev_scored": "сдача {n} ({game}): {points}",
     "king.ev_rest": "остаток сдачи", "king.ev_rest_shown": "остаток сдачи, последняя карта {card}",
     "king.ev_final": "итоговые суммы {totals}",
+    "king.mv.ready": "готов", "king.mv.order": "заказать {game}", "king.mv.pass": "пас",
+    "king.mv.pass_auto": "пас (автоматически)", "king.mv.buy_for": "перекупить за {n}",
+    "king.mv.accept": "уступить", "king.mv.accepted": "уступает ({n})", "king.mv.refuse": "оставить себе",
+    "king.mv.trumps": "козырь {suit}", "king.mv.no_trump": "бескозырка", "king.mv.by_last": "по последней",
+    "king.mv.misere": "мизер", "king.mv.raspis": "роспись", "king.mv.decline": "отказаться (по последней)",
+    "king.mv.bid": "заказ {n}", "king.mv.discard": "снести {cards}",
   },
 });
 
 const SUIT = { S: "♠", H: "♥", D: "♦", C: "♣" };
+const esc = (x) => String(x ?? "").replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[ch]));
 
 // A move's label for people: card ids written with suit signs ("play QS" -> "play Q♠").
 const label = (text) => String(text ?? "").replace(/\b(10|[2-9AJQK])([SHDC])\b/g, (_, r, s) => r + SUIT[s]);
+
+// A hvalenka's option (DECLARE, rules/king.md §12.3) in the page's language; games keep their ids.
+const OPTION = { NO_TRUMP: "king.mv.no_trump", BY_LAST: "king.mv.by_last", MISERE: "king.mv.misere", RASPIS: "king.mv.raspis" };
+const option = (opt, suit) => (opt === "SUIT" || (!opt && suit) ? t("king.mv.trumps", { suit: SUIT[suit] || suit }) : OPTION[opt] ? t(OPTION[opt]) : String(opt ?? ""));
+const game = (id, suit) => `${id}${suit ? ` ${SUIT[suit] || suit}` : ""}`;
+
+// A legal move's button in the page's language, from its command (what is sent stays the command;
+// the server's label, in the game's notation, is the button's title).
+export function moveText(move) {
+  const c = move.command;
+  switch (c.type) {
+    case "king_ready.v1": return t("king.mv.ready");
+    case "king_choose_contract.v1": return t("king.mv.order", { game: game(c.game, c.trump) });
+    case "king_pass_order.v1": case "king_pass_buyout.v1": case "king_pass_bid.v1": return t("king.mv.pass");
+    case "king_offer_buyout.v1": return t("king.mv.buy_for", { n: c.tricks });
+    case "king_accept_buyout.v1": return t("king.mv.accept");
+    case "king_refuse_buyout.v1": return t("king.mv.refuse");
+    case "king_declare.v1": return option(c.option, c.suit);
+    case "king_choose_trump.v1": return c.suit ? t("king.mv.trumps", { suit: SUIT[c.suit] }) : t("king.mv.decline");
+    case "king_bid.v1": return t("king.mv.bid", { n: c.tricks });
+    case "king_discard.v1": return t("king.mv.discard", { cards: c.cards.map(cardLabel).join(" ") });
+    case "king_play.v1": return cardLabel(c.card);
+    default: return label(move.label);
+  }
+}
+
+// One entry of the deal's auction (the view's {seat, action, value}) in the page's language: the
+// action by its code, the value as the game writes it (a game id, a number), a declared option
+// looked up whole ("NO_TRUMP", "SUIT S").
+const DECLARED = { ...Object.fromEntries(Object.keys(SUIT).map((k) => [`SUIT ${k}`, ["SUIT", k]])), NO_TRUMP: ["NO_TRUMP"], BY_LAST: ["BY_LAST"], MISERE: ["MISERE"], RASPIS: ["RASPIS"] };
+function auctionText(a) {
+  switch (a.action) {
+    case "order": return t("king.mv.order", { game: label(a.value) });
+    case "pass_order": return t(a.value === "automatic" ? "king.mv.pass_auto" : "king.mv.pass");
+    case "pass_buyout": case "pass_bid": return t("king.mv.pass");
+    case "offer_buyout": return t("king.mv.buy_for", { n: a.value });
+    case "accept": return t("king.mv.accepted", { n: a.value });
+    case "refuse": return t("king.mv.refuse");
+    case "bid": return t("king.mv.bid", { n: a.value });
+    case "declare": return DECLARED[a.value] ? option(...DECLARED[a.value]) : label(a.value);
+    default: return `${a.action}${a.value ? ` ${label(a.value)}` : ""}`;
+  }
+}
 
 export function create(root, ctx) {
   let view = null;
@@ -129,7 +185,7 @@ export function create(root, ctx) {
   root.appendChild(el);
 
   const moves = () => (ctx.interactive ? view.legal_moves || [] : []);
-  function send(move) { ctx.send(move.command); ctx.say(t("king.you", { move: label(move.label) })); }
+  function send(move) { ctx.send(move.command); ctx.say(t("king.you", { move: moveText(move) })); }
 
   function draw() {
     if (!view) return;
@@ -160,7 +216,7 @@ export function create(root, ctx) {
         <span class="n">${t("king.cards", { n: g.hand_sizes[s] ?? 0 })}${g.pending_sizes[s] ? t("king.to_come", { n: g.pending_sizes[s] }) : ""} · ${t("king.tricks", { n: g.tricks_won[s] ?? 0 })}</span>
         <div class="played">${inTrick[s] ? cardHtml(inTrick[s]) : ""}</div>
       </div>`).join("");
-    const auction = (g.auction || []).map((a) => `${names[a.seat]}: ${a.action.replace("_", " ")}${a.value ? " " + label(a.value) : ""}`).join(" · ");
+    const auction = (g.auction || []).map((a) => `${names[a.seat]}: ${auctionText(a)}`).join(" · ");
     const sheetHead = view.seats.map((s) => `<th>${names[s]}</th>`).join("");
     const comp = view.seats.some((s) => g.compensation[s]) ? `<tr class="comp"><td>—</td><td>${t("king.compensation")}</td>${view.seats.map((s) => `<td>${g.compensation[s]}</td>`).join("")}<td></td></tr>` : "";
     const rows = g.sheet.map((r) => `
@@ -182,7 +238,7 @@ export function create(root, ctx) {
       ${g.my_discards && g.my_discards.length ? `<p>${t("king.your_discards")} ${g.my_discards.map((x) => cardHtml(x)).join("")}</p>` : ""}
       <div class="hand-row">
         <div class="hand" id="hand">${(ctx.seat ? g.hand : []).map((x) => cardHtml(x, cardMoves.has(x) ? "playable" : "")).join("") || `<span class="muted">${t("king.no_cards")}</span>`}</div>
-        <div class="king-actions">${other.map((m, i) => `<button data-move="${i}" class="${other.length < 6 ? "primary" : "small"}">${label(m.label)}</button>`).join("")}</div>
+        <div class="king-actions">${other.map((m, i) => `<button data-move="${i}" data-label="${esc(m.label)}" title="${esc(m.label)}" class="${other.length < 6 ? "primary" : "small"}">${moveText(m)}</button>`).join("")}</div>
       </div>
       <table class="scores king-sheet"><tr><th>#</th><th>${t("king.game")}</th>${sheetHead}<th>${t("king.row_sum")}</th></tr>${comp}${rows}
         <tr class="totals"><td></td><td>${t("king.total")}</td>${totals}<td>${balance}</td></tr></table>
@@ -214,7 +270,7 @@ export function eventText(e) {
     case "king_buyout_offered.v1": return t("king.ev_buyout_offered", { seat: e.seat, n: e.tricks });
     case "king_buyout_passed.v1": return t("king.ev_passes", { seat: e.seat });
     case "king_buyout_decided.v1": return t(e.accepted ? "king.ev_sells" : "king.ev_keeps", { seat: e.seat });
-    case "king_declared.v1": return t("king.ev_declared", { seat: e.seat, option: `${e.option}${e.trump ? ` ${SUIT[e.trump]}` : ""}${e.last_card ? ` (${cardLabel(e.last_card)})` : ""}` });
+    case "king_declared.v1": return t("king.ev_declared", { seat: e.seat, option: `${option(e.option, e.trump)}${e.last_card ? ` (${cardLabel(e.last_card)})` : ""}` });
     case "king_bid_made.v1": return t("king.ev_bids", { seat: e.seat, n: e.tricks });
     case "king_bid_passed.v1": return t("king.ev_passes", { seat: e.seat });
     case "king_discarded.v1": return t("king.ev_discarded", { seat: e.seat });

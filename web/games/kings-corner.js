@@ -35,6 +35,7 @@ addStrings({
     "kc.ev_dealt": "round {n} dealt",
     "kc.ev_round_over": "round {n} over ({result})",
     "kc.ev_round_out": "round {n} over ({result}, {seat} out)",
+    "kc.result.won": "won", "kc.result.blocked": "blocked: the stock is out and nobody can play",
   },
   ru: {
     "kc.state.waiting": "ожидание", "kc.state.playing": "игра", "kc.state.round_over": "раунд окончен", "kc.state.finished": "партия окончена",
@@ -63,6 +64,7 @@ addStrings({
     "kc.ev_dealt": "раунд {n} сдан",
     "kc.ev_round_over": "раунд {n} окончен ({result})",
     "kc.ev_round_out": "раунд {n} окончен ({result}, {seat} без карт)",
+    "kc.result.won": "выигран", "kc.result.blocked": "колода пуста, и никто не может выложить карту",
   },
 });
 
@@ -223,7 +225,7 @@ export function eventText(e) {
     case "kc_cards_drawn.v1": return t("kc.ev_drawn", { seat: e.seat, n: e.count });
     case "kc_turn_ended.v1": return t("kc.ev_ended", { seat: e.seat });
     case "kc_round_dealt.v1": return t("kc.ev_dealt", { n: e.round_no });
-    case "kc_round_ended.v1": return t(e.winner ? "kc.ev_round_out" : "kc.ev_round_over", { n: e.round_no, result: e.result, seat: e.winner });
+    case "kc_round_ended.v1": return t(e.winner ? "kc.ev_round_out" : "kc.ev_round_over", { n: e.round_no, result: has(`kc.result.${e.result}`) ? t(`kc.result.${e.result}`) : e.result, seat: e.winner });
     default: return null;
   }
 }

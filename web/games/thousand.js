@@ -23,6 +23,10 @@ addStrings({
     "th.ev_auction": "auction opens at {n} ({seat})", "th.ev_talon": "the talon: {cards}",
     "th.ev_takes_talon": "{seat} takes the talon", "th.ev_gives": "{seat} gives {gifts}", "th.ev_gift": "{card} to {seat}",
     "th.ev_written_off": "{seat} writes the deal off ({n})",
+    "th.result.made": "made", "th.result.failed": "failed", "th.result.written_off": "written off",
+    "th.reason.weak": "weak hand", "th.reason.four_nines": "four nines", "th.reason.talon_low": "low talon",
+    "th.reason.talon_nines": "nines in the talon",
+    "th.ann.marriage": "marriage", "th.ann.aces": "ace marriage",
     "th.you": "You: {move}…", "th.not_now": "{card} cannot be played now.", "th.not_your_turn": "It is not your turn.",
     "th.deal": "deal", "th.declarer": "declarer", "th.now": "now",
     "th.give_two": "Give two cards away", "th.pick_two": "— pick two cards in your hand.",
@@ -51,6 +55,10 @@ addStrings({
     "th.ev_auction": "торги открываются с {n} ({seat})", "th.ev_talon": "прикуп: {cards}",
     "th.ev_takes_talon": "{seat} берёт прикуп", "th.ev_gives": "{seat} отдаёт {gifts}", "th.ev_gift": "{card} игроку {seat}",
     "th.ev_written_off": "{seat} расписывает раздачу ({n})",
+    "th.result.made": "сыграл", "th.result.failed": "не сыграл", "th.result.written_off": "расписал",
+    "th.reason.weak": "мало очков на руке", "th.reason.four_nines": "четыре девятки",
+    "th.reason.talon_low": "мало очков в прикупе", "th.reason.talon_nines": "девятки в прикупе",
+    "th.ann.marriage": "марьяж", "th.ann.aces": "тузовый марьяж",
     "th.you": "Вы: {move}…", "th.not_now": "{card} сейчас ходить нельзя.", "th.not_your_turn": "Сейчас не ваш ход.",
     "th.deal": "раздача", "th.declarer": "разыгрывающий", "th.now": "сейчас",
     "th.give_two": "Отдайте две карты", "th.pick_two": "— выберите две карты на руке.",
@@ -74,6 +82,8 @@ const MARKS = {
   attempts_exhausted: "↓3", falls_reset: "0", third_write_off: "W3", golden_restart: "↺",
 };
 const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+// A code of the game (a deal's result, a redeal's reason, an announcement) in the page's language.
+const word = (prefix, code) => (has(`${prefix}${code}`) ? t(`${prefix}${code}`) : String(code ?? "").replaceAll("_", " "));
 const T = (c) => c.type.replace(/^thousand_/, "").replace(/\.v\d+$/, "");
 
 function moveText(move, names) {
@@ -83,7 +93,7 @@ function moveText(move, names) {
     case "declare_blind": return t("th.blind");
     case "decline_blind": return t("th.look");
     case "keep_hand": return t("th.keep");
-    case "claim_redeal": return t("th.redeal", { reason: c.reason.replace("_", " ") });
+    case "claim_redeal": return t("th.redeal", { reason: word("th.reason.", c.reason) });
     case "bid": return String(c.amount);
     case "pass": return t("th.pass");
     case "set_contract": return t("th.contract_n", { n: c.amount });
@@ -101,10 +111,10 @@ export function eventText(e) {
   if (k === "passed") return t("th.ev_passes", { seat: e.seat });
   if (k === "declarer") return t("th.ev_declares", { seat: e.seat, n: e.bid });
   if (k === "contract_set") return t("th.ev_plays_contract", { seat: e.declarer, n: e.amount });
-  if (k === "card_played") return e.announce !== "none" ? t("th.ev_plays_announce", { seat: e.seat, card: cardLabel(e.card), announce: e.announce, value: e.value }) : t("th.ev_plays", { seat: e.seat, card: cardLabel(e.card) });
+  if (k === "card_played") return e.announce !== "none" ? t("th.ev_plays_announce", { seat: e.seat, card: cardLabel(e.card), announce: word("th.ann.", e.announce), value: e.value }) : t("th.ev_plays", { seat: e.seat, card: cardLabel(e.card) });
   if (k === "trick_taken") return t("th.ev_trick", { n: e.trick_no, seat: e.winner, points: e.points });
-  if (k === "deal_scored") return t("th.ev_scored", { n: e.deal_no, seat: e.declarer, contract: e.contract, result: e.result.replace("_", " ") });
-  if (k === "redeal") return t("th.ev_redeal", { reason: e.reason.replace("_", " ") });
+  if (k === "deal_scored") return t("th.ev_scored", { n: e.deal_no, seat: e.declarer, contract: e.contract, result: word("th.result.", e.result) });
+  if (k === "redeal") return t("th.ev_redeal", { reason: word("th.reason.", e.reason) });
   if (k === "blind_answered") return t(e.blind ? "th.ev_blind" : "th.ev_looks", { seat: e.seat });
   if (k === "hand_shown") return t("th.ev_shows", { seat: e.seat });
   if (k === "hand_kept") return t("th.ev_keeps", { seat: e.seat });
@@ -142,7 +152,7 @@ export function create(root, ctx) {
   function sheet(g, nm) {
     const seats = view.seats;
     const head = `<tr><th>${t("th.deal")}</th><th>${t("th.declarer")}</th>${seats.map((s) => `<th>${esc(nm[s])}</th>`).join("")}</tr>`;
-    const rows = g.sheet.map((d) => `<tr><td>${d.deal_no}</td><td>${esc(nm[d.declarer])} ${d.contract} <small>${d.result.replace("_", " ")}</small></td>${seats.map((s) =>
+    const rows = g.sheet.map((d) => `<tr><td>${d.deal_no}</td><td>${esc(nm[d.declarer])} ${d.contract} <small>${esc(word("th.result.", d.result))}</small></td>${seats.map((s) =>
       `<td title="${(d.marks[s] || []).join(", ")}">${d.scores[s]} <small>(${d.deltas[s] >= 0 ? "+" : ""}${d.deltas[s]})</small> ${(d.marks[s] || []).map((m) => `<span class="mark" data-mark="${m}">${MARKS[m] || m}</span>`).join("")}</td>`).join("")}</tr>`).join("");
     const now = `<tr><th colspan="2">${t("th.now")}</th>${seats.map((s) => {
       const b = g.barrel[s];

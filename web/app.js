@@ -530,6 +530,7 @@ async function showReplay(matchId, params) {
   document.title = t("replay.title");
   let data;
   try { data = await api(`/api/matches/${matchId}/replay?lang=${lang()}`); } catch (e) { return fail(e); }
+  await games().catch(() => {}); // the game's title in the page's language
   const frames = data.frames;
   app.innerHTML = `
     <section class="replay">

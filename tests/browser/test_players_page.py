@@ -1,7 +1,8 @@
 """The page for players in headless Chromium: English and Russian (the browser's language, a
 remembered switch) with the server's sentences (rules help, warnings, end reason) in that
 language, phone width (390 px) for the lobby and every game's table, the Ugolki board
-played with the keyboard only, open seeks, the matches list, the leaderboard that opens on the
+played with the keyboard only, the catalogue's titles and King's move buttons in the page's
+language, the replay in Russian, open seeks, the matches list, the leaderboard that opens on the
 game with rated players, the player page in words and the quick-match link to a match in progress.
 
 Screenshots go to test-artifacts/ (GAMEHALL_TEST_ARTIFACTS): lobby and tables at 390 px and at
@@ -144,6 +145,9 @@ def test_phone_width_lobby_and_every_table_fit_in_390_px(
             page.wait_for_url(re.compile(r"#/play/[0-9a-f]+$"))
             page.wait_for_selector(drawn)
             page.wait_for_function("Number(document.querySelector('#status').dataset.seq) > 0")
+            if game == "king":  # the move buttons in the page's language; the command is what is sent
+                ready = page.locator('.king-actions button[data-label="ready"]')
+                assert ready.inner_text() == {"en": "ready", "ru": "готов"}[lang]
             deal_the_cards(page)
             width = scroll_width(page)
             page.screenshot(path=str(artifacts_dir / f"table-{game}-{lang}-390.png"), full_page=True)
@@ -159,7 +163,7 @@ def test_phone_width_lobby_and_every_table_fit_in_390_px(
 
 def deal_the_cards(page: Any) -> None:
     """A card game waits for every seat to be ready: say ready, so the hand is dealt and drawn."""
-    ready = page.locator("#game button", has_text=re.compile(r"^ready", re.IGNORECASE))
+    ready = page.locator("#game button", has_text=re.compile(r"^(ready|готов)", re.IGNORECASE))
     if ready.count():
         ready.first.click()
         if page.locator("#hand").count():
@@ -217,6 +221,19 @@ def test_the_russian_page_shows_the_server_sentences_in_russian(
         assert reason.startswith("Побеждает ") and reason.endswith("сдался."), reason
         assert page.inner_text("#warnings") == ""  # the match is over: no countdown is left
         page.screenshot(path=str(artifacts_dir / "ugolki-end-ru-desktop.png"), full_page=True)
+        title = page.inner_text("#match-title")
+        assert "Уголки" in title and "Гальма 8×8" in title, title  # the catalogue's titles in Russian
+
+        # The replay's frames in the page's language: the end reason at the last step.
+        match_url = page.url
+        page.goto(ranked_stack + "/#/replay/" + match_url.rsplit("/", 1)[1])
+        page.wait_for_selector("#step")
+        page.click("#last")
+        step = page.inner_text("#step")
+        assert "Побеждает " in step and step.endswith("сдался."), step
+        assert "Уголки" in page.inner_text(".replay h1")
+        page.goto(match_url)
+        page.wait_for_selector("#after-game #end-reason")
 
         page.click('#lang-switch [data-lang="en"]')
         page.wait_for_function(

@@ -40,6 +40,7 @@ from services.gateway.outlet import Outlet, wire
 log = logs.get("gateway")
 
 OFFER_BATCH = 16  # sockets written per turn of the event loop
+HELD_BATCH = 128  # sockets served per turn of the event loop, however they are served
 SWEEP_S = 0.05  # how often a feed looks again at a socket that just began to lag
 SWEEP_MAX_S = 0.4  # ... and at one that has lagged for a while
 LAG_BYTES = 4 * 1024  # unsent bytes of a socket beyond which its frames are held
@@ -227,7 +228,7 @@ class Feed:
         """One decision to every watcher, in the order they came."""
         rendered: dict[tuple[str | None, Lang], Rendered] = {}
         writes = 0
-        for watcher in list(self.watchers):
+        for i, watcher in enumerate(list(self.watchers)):
             key = (watcher.seat, watcher.lang)
             frames = rendered.get(key)
             if frames is None:
@@ -238,8 +239,11 @@ class Feed:
                     # The loop polls its sockets between batches: hundreds of writes for one
                     # decision do not hold up the requests that arrive meanwhile.
                     await asyncio.sleep(0)
+                    continue
             elif watcher.lagging:
                 self.sweep_soon()
+            if i % HELD_BATCH == HELD_BATCH - 1:
+                await asyncio.sleep(0)  # nor do hundreds of held ones, cheap as each is
 
     def sweep_soon(self) -> None:
         if self.sweeper is None:

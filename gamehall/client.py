@@ -270,7 +270,14 @@ class GamehallClient:
         return await self._get(f"/api/leaderboard/{game}", dict[str, Any], params=params or None)
 
     async def history(self, **params: Any) -> list[dict[str, Any]]:
-        return await self._get("/api/history", list[dict[str, Any]], params=params or None)
+        """One page of finished matches, newest first (``player``, ``game``, ``limit``, ``cursor``)."""
+        return (await self.history_page(**params))[0]
+
+    async def history_page(self, **params: Any) -> tuple[list[dict[str, Any]], str | None]:
+        """One page of ``GET /api/history`` and the ``cursor`` of the next (None on the last)."""
+        response = await self.request("GET", "/api/history", params=params or None)
+        rows = msgspec.json.decode(response.content, type=list[dict[str, Any]])
+        return rows, response.headers.get("next-cursor")
 
     # The match socket
 

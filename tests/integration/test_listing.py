@@ -12,6 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from gamehall.client import GamehallClient
 from services.common import db
 from services.common import settings as settings_module
 from services.gateway.app import create_app
@@ -102,6 +103,14 @@ async def test_listings_page_through_every_row_once(database: str, tmp_path: Pat
                 if cursor is None:
                     break
             assert rows == paged
+        # the client library follows the header
+        async with GamehallClient("http://gw", transport=httpx.ASGITransport(app=app)) as library:
+            rows, cursor = await library.history_page(game="king", limit=40)
+            while cursor is not None:
+                more, cursor = await library.history_page(game="king", limit=40, cursor=cursor)
+                rows.extend(more)
+            assert rows == king
+            assert await library.history(game="king", limit=3) == king[:3]
         r = await client.get("/api/history", params={"cursor": first["next_cursor"], "player": busiest})
         assert r.status_code == 400 and r.json()["code"] == "invalid_cursor"
         for bad in ({"limit": 0}, {"limit": 501}, {"limit": "x"}):

@@ -3,6 +3,7 @@
 #   scripts/mutants.sh [PACKAGE ...]      e.g. domain/games/ugolki domain/core
 #   MUTANTS='domain.games.ugolki.decide.*' scripts/mutants.sh domain/games/ugolki   (some mutants only)
 #   MUTANTS_SAMPLE=300 scripts/mutants.sh domain/games/king     (a uniform random sample, seed MUTANTS_SEED)
+#   MUTANTS_SAMPLE=300 MUTANTS_RECHECK=1 scripts/mutants.sh ... (only that sample's survivors, again)
 # Each package is mutated in its own working copy under .mutants/<name>/ (kept between runs, so a
 # second run re-tests only the mutants of functions that changed) against the unit, golden and
 # property tests of that package.  Prints the kill rate per package; the survivors are listed by
@@ -83,6 +84,12 @@ PY
     (cd "$work" && "$ROOT/.venv/bin/python" "$ROOT/scripts/mutants_sample.py" "$pkg" "$MUTANTS_SAMPLE" "${MUTANTS_SEED:-1}") >"$sample_file"
     names=$(tr '\n' ' ' <"$sample_file")
     echo "   a sample of $(wc -l <"$sample_file") mutants (seed ${MUTANTS_SEED:-1}): $sample_file"
+    if [ -n "${MUTANTS_RECHECK:-}" ]; then
+      # Only the sample's mutants the last run did not kill, against the tests as they are now.
+      names=$(cd "$work" && "$ROOT/.venv/bin/python" "$ROOT/scripts/mutants_sample.py" "$pkg" "$MUTANTS_SAMPLE" "${MUTANTS_SEED:-1}" --survivors | tr '\n' ' ')
+      echo "   re-checking the sample's $(echo $names | wc -w) survivors"
+      [ -n "$names" ] || { (cd "$work" && "$ROOT/.venv/bin/python" "$ROOT/scripts/mutants_summary.py" "$pkg" "$sample_file"); continue; }
+    fi
   fi
   # shellcheck disable=SC2086  # names: globs of mutant names, one word each
   (cd "$work" && nice -n 19 "$MUTMUT" run --max-children "${MUTANTS_CHILDREN:-1}" $names >run.log 2>&1) || {

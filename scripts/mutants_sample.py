@@ -1,9 +1,10 @@
 """A uniform random sample of a package's mutants (run in its working copy, .mutants/<name>/).
 
-    python scripts/mutants_sample.py domain/games/king 300 [SEED]
+    python scripts/mutants_sample.py domain/games/king 300 [SEED] [--survivors]
 
 Prints one mutant name per line, sorted.  The seed (default 1) makes the sample repeatable, so a
-later run re-tests the same mutants against newer tests.
+later run re-tests the same mutants against newer tests; with ``--survivors`` only the sample's
+mutants that the last run did not kill (survived, or in code no test ran) are printed.
 """
 
 from __future__ import annotations
@@ -13,14 +14,19 @@ import random
 import sys
 from pathlib import Path
 
-package, size = sys.argv[1], int(sys.argv[2])
-seed = int(sys.argv[3]) if len(sys.argv) > 3 else 1
-names = sorted(
-    key
-    for meta in Path("mutants").joinpath(package).rglob("*.py.meta")
-    for key in json.loads(meta.read_text())["exit_code_by_key"]
-)
+from mutmut.stats import status_by_exit_code
+
+args = [a for a in sys.argv[1:] if a != "--survivors"]
+survivors_only = "--survivors" in sys.argv
+package, size = args[0], int(args[1])
+seed = int(args[2]) if len(args) > 2 else 1
+status: dict[str, str] = {}
+for meta in Path("mutants").joinpath(package).rglob("*.py.meta"):
+    for key, code in json.loads(meta.read_text())["exit_code_by_key"].items():
+        status[key] = status_by_exit_code[code]
+names = sorted(status)
 if not names:
     sys.exit(f"no mutants of {package} under mutants/: generate them first")
 for name in sorted(random.Random(seed).sample(names, min(size, len(names)))):
-    print(name)
+    if not survivors_only or status[name] in ("survived", "no tests"):
+        print(name)

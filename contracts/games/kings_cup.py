@@ -129,6 +129,9 @@ class RuleMade(msgspec.Struct, frozen=True, kw_only=True, tag="kcup_rule_made.v1
     seat: str
     text: str
     cancelled: str | None = None  # the text of a rule it cancels or replaces
+    # accumulate: the index of the cancelled rule among the standing rules (two standing rules may
+    # have the same text; only this one lapses).  None in events recorded before this field.
+    cancelled_index: int | None = None
 
 
 class TurnPassed(msgspec.Struct, frozen=True, kw_only=True, tag="kcup_turn_passed.v1"):

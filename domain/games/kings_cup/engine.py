@@ -118,11 +118,12 @@ def evolve(state: CupState, event: KingsCupEvent) -> CupState:
     if isinstance(event, RuleMade):
         made = state.made
         if event.cancelled is not None:
-            made = (
-                tuple(m for m in made if m[1] != event.cancelled)
-                if state.rules.king_rules == "accumulate"
-                else ()
-            )
+            if state.rules.king_rules != "accumulate":
+                made = ()
+            elif event.cancelled_index is not None:
+                made = made[: event.cancelled_index] + made[event.cancelled_index + 1 :]
+            else:
+                made = tuple(m for m in made if m[1] != event.cancelled)
         if state.rules.king_rules == "replace":
             made = ()
         if event.text:
@@ -179,15 +180,20 @@ def decide(state: CupState, seat: str, command: KingsCupCommand) -> tuple[KingsC
     if len(text) > state.rules.max_rule_length:
         return _reject("rule_too_long", f"a rule has at most {state.rules.max_rule_length} characters")
     cancelled: str | None = None
+    cancelled_index: int | None = None
     if command.cancel is not None:
         if state.rules.king_rules != "accumulate" or not 0 <= command.cancel < len(state.made):
             return _reject("no_such_rule", "there is no such rule to cancel")
         cancelled = state.made[command.cancel][1]
+        cancelled_index = command.cancel
     elif state.rules.king_rules == "replace" and state.made:
         cancelled = state.made[-1][1]
     if not text and command.cancel is None:
         return _reject("empty_rule", "say the rule")
-    return (RuleMade(seat=seat, text=text, cancelled=cancelled), *_after(state, i))
+    return (
+        RuleMade(seat=seat, text=text, cancelled=cancelled, cancelled_index=cancelled_index),
+        *_after(state, i),
+    )
 
 
 def _ready(state: CupState, i: int, command: Ready) -> tuple[KingsCupEvent, ...] | Rejected:

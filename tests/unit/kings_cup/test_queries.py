@@ -17,6 +17,7 @@ from contracts.games.kings_cup import (
     DrawnCard,
     MakeRule,
     Ready,
+    RuleMade,
     StandingRule,
     TurnPassed,
 )
@@ -287,3 +288,21 @@ def test_a_passed_turn_goes_to_the_left() -> None:
     for seat, nxt in (("p1", "p2"), ("p2", "p3"), ("p3", "p1")):
         s, events = act(s, seat, DrawCard())
         assert events[-1] == TurnPassed(seat=seat, next_seat=nxt)
+
+
+def test_a_king_cancels_one_rule_even_when_another_has_the_same_text() -> None:
+    """§15.1 (H L380): a new rule may cancel *an* existing one: of two standing rules with the same
+    text, only the one picked lapses, and the view still names the seat holding the other."""
+    s = started("KH KC KD 4D", preset="kings-cup-stacking-rules")
+    s, _ = act(s, "p1", DrawCard())
+    s, _ = act(s, "p1", MakeRule(text="No pointing"))
+    s, _ = act(s, "p2", DrawCard())
+    s, _ = act(s, "p2", MakeRule(text="No pointing"))
+    s, events = act(s, "p3", DrawCard())
+    before = s
+    s, events = act(s, "p3", MakeRule(text="", cancel=0))
+    assert events[0] == RuleMade(seat="p3", text="", cancelled="No pointing", cancelled_index=0)
+    assert view(s, None).rules == (StandingRule(seat="p2", text="No pointing"),)
+    # an event recorded before the index was kept cancels by text, as it did then
+    old = GAME.evolve(before, RuleMade(seat="p3", text="", cancelled="No pointing"))
+    assert view(old, None).rules == ()

@@ -191,7 +191,7 @@ def test_a_king_may_cancel_only_a_standing_rule_and_only_when_rules_add_up() -> 
     assert refused(s, "p2", MakeRule(text="", cancel=1)) == none  # one rule stands: index 0 only
     assert refused(s, "p2", MakeRule(text="", cancel=-1)) == none
     s, events = act(s, "p2", MakeRule(text="Speak in rhymes", cancel=0))
-    assert events[0] == RuleMade(seat="p2", text="Speak in rhymes", cancelled="No pointing")
+    assert events[0] == RuleMade(seat="p2", text="Speak in rhymes", cancelled="No pointing", cancelled_index=0)
     assert s.made == ((1, "Speak in rhymes"),)
 
     g = started("KH KC 4D")

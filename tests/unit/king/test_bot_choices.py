@@ -147,8 +147,9 @@ def trading() -> Any:
 
 
 def test_auction_a_strong_five_card_suit_bids_one() -> None:
-    """§7: five trumps with power 28 (A K Q 10 9) are worth one trick above the bid to the
-    heuristic: after p1's pass p2 bids 1; the weak p1 passes."""
+    """§7 (the declarer scores only the tricks above his bid): to the heuristic five cards of a
+    suit with power 28 (A K Q 10 9) are worth a bid of 1, to name that suit; after the weak p1's
+    pass, p2 bids 1."""
     s = trading()
     assert bot(s, "p1") == PassBid()
     s = act(s, "p1", PassBid())

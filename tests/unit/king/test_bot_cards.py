@@ -79,10 +79,13 @@ def test_trick_value_is_what_taking_the_trick_scores() -> None:
 
 
 def test_trick_value_in_trump_deals_is_the_trick_price() -> None:
-    """§6.2 / §12.7: a hvalenka trick is worth hvTrick (3 classic), an otyigrysh trick the
-    atomic hvTrick (4, Q10) whatever cards it holds."""
+    """§6.2 / §12.7: a hvalenka trick is worth hvTrick (3 classic), a TR or AU trick F's 6, an
+    otyigrysh trick the atomic hvTrick (4, Q10), whatever cards it holds."""
     r = rules()
     assert trick_value(r, contract("HV", r, trump="S"), ["KH", "QH", "JH", "AH"], 1) == 3
+    for game, preset in (("TR", "king-4p-trump"), ("AU", "king-4p-trading")):
+        f = rules(preset)
+        assert trick_value(f, contract(game, f, trump="H"), ["KH", "QH", "JH", "AH"], 8) == 6, game
     atomic = rules("king-atomic")
     assert trick_value(atomic, contract("OT", atomic, trump="S"), ["KH", "QH", "JH"], 1) == 4
 

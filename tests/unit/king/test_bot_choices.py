@@ -208,6 +208,10 @@ def test_trump_deal_names_a_suit_it_holds_two_of() -> None:
     assert bot(s, "p1") == ChooseTrump(suit="C")
     t = hv(["7D", "8C", "9S"], "TR", "king-4p-trump")
     assert bot(t, "p1") == ChooseTrump(suit=None)
+    # suits only (no "by the last" offered): two diamonds name diamonds, not the first suit listed
+    p1 = ["7D", "8D", "9S", *[x for x in DEAL4[0] if x not in ("7D", "8D", "9S")]]
+    u = scripted(one_deal("TR", "king-4p-trump", hv_options=("SUIT",)), [[p1, *DEAL4[1:]]], first_dealer=3)
+    assert bot(u, "p1") == ChooseTrump(suit="D")
 
 
 # ---------------------------------------------------------------- buy-out answer (§12.3, Q8)

@@ -1,6 +1,6 @@
 // gamehall web client: lobby, live matches, replays, leaderboards.  Plain ES modules, no build step.
 import { api, tokens, prefs, account, accountToken, MatchSocket } from "./api.js";
-import { t, lang, setLang, translateStatic, formatDate } from "./i18n.js";
+import { t, lang, setLang, translateStatic, formatDate, errorText, failure } from "./i18n.js";
 import { TableLog, createTable, matchEventText, rulesHelpHtml, showAfterGame, showRulesHelp } from "./table.js";
 
 // One line per game: its renderer, web/games/<game>.js, exporting create(root, ctx) ->
@@ -73,7 +73,7 @@ function showLanguage() {
 }
 
 function fail(err) {
-  app.innerHTML = `<div class="panel error-panel"><h2>${t("error.title")}</h2><p>${esc(err.message || err)}</p><p><a href="#/">${t("error.back")}</a></p></div>`;
+  app.innerHTML = `<div class="panel error-panel"><h2>${t("error.title")}</h2><p>${esc(failure(err))}</p><p><a href="#/">${t("error.back")}</a></p></div>`;
 }
 
 // ------------------------------------------------------------------ lobby
@@ -164,7 +164,7 @@ async function showLobby() {
     try {
       const id = await createTable({ game: g.game, preset: $("preset").value, players, seats: n, bots });
       location.hash = `#/play/${id}`;
-    } catch (e) { say(t("lobby.create_failed", { detail: e.message }), "error"); }
+    } catch (e) { say(t("lobby.create_failed", { detail: failure(e) }), "error"); }
   }
   $("play-computer").onclick = () => create(true);
   $("private-table").onclick = () => create(false);
@@ -212,7 +212,7 @@ async function quickMatch(g, preset, seats, player, say, opts = {}) {
   try {
     token = await accountToken(player);
   } catch (e) {
-    say(e.code === "name_taken" ? t("quick.name_taken", { player }) : t("quick.signup_failed", { player, detail: e.message }), "error");
+    say(e.code === "name_taken" ? t("quick.name_taken", { player }) : t("quick.signup_failed", { player, detail: failure(e) }), "error");
     return;
   }
   try {
@@ -232,7 +232,7 @@ async function quickMatch(g, preset, seats, player, say, opts = {}) {
     if (e.status === 401) { account.clear(); say(t("quick.bad_signin"), "error"); return; }
     if (e.code === "in_match") { matchInProgress(token, say); return; }
     if (e.code === "already_queued") { say(t("quick.already_queued"), "error"); return; }
-    say(e.status === 404 || e.status === 405 || e.status === 503 ? t("quick.unavailable") : t("quick.failed", { detail: e.message }), "error");
+    say(e.status === 404 || e.status === 405 || e.status === 503 ? t("quick.unavailable") : t("quick.failed", { detail: failure(e) }), "error");
   }
 }
 
@@ -271,7 +271,7 @@ async function openSeeks(target, join) {
         : t("lobby.no_open");
       target.querySelectorAll("[data-join]").forEach((b) => { b.onclick = () => join(rows[Number(b.dataset.join)]); });
     } catch (e) {
-      target.textContent = e.status === 404 || e.status === 503 ? t("lobby.no_open") : t("lobby.open_failed", { detail: e.message });
+      target.textContent = e.status === 404 || e.status === 503 ? t("lobby.no_open") : t("lobby.open_failed", { detail: failure(e) });
     }
     setTimeout(refresh, 4000);
   }
@@ -301,7 +301,7 @@ async function recentMatches(target, limit, more = false) {
       target.querySelector("#more-matches").onclick = () => load(page.next_cursor).catch(failed);
     }
   }
-  const failed = (e) => { target.textContent = t("matches.failed", { detail: e.message }); };
+  const failed = (e) => { target.textContent = t("matches.failed", { detail: failure(e) }); };
   await load(null).catch(failed);
 }
 
@@ -399,12 +399,12 @@ async function showMatch(matchId, params) {
   const socket = new MatchSocket(matchId, token, {
     onState: (s) => { $("conn").textContent = t(`conn.${s}`); $("conn").dataset.state = s; },
     onError: (msg) => {
-      say(`${msg.code}: ${msg.detail}`, "error");
+      say(errorText(msg.code, msg.detail), "error");
       if (msg.code === "bad_token") { localStorage.removeItem(`gh.token.${matchId}`); say(t("match.bad_token")); }
     },
     onReply: (reply) => {
       if (reply.type === "rejected.v1") {
-        say(t("match.refused", { code: reply.code, detail: reply.detail }), "error");
+        say(t("match.refused", { detail: errorText(reply.code, reply.detail) }), "error");
         board?.rejected();
       }
     },
@@ -425,7 +425,7 @@ async function showMatch(matchId, params) {
             document.title = `gamehall — ${gameTitle(view.game)}`;
             say(seat ? t("match.you_play", { seat }) : t("match.watching"));
             showView(pending);
-          }).catch((e) => say(t("match.cannot_draw", { detail: e.message || e }), "error"));
+          }).catch((e) => say(t("match.cannot_draw", { detail: failure(e) }), "error"));
         }
         return;
       }
@@ -601,7 +601,7 @@ async function showLeaderboard(game, params) {
       `<tr><td>${r.rank}</td><td><a href="#/player/${encodeURIComponent(r.player)}">${esc(r.player)}</a></td><td>${esc(r.title || presetTitle(game, r.family))}</td><td>${Math.round(r.score)}</td><td>${r.games}</td><td>${r.wins}</td><td>${r.draws}</td><td>${r.losses}</td></tr>`).join("")}</table></div>`
       : t("board.none");
   } catch (e) {
-    target.textContent = e.status === 404 ? t("board.not_offered") : t("board.failed", { detail: e.message });
+    target.textContent = e.status === 404 ? t("board.not_offered") : t("board.failed", { detail: failure(e) });
   }
 }
 
@@ -662,6 +662,6 @@ async function showPlayer(player) {
       <h2>${t("player.recent")}</h2><div class="scroll"><table class="matches">${p.recent_matches.map((m) =>
         `<tr><td>${esc(gameTitle(m.game))}</td><td>${esc(presetTitle(m.game, m.preset))}</td><td>${matchResult(m)}</td><td>${m.rating_after != null && m.rating_before != null ? `${m.rating_after >= m.rating_before ? "+" : ""}${Math.round(m.rating_after - m.rating_before)}` : ""}</td><td class="date">${esc(formatDate(m.finished_at))}</td><td><a href="#/replay/${m.match_id}">${t("matches.replay")}</a></td></tr>`).join("")}</table></div>`;
   } catch (e) {
-    target.textContent = e.status === 404 ? t("player.none") : e.message;
+    target.textContent = e.status === 404 ? t("player.none") : failure(e);
   }
 }

@@ -3,7 +3,7 @@
 // rule sentence comes from the server (GET /api/matches/{id}/rules, the catalogue's per-preset
 // help, the view's outcome_text); this module only lays them out.
 import { api, tokens, prefs } from "./api.js";
-import { t, addStrings, lang } from "./i18n.js";
+import { t, addStrings, lang, failure } from "./i18n.js";
 
 // This module's words (the rules, end reasons and warnings themselves are the server's sentences).
 addStrings({
@@ -156,7 +156,7 @@ export function showAfterGame(target, view) {
       try {
         location.hash = `#/play/${await createTable(table)}`;
       } catch (e) {
-        target.querySelector("#after-message").textContent = t("after.rematch_failed", { detail: e.message });
+        target.querySelector("#after-message").textContent = t("after.rematch_failed", { detail: failure(e) });
         rematch.disabled = false;
       }
     };

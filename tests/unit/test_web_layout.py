@@ -163,3 +163,64 @@ def test_farkle_flip_combinations_are_named_in_both_languages() -> None:
     words = dictionaries()
     for name in PATTERN_NAMES:
         assert f"ff.pattern.{name}" in words["en"] and f"ff.pattern.{name}" in words["ru"], name
+
+
+# ------------------------------------------------------------------ the server's error codes
+# The page says every error a player can meet in words (errorText in web/i18n.js, "code.<code>"),
+# not the server's English detail: the rejection codes of every game's contract, the error codes
+# ROUTE_ERRORS declares for each route the page calls (and the edge's own), and the WebSocket's.
+API_CALL = re.compile(r"""(?<![\w.])api\(\s*["`](/api/[^"`?]*)""")
+SOCKET_CODE = re.compile(r"""(?:"code": |ApiError\(\d+, )"([a-z_]+)\"""")
+
+
+def _route_shape(path: str) -> str:
+    return re.sub(r"\$\{[^}]*\}|\{[^}]*\}", "{}", path)
+
+
+def called_routes() -> set[str]:
+    """The ROUTE_ERRORS keys whose path the page's api(...) calls name (any method)."""
+    from services.gateway.errors import ROUTE_ERRORS
+
+    called = set()
+    for path in [*WEB.glob("*.js"), *(WEB / "games").glob("*.js")]:
+        called |= {_route_shape(m.group(1)) for m in API_CALL.finditer(path.read_text())}
+    assert called, "no api(...) call found in the page"
+    known = {_route_shape(key.split(" ", 1)[1]) for key in ROUTE_ERRORS}
+    assert called <= known, f"the page calls routes ROUTE_ERRORS does not declare: {sorted(called - known)}"
+    return {key for key in ROUTE_ERRORS if _route_shape(key.split(" ", 1)[1]) in called}
+
+
+def error_codes_the_page_meets() -> set[str]:
+    from contracts.games.registry import CONTRACTS
+    from services.gateway.errors import EDGE_CODES, ROUTE_ERRORS
+
+    codes = {code for contract in CONTRACTS.values() for code in contract.rejection_codes}
+    for key in called_routes():
+        codes |= {code for listed in ROUTE_ERRORS[key].values() for code in listed}
+    codes |= {code for listed in EDGE_CODES.values() for code in listed}
+    sockets = WEB.parents[0] / "services" / "gateway" / "sockets.py"
+    codes |= set(SOCKET_CODE.findall(sockets.read_text()))
+    return codes
+
+
+def test_every_error_code_the_page_meets_has_a_sentence_in_english_and_russian() -> None:
+    codes = error_codes_the_page_meets()
+    assert {"not_your_turn", "name_taken", "vrednyugi", "must_overtrump", "slow_consumer"} <= codes
+    assert "POST /api/matches/{match_id}/commands" in called_routes()
+    words = dictionaries()
+    for lang, keys in words.items():
+        missing = sorted(code for code in codes if f"code.{code}" not in keys)
+        assert not missing, f"no {lang} sentence for {missing}"
+
+
+def test_the_page_shows_server_errors_through_error_text() -> None:
+    """No server detail reaches the page without its code looked up: every e.message goes
+    through failure(e), and the socket's errors and refusals through errorText."""
+    for path in [*WEB.glob("*.js"), *(WEB / "games").glob("*.js")]:
+        if path.name in ("i18n.js", "api.js"):
+            continue
+        text = path.read_text()
+        shown = re.findall(r"detail: e\.message|: e\.message;|\$\{msg\.detail\}|detail: reply\.detail", text)
+        assert not shown, f"{path.name} shows a server detail without its code: {shown}"
+    app = app_js()
+    assert "errorText(msg.code, msg.detail)" in app and "errorText(reply.code, reply.detail)" in app

@@ -105,3 +105,17 @@ def test_a_hidden_talon_is_seen_by_the_declarer_only_c11() -> None:
     assert not s.talon_public
     assert engine.unseen(s, "p2") == frozenset(cs(HANDS[0] + " " + HANDS[2]))
     assert engine.unseen(s, "p1") == frozenset(cs(HANDS[1] + " " + HANDS[2]) + TALON)
+
+
+def test_an_after_passing_claim_needs_its_hand_condition_t1() -> None:
+    hands = ("9S JS QS KS 10S AS 10D", "KH QH AH 10H KD QD AD", "9H JH 9D JD 9C JC QC")
+    s = act(act(deal(ONLINE, hands), "p3", Pass()), "p1", Pass())
+    s = act(s, "p2", GiveCards(gifts={"p3": "KC", "p1": "AC"}))
+    assert s.phase == "after_pass_window"
+    assert engine.decide(s, "p3", ClaimRedeal(reason="four_nines")) == Rejected(
+        code="redeal_not_allowed", detail="the hand does not hold four nines"
+    )
+    assert engine.decide(s, "p1", ClaimRedeal(reason="weak")) == Rejected(
+        code="redeal_not_allowed", detail="the hand has 14 card points or more"
+    )
+    assert GAME.legal_commands(s, "p3") == (ClaimRedeal(reason="weak"), KeepHand())

@@ -125,10 +125,12 @@ def patterns_problem(patterns: tuple[Pattern, ...]) -> str | None:
             bad = sorted(set(p.face_values) - set(FACES))
             if bad:
                 return f"patterns: {p.name}: unknown face(s) {bad}"
-            if any(v < 0 for v in p.face_values.values()):
-                return f"patterns: {p.name}: values must be >= 0"
-        elif p.value < 0:
-            return f"patterns: {p.name}: value must be >= 0"
+            # A lock takes its cards out of play until the turn ends: a row worth nothing would
+            # take them for nothing (and a centre of such locks would bank nothing, FF6).
+            if any(v < 1 for v in p.face_values.values()):
+                return f"patterns: {p.name}: values must be >= 1"
+        elif p.value < 1:
+            return f"patterns: {p.name}: value must be >= 1"
         for other in seen.get(g, []):
             mine = set(p.face_values) or set(FACES)
             theirs = set(other.face_values) or set(FACES)

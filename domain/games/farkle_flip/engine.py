@@ -418,7 +418,7 @@ def stop_outcome(s: FFState) -> Stopped | Rejected:
     seat = s.seats[i]
     turn_total = sum(c.value for c in s.centre)
     held = s.farkle_held[i]
-    if turn_total == 0 and s.centre == ():
+    if not s.centre:
         if (
             rules.entry_stop_policy == "MUST_CONTINUE"
             and not s.on_board[i]
@@ -432,13 +432,9 @@ def stop_outcome(s: FFState) -> Stopped | Rejected:
         return Stopped(
             seat=seat, result="nothing", turn_total=0, farkle_cards=held, points=0, banked=s.banked[i]
         )
-    bank_total = turn_total + rules.farkle_value * held if turn_total > 0 else 0
+    # every row of the table scores at least 1 (patterns_problem), so a centre is worth something
+    bank_total = turn_total + rules.farkle_value * held
     if s.on_board[i] or bank_total >= rules.entry:
-        if bank_total == 0:
-            # a centre of zero-valued locks (a custom table): nothing scores, the cards stay (FF6)
-            return Stopped(
-                seat=seat, result="nothing", turn_total=0, farkle_cards=held, points=0, banked=s.banked[i]
-            )
         return Stopped(
             seat=seat,
             result="banked",

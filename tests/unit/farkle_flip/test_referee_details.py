@@ -5,7 +5,6 @@ Decisions FF1-FF9)."""
 from __future__ import annotations
 
 import msgspec
-import pytest
 
 from contracts.envelope import Rejected
 from contracts.games.farkle_flip import (
@@ -131,20 +130,21 @@ def test_a_stop_with_an_empty_centre_reports_a_zero_turn_total_ff6() -> None:
     assert s.farkle_held == (1, 0)
 
 
-def test_a_centre_worth_nothing_scores_nothing_on_the_board_ff6() -> None:
-    """§3.9 Bank: bank_total is 0 when turn_total is 0 (Farkle cards score only with other points,
-    004:L1180, FF6): with a table whose three pairs are worth 0, a player on the board banks nothing,
-    not even his held Farkle card."""
-    free = tuple(
-        msgspec.structs.replace(p, value=0) if p.name == "three_pairs" else p for p in PLACEHOLDER_PATTERNS
-    )
-    r = rules(patterns=free)
-    s = table(areas=(area("1 1 2 2 3 3"),), ruleset=r, draws=1, farkle_held=(1, 0), on_board=(True, False))
-    s, _ = act(s, P1, Lock(owner=P1, cards=(0, 1, 2, 3, 4, 5), pattern="three_pairs"))
-    assert [c.value for c in s.centre] == [0]
-    s, events = act(s, P1, Stop())
-    assert events[0] == Stopped(seat=P1, result="nothing", turn_total=0, farkle_cards=1, points=0, banked=0)
-    assert s.banked == (0, 0) and s.farkle_held == (1, 0)
+def test_a_scoring_row_worth_nothing_is_refused_s3_8() -> None:
+    """§3.8 table as data, §3.9 card conservation: a lock takes its cards out of play until the
+    turn ends, so a row worth 0 would take them for nothing and a centre of such locks would bank
+    nothing (FF6); the ruleset is refused with the row named, for a plain value and a face value."""
+    for row in ("three_pairs", "three_of_a_kind"):
+        pattern = next(p for p in PLACEHOLDER_PATTERNS if p.name == row)
+        zero = (
+            msgspec.structs.replace(pattern, face_values={f: 0 for f in pattern.face_values})
+            if pattern.face_values
+            else msgspec.structs.replace(pattern, value=0)
+        )
+        free = tuple(zero if p.name == row else p for p in PLACEHOLDER_PATTERNS)
+        problem = rules(patterns=free).validate()
+        assert problem is not None and row in problem and ">= 1" in problem
+    assert rules(patterns=PLACEHOLDER_PATTERNS).validate() is None
 
 
 # ---------------------------------------------------------------- legal locks (§3.4, FF1, FF4)
@@ -268,23 +268,3 @@ def test_with_last_placed_required_every_lock_using_that_card_is_listed_ff4_ff1(
     assert triplets == [(0, 1, 2, 4, 5, 7), (0, 1, 3, 4, 5, 7)]
     for cards in triplets:
         act(s, P1, Lock(owner=P1, cards=cards, pattern="two_triplets"))
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: a STOP on a centre worth 0 ends the turn with the centre dropped, its cards lost",
-)
-def test_a_centre_worth_nothing_keeps_its_cards_in_play_s3_9_invariants() -> None:
-    """§3.9 Invariants for tests: card conservation.  Whatever a STOP on a centre worth 0 does
-    (FF6: nothing scores), the six locked cards must still be somewhere: in an area, the centre or
-    the scored pile."""
-    free = tuple(
-        msgspec.structs.replace(p, value=0) if p.name == "three_pairs" else p for p in PLACEHOLDER_PATTERNS
-    )
-    s = table(areas=(area("1 1 2 2 3 3"),), ruleset=rules(patterns=free), draws=1, on_board=(True, False))
-    s, _ = act(s, P1, Lock(owner=P1, cards=(0, 1, 2, 3, 4, 5), pattern="three_pairs"))
-    s, _ = act(s, P1, Stop())
-    in_play = (
-        [v for a in s.areas for v, _ in a] + [v for c in s.centre for v in c.cards] + list(s.scored_pile)
-    )
-    assert sorted(in_play) == ["1", "1", "2", "2", "3", "3"]

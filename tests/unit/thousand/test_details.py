@@ -1,0 +1,120 @@
+"""1000 details a log or a record keeps (§2.13, §2.16, §2.21.2, §2.21.4): the golden declarer's
+event, the end reason, the write-off refusal's detail, contracts and face-up gifts at their limits,
+the four aces as a held marriage, and a fold of redacted plays."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from contracts.envelope import Rejected
+from contracts.games.thousand import (
+    CardPlayed,
+    DeclarerChosen,
+    GiveCards,
+    Pass,
+    Play,
+    Ready,
+    SetContract,
+    WriteOff,
+)
+from domain.games.thousand import GAME, engine
+from tests.unit.thousand.support import (
+    CLASSIC,
+    ONLINE,
+    act,
+    cs,
+    deal,
+    end_state,
+    events_of,
+    keep_all,
+    rules,
+    scored,
+)
+
+_r = msgspec.structs.replace
+HANDS = ("9S JS QS KS 10S AS 9C", "KH QH AH 10H KD QD AD", "9H JH 9D JD 10D JC QC")  # talon 10C KC AC
+NO_WINDOWS: dict[str, Any] = dict(
+    redeal_weak_before_bid=None,
+    redeal_four_nines_before_bid=False,
+    redeal_four_nines_after_passing=False,
+    redeal_talon_low=None,
+)
+
+
+def test_the_golden_declarer_is_forced_not_voluntary_2_13() -> None:
+    r = rules(CLASSIC, golden_kon=True, **NO_WINDOWS)
+    s = engine.initial_state(r, ("p1", "p2", "p3"), bytes(range(32)))
+    events: list[Any] = []
+    for seat in ("p1", "p2", "p3"):
+        got = engine.decide(s, seat, Ready())
+        assert not isinstance(got, Rejected)
+        events += got
+        for e in got:
+            s = engine.evolve(s, e)
+    chosen = next(e for e in events if isinstance(e, DeclarerChosen))
+    assert chosen.how == "golden" and chosen.bid == 120 and chosen.voluntary is False
+
+
+def test_a_target_win_says_target_2_16() -> None:
+    ev = scored(
+        end_state(rules(barrel_on=False), declarer=0, contract=150, raw=(150, 0, 0), scores=(900, 0, 0))
+    )
+    assert ev.match_over and ev.winner == "p1" and ev.reason == "target"
+
+
+def test_a_barrel_sitter_may_not_write_off_2_7() -> None:
+    s = deal(rules(CLASSIC, **NO_WINDOWS), HANDS, scores=(0, 880, 0), barrel_on=(False, True, False))
+    s = act(act(s, "p3", Pass()), "p1", Pass())
+    assert engine.decide(s, "p2", WriteOff()) == Rejected(
+        code="writeoff_not_allowed", detail="a player on the barrel may not write off"
+    )
+
+
+def test_a_contract_may_reach_the_maximum_c10() -> None:
+    s = act(act(deal(rules(ONLINE, **NO_WINDOWS), HANDS), "p3", Pass()), "p1", Pass())
+    s = keep_all(act(s, "p2", GiveCards(gifts={"p3": "10C", "p1": "AC"})))
+    assert SetContract(amount=300) in GAME.legal_commands(s, "p2")
+    assert act(s, "p2", SetContract(amount=300)).contract == 300
+    assert engine.contract_problem(s, 1, 305) == ("contract_above_max", "the maximum contract is 300")
+
+
+def test_face_up_gifts_are_legal_where_the_rules_allow_them_c12() -> None:
+    assert CLASSIC.pass_cards_visibility == "recipient_or_face_up"
+    s = act(act(deal(rules(CLASSIC, **NO_WINDOWS), HANDS), "p3", Pass()), "p1", Pass())
+    assert GiveCards(gifts={"p3": "KD", "p1": "AD"}, face_up=True) in GAME.legal_commands(s, "p2")
+
+
+def test_the_four_aces_are_a_held_marriage_2_2() -> None:
+    assert engine.marriages_held(CLASSIC, cs("AS AC AD AH KH QH 9S")) == [("H", 100), ("aces", 200)]
+
+
+def test_a_play_folds_into_a_hand_of_placeholders() -> None:
+    """In p1's fold p2's hand is unknown: p2's card takes one placeholder away."""
+    s = act(act(deal(rules(CLASSIC, **NO_WINDOWS), HANDS), "p3", Pass()), "p1", Pass())
+    s = act(s, "p2", GiveCards(gifts={"p3": "KD", "p1": "AD"}))
+    s = act(s, "p2", SetContract(amount=100))
+    fold = _r(s, hands=(s.hands[0], ("??",) * 8, ("??",) * 8))
+    played = events_of(s, "p2", Play(card="AH"))[0]
+    assert isinstance(played, CardPlayed)
+    after = engine.evolve(fold, played)
+    assert after.hands[1] == ("??",) * 7 and after.trick == ((1, "AH"),)
+
+
+def test_a_golden_restart_clears_every_count_2_13() -> None:
+    """§2.21.4 golden: reset scores, barrel, bolt and write-off state."""
+    r = rules(golden_kon=True)
+    s = end_state(
+        r,
+        declarer=0,
+        contract=120,
+        raw=(50, 40, 30),
+        golden=True,
+        golden_left=1,
+        deal_no=2,
+        writeoffs=(1, 0, 2),
+    )
+    ev = scored(s)
+    assert ev.golden_restart
+    assert [(x.score, x.writeoffs, x.bolts, x.attempts, x.falls) for x in ev.seats] == [(0, 0, 0, 0, 0)] * 3

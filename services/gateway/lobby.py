@@ -25,7 +25,7 @@ import hashlib
 import hmac
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from fastapi import APIRouter, Depends, Header, Query
 from nats.js.api import ConsumerConfig, DeliverPolicy
@@ -53,6 +53,7 @@ from services.gateway.edge import ApiError, gateway_secret
 from services.gateway.errors import errors
 
 log = logs.get("gateway")
+T = TypeVar("T")
 
 QUEUE_STATUS = {"already_queued": 409, "in_match": 409, "not_queued": 404, "unknown_game": 404}
 AUTH_STATUS = {"bad_credentials": 401, "invalid_name": 400, "name_taken": 409}
@@ -353,6 +354,20 @@ def router(lobby: Lobby) -> APIRouter:
             return {"state": "unknown", "code": reply.code, "detail": reply.detail}
         return {"state": "queued" if isinstance(reply, Queued) else "idle", **_plain(reply)}
 
+    async def matchmaking_listing(ask: Callable[[Any, str], Awaitable[Any]], shape: type[T], game: str | None) -> T:
+        """A listing the matchmaking service answers (seeks, open tables) for ``game`` or all."""
+        if game is not None and game not in registry.GAMES:
+            raise ApiError(404, "unknown_game", f"unknown game {game!r}")
+        lobby.gw.check_bus()
+        assert lobby.gw.nc is not None
+        try:
+            reply = await ask(lobby.gw.nc, game or "")
+        except Exception as exc:  # no matchmaking service answers
+            raise ApiError(503, "unavailable", f"matchmaking does not answer: {exc!r}") from exc
+        if not isinstance(reply, shape):
+            raise ApiError(503, "unavailable", f"matchmaking answered {type(reply).__name__}")
+        return reply
+
     @api.get(
         "/api/seeks",
         tags=["lobby"],
@@ -365,16 +380,7 @@ def router(lobby: Lobby) -> APIRouter:
     ) -> dict[str, Any]:
         # Join one with POST /api/queue and the same game, preset, seats and ranked.  Private
         # (invite) queues and computer tables are never listed, nor any ticket id.
-        if game is not None and game not in registry.GAMES:
-            raise ApiError(404, "unknown_game", f"unknown game {game!r}")
-        lobby.gw.check_bus()
-        assert lobby.gw.nc is not None
-        try:
-            reply = await mm_client.seeks(lobby.gw.nc, game or "")
-        except Exception as exc:  # no matchmaking service answers
-            raise ApiError(503, "unavailable", f"matchmaking does not answer: {exc!r}") from exc
-        if not isinstance(reply, Seeks):
-            raise ApiError(503, "unavailable", f"matchmaking answered {type(reply).__name__}")
+        reply = await matchmaking_listing(mm_client.seeks, Seeks, game)
         return {"seeks": [{**_plain(s), **titles(s.game, s.preset, words)} for s in reply.seeks]}
 
     @api.get(
@@ -389,16 +395,7 @@ def router(lobby: Lobby) -> APIRouter:
     ) -> dict[str, Any]:
         # Join one with POST /api/queue and its game, preset, seats, ranked and invite.  Only
         # tables whose host asked for it (public) are listed; never a ticket id or seat token.
-        if game is not None and game not in registry.GAMES:
-            raise ApiError(404, "unknown_game", f"unknown game {game!r}")
-        lobby.gw.check_bus()
-        assert lobby.gw.nc is not None
-        try:
-            reply = await mm_client.tables(lobby.gw.nc, game or "")
-        except Exception as exc:  # no matchmaking service answers
-            raise ApiError(503, "unavailable", f"matchmaking does not answer: {exc!r}") from exc
-        if not isinstance(reply, OpenTables):
-            raise ApiError(503, "unavailable", f"matchmaking answered {type(reply).__name__}")
+        reply = await matchmaking_listing(mm_client.tables, OpenTables, game)
         now = int(time.time() * 1000)
         return {
             "tables": [

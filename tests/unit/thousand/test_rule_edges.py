@@ -119,3 +119,14 @@ def test_an_after_passing_claim_needs_its_hand_condition_t1() -> None:
         code="redeal_not_allowed", detail="the hand has 14 card points or more"
     )
     assert GAME.legal_commands(s, "p3") == (ClaimRedeal(reason="weak"), KeepHand())
+
+
+def test_no_command_but_ready_before_the_deal_or_after_the_match() -> None:
+    fresh = engine.initial_state(CLASSIC, SEATS, None)
+    assert engine.decide(fresh, "p1", Pass()) == Rejected(
+        code="wrong_phase", detail="no deal is being played (waiting)"
+    )
+    over = msgspec.structs.replace(fresh, phase="finished", ready=(True,) * 3)
+    assert engine.decide(over, "p1", Pass()) == Rejected(
+        code="wrong_phase", detail="no deal is being played (finished)"
+    )

@@ -9,7 +9,7 @@ from typing import Any
 import msgspec
 
 from contracts.envelope import Rejected
-from contracts.games.thousand import Bid, ClaimRedeal, GiveCards, KeepHand, Pass, Ready
+from contracts.games.thousand import Bid, ClaimRedeal, GiveCards, KeepHand, Pass, Ready, SetContract
 from domain.games.thousand import GAME, UNSEEN, engine
 from domain.games.thousand.rules import DECK, round5
 from tests.unit.thousand.support import CLASSIC, ONLINE, SEATS, act, code, cs, deal, rules
@@ -129,4 +129,17 @@ def test_no_command_but_ready_before_the_deal_or_after_the_match() -> None:
     over = msgspec.structs.replace(fresh, phase="finished", ready=(True,) * 3)
     assert engine.decide(over, "p1", Pass()) == Rejected(
         code="wrong_phase", detail="no deal is being played (finished)"
+    )
+
+
+def test_a_bid_and_a_contract_are_integers() -> None:
+    s = deal(rules(CLASSIC, **NO_WINDOWS), HANDS)
+    for amount in ("105", 105.0, True):
+        assert engine.decide(s, "p3", Bid(amount=amount)) == Rejected(  # type: ignore[arg-type]
+            code="malformed", detail="a bid is an integer"
+        )
+    s = act(act(s, "p3", Pass()), "p1", Pass())
+    s = act(s, "p2", GiveCards(gifts={"p3": "KD", "p1": "AD"}))
+    assert engine.decide(s, "p2", SetContract(amount="100")) == Rejected(  # type: ignore[arg-type]
+        code="malformed", detail="a contract is an integer"
     )

@@ -9,7 +9,17 @@ from typing import Any
 import msgspec
 
 from contracts.envelope import Rejected
-from contracts.games.thousand import Bid, ClaimRedeal, GiveCards, KeepHand, Pass, Ready, SetContract
+from contracts.games.thousand import (
+    Bid,
+    ClaimRedeal,
+    GiveCards,
+    KeepHand,
+    Pass,
+    Play,
+    Ready,
+    SetContract,
+    WriteOff,
+)
 from domain.games.thousand import GAME, UNSEEN, engine
 from domain.games.thousand.rules import DECK, round5
 from tests.unit.thousand.support import CLASSIC, ONLINE, SEATS, act, code, cs, deal, rules
@@ -142,4 +152,15 @@ def test_a_bid_and_a_contract_are_integers() -> None:
     s = act(s, "p2", GiveCards(gifts={"p3": "KD", "p1": "AD"}))
     assert engine.decide(s, "p2", SetContract(amount="100")) == Rejected(  # type: ignore[arg-type]
         code="malformed", detail="a contract is an integer"
+    )
+
+
+def test_commands_out_of_their_phase_say_when_they_belong_2_21_2() -> None:
+    s = deal(rules(CLASSIC, **NO_WINDOWS), HANDS)
+    assert s.phase == "auction"
+    assert engine.decide(s, "p3", WriteOff()) == Rejected(
+        code="wrong_phase", detail="a write-off comes after taking the talon, before the contract"
+    )
+    assert engine.decide(s, "p3", Play(card="9H")) == Rejected(
+        code="wrong_phase", detail="no trick is being played"
     )

@@ -11,7 +11,9 @@ import msgspec
 from contracts.envelope import Rejected
 from contracts.games.thousand import (
     CardPlayed,
+    DeclareBlind,
     DeclarerChosen,
+    DeclineBlind,
     GiveCards,
     Pass,
     Play,
@@ -118,3 +120,27 @@ def test_a_golden_restart_clears_every_count_2_13() -> None:
     ev = scored(s)
     assert ev.golden_restart
     assert [(x.score, x.writeoffs, x.bolts, x.attempts, x.falls) for x in ev.seats] == [(0, 0, 0, 0, 0)] * 3
+
+
+def test_a_played_card_records_its_announcement_2_8() -> None:
+    s = act(
+        act(deal(rules(CLASSIC, marriage_on_first_lead=True, **NO_WINDOWS), HANDS), "p3", Pass()),
+        "p1",
+        Pass(),
+    )
+    s = act(act(s, "p2", GiveCards(gifts={"p3": "10C", "p1": "AC"})), "p2", SetContract(amount=100))
+    plain = events_of(s, "p2", Play(card="AH"))[0]
+    assert isinstance(plain, CardPlayed) and plain.announce == "none"
+    assert act(s, "p2", Play(card="AH")).announced == ()
+    married = events_of(s, "p2", Play(card="QH", announce="marriage"))[0]
+    assert isinstance(married, CardPlayed) and married.announce == "marriage" and married.value == 100
+
+
+def test_t1_a_declined_blind_answers_the_before_bid_window_too() -> None:
+    """Every active seat except a blind player answers the before-bid window."""
+    r = rules(CLASSIC, blind_on=True)
+    assert r.redeal_weak_before_bid is not None
+    declined = act(deal(r, HANDS), "p2", DeclineBlind())
+    assert declined.phase == "redeal_window" and sorted(declined.window) == [0, 1, 2]
+    blind = act(deal(r, HANDS), "p2", DeclareBlind())
+    assert blind.phase == "redeal_window" and sorted(blind.window) == [0, 2]

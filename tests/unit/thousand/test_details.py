@@ -21,7 +21,10 @@ from contracts.games.thousand import (
     SetContract,
     WriteOff,
 )
+from domain.core import cards
 from domain.games.thousand import GAME, engine
+from domain.games.thousand.rules import ORDER
+from domain.games.thousand.view import view
 from tests.unit.thousand.support import (
     CLASSIC,
     ONLINE,
@@ -144,3 +147,18 @@ def test_t1_a_declined_blind_answers_the_before_bid_window_too() -> None:
     assert declined.phase == "redeal_window" and sorted(declined.window) == [0, 1, 2]
     blind = act(deal(r, HANDS), "p2", DeclareBlind())
     assert blind.phase == "redeal_window" and sorted(blind.window) == [0, 2]
+
+
+def test_the_next_deal_starts_afresh_2_21_3() -> None:
+    """Step 10: the next dealer deals; nothing of the last deal's auction or shown cards carries over."""
+    from domain.games.thousand.rules import DECK
+
+    s = keep_all(deal(CLASSIC, HANDS))
+    s = act(keep_all(act(act(s, "p3", Pass()), "p1", Pass())), "p2", WriteOff())
+    assert s.phase == "next_deal"
+    s = act(s, "p2", Ready())
+    assert s.phase == "redeal_window" and s.seats[s.dealer] == "p2"
+    v = view(s, "p1")
+    assert v.bids == () and v.passed == () and v.hand == cards.sorted_cards(s.hands[0], ORDER)
+    assert engine.unseen(s, "p1") == frozenset(DECK) - frozenset(s.hands[0])
+    assert engine.private_cards(s, "p1") == frozenset(s.hands[0])

@@ -85,7 +85,8 @@ PY
     names=$(tr '\n' ' ' <"$sample_file")
     echo "   a sample of $(wc -l <"$sample_file") mutants (seed ${MUTANTS_SEED:-1}): $sample_file"
     if [ -n "${MUTANTS_RECHECK:-}" ]; then
-      # Only the sample's mutants the last run did not kill, against the tests as they are now.
+      # Only the sample's mutants no run has killed yet (an interrupted run's unchecked ones
+      # too), against the tests as they are now.
       names=$(cd "$work" && "$ROOT/.venv/bin/python" "$ROOT/scripts/mutants_sample.py" "$pkg" "$MUTANTS_SAMPLE" "${MUTANTS_SEED:-1}" --survivors | tr '\n' ' ')
       echo "   re-checking the sample's $(echo $names | wc -w) survivors"
       [ -n "$names" ] || { (cd "$work" && "$ROOT/.venv/bin/python" "$ROOT/scripts/mutants_summary.py" "$pkg" "$sample_file"); continue; }

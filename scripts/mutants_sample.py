@@ -4,7 +4,8 @@
 
 Prints one mutant name per line, sorted.  The seed (default 1) makes the sample repeatable, so a
 later run re-tests the same mutants against newer tests; with ``--survivors`` only the sample's
-mutants that the last run did not kill (survived, or in code no test ran) are printed.
+mutants that no run has killed yet (survived, in code no test ran, or not run at all: an
+interrupted run) are printed.
 """
 
 from __future__ import annotations
@@ -28,5 +29,5 @@ names = sorted(status)
 if not names:
     sys.exit(f"no mutants of {package} under mutants/: generate them first")
 for name in sorted(random.Random(seed).sample(names, min(size, len(names)))):
-    if not survivors_only or status[name] in ("survived", "no tests"):
+    if not survivors_only or status[name] in ("survived", "no tests", "not checked"):
         print(name)

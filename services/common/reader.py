@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
 from contracts import subjects
 from contracts.codecs import codec
 from contracts.envelope import EventEnvelope
@@ -12,6 +14,10 @@ from domain.core import match as match_layer
 from domain.core.matchlog import Folded, fold_envelope
 from domain.games import registry
 from services.common.natsio import EventStore, Stored
+
+
+class UnreadableLog(ValueError):
+    """A match's stored log holds a message that does not decode as an envelope of its game."""
 
 
 @dataclass
@@ -33,7 +39,12 @@ class FoldedMatch:
         return registry.get(self.game, self.rules_version)
 
     def apply(self, item: Stored) -> EventEnvelope[Any]:
-        envelope = codec(self.game).decode_envelope(item.data)
+        try:
+            envelope = codec(self.game).decode_envelope(item.data)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            raise UnreadableLog(
+                f"stored message {item.stream_seq} of match {self.match_id!r} is not a {self.game} envelope: {exc}"
+            ) from exc
         if self.rules_version is None:
             self.rules_version = envelope.rules_version
         game = self.decider

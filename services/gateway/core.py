@@ -30,7 +30,7 @@ from domain.games import registry
 from services.common import commands
 from services.common.certificates import load_certificate
 from services.common.natsio import APP_STREAMS, EventStore, Stored, connect, ensure_streams
-from services.common.reader import FoldedMatch, find_game, load_match
+from services.common.reader import FoldedMatch, UnreadableLog, find_game, load_match
 from services.common.settings import Settings
 from services.gateway import edge, fanout
 from services.gateway.edge import ApiError
@@ -172,7 +172,17 @@ class Gateway:
     async def load(self, match_id: str, private: bool = False) -> FoldedMatch:
         """The match folded from its log.  Clients poll, so folded matches are kept (LRU) and
         only the decisions stored since are fetched; ``private`` gives a fresh fold that the
-        caller may go on applying to (a WebSocket follower)."""
+        caller may go on applying to (a WebSocket follower).  A log that does not fold is a
+        409: its rules version is one this build lacks, or a stored message is not an envelope
+        of its game (nothing is cached for it)."""
+        try:
+            return await self._load(match_id, private)
+        except registry.UnknownRulesVersion as exc:
+            raise ApiError(409, "unknown_rules_version", exc.detail) from exc
+        except UnreadableLog as exc:
+            raise ApiError(409, "unreadable_match", str(exc)) from exc
+
+    async def _load(self, match_id: str, private: bool) -> FoldedMatch:
         assert self.store is not None
         game = await self.game_of(match_id)
         self.check_bus()
@@ -188,11 +198,8 @@ class Gateway:
             folded = self._folded.get(match_id)
             if folded is None:
                 folded = FoldedMatch(match_id=match_id, game=game)
-            try:
-                for item in await self.store.load(subject, after=folded.last_stream_seq, last=last):
-                    folded.apply(item)
-            except registry.UnknownRulesVersion as exc:
-                raise ApiError(409, "unknown_rules_version", exc.detail) from exc
+            for item in await self.store.load(subject, after=folded.last_stream_seq, last=last):
+                folded.apply(item)
             if folded.state is None:
                 raise ApiError(404, "match_not_found", f"no match {match_id!r}")
             self._folded[match_id] = folded

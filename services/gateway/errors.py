@@ -88,7 +88,7 @@ MATCH_READ = {
     400: ("malformed",),
     401: ("bad_token",),
     404: ("match_not_found",),
-    409: ("unknown_rules_version",),
+    409: ("unknown_rules_version", "unreadable_match"),
     503: ("unavailable",),
 }
 # A route that answers in words takes ?lang=en|ru (services/gateway/core.language).
@@ -142,20 +142,20 @@ ROUTE_ERRORS: dict[str, dict[int, tuple[str, ...]]] = {
         **MATCH_READ,
         403: ("not_a_seat",),
         # and the game's own rejection codes (x-game-codes, docs/api.md per game)
-        409: ("match_over", "no_draw_offer", "out_of_time", "not_your_turn", "unknown_rules_version"),
+        409: ("match_over", "no_draw_offer", "out_of_time", "not_your_turn", "unknown_rules_version", "unreadable_match"),
         503: ("unavailable", "busy"),
         504: ("timeout",),
     },
     "GET /api/matches/{match_id}/replay": {
         400: ("malformed",),
         404: ("match_not_found",),
-        409: ("unknown_rules_version",),
+        409: ("unknown_rules_version", "unreadable_match"),
         503: ("unavailable",),
     },
     "GET /api/matches/{match_id}/rules": {
         400: ("malformed",),
         404: ("match_not_found", "no_rules_help"),
-        409: ("unknown_rules_version",),
+        409: ("unknown_rules_version", "unreadable_match"),
         **IN_WORDS,
         503: ("unavailable",),
     },
@@ -195,7 +195,7 @@ ROUTE_ERRORS: dict[str, dict[int, tuple[str, ...]]] = {
     "GET /api/matches/{match_id}/export": {
         400: ("malformed",),
         404: ("match_not_found",),
-        409: ("match_running", "unknown_rules_version"),
+        409: ("match_running", "unknown_rules_version", "unreadable_match"),
         503: ("unavailable",),
     },
 }

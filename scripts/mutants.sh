@@ -66,6 +66,10 @@ PY
     echo "    $pkg/words.py"
     echo "    $pkg/*/words.py"
     echo "pytest_add_cli_args="
+    # The command-line tests start `gamehall` in another process and folder, where the mutated
+    # code's trampolines find no mutmut configuration; they test the command line, not rules.
+    echo "    --ignore=tests/unit/test_cli_data_dir.py"
+    echo "    --ignore=tests/unit/test_cli_startup.py"
     echo "    -p"
     echo "    no:cacheprovider"
     echo "    -x"

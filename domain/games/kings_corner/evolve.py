@@ -82,7 +82,7 @@ def evolve(state: KCState, event: KingsCornerEvent) -> KCState:
         n = len(seats)
         active = state.active()
         totals, pot = state.totals, state.pot
-        if state.ruleset.settlement == "chips" and state.ruleset.ante:
+        if state.ruleset.settlement != "penalty" and state.ruleset.ante:  # §5.3 step 8: chips and pool
             totals = tuple(t - state.ruleset.ante if i in active else t for i, t in enumerate(totals))
             pot += state.ruleset.ante * len(active)
         s = _replace(

@@ -188,3 +188,27 @@ def test_every_preset_is_valid() -> None:
         assert ruleset.validate() is None, name
     assert GAME.default_preset == "cardgames-zone"
     assert set(GAME.presets) == set(PRESETS) and all(p.description for p in GAME.presets.values())
+
+
+def test_client_seeds_enter_the_deal_in_seat_order_whatever_order_ready_comes_in() -> None:
+    """ARCHITECTURE §4: the key holds each seat's client seed in seat order; a seat that sent none
+    adds the empty string.  p2 gets ready first with "bob", p1 after it with no seed."""
+    state = kc().when("p2", Ready(client_seed="bob")).then(SeatReady(seat="p2", client_seed="bob"))
+    result = then_from(state).when("p1", Ready())
+    result.then_accepted()
+    assert isinstance(result.result, tuple)
+    deal = next(e for e in result.result if isinstance(e, RoundDealt))
+    key = rng.derive_key(SEED, ["", "bob"])
+    assert deal.order == rng.shuffle(key, b"deal:1", cards.deck("52"))
+    _, in_seat_order = _ready_both(seeds=("", "bob"))
+    assert next(e for e in in_seat_order if isinstance(e, RoundDealt)) == deal
+
+
+def test_a_seat_count_the_ruleset_cannot_deal_has_no_legal_commands() -> None:
+    """D6 / E22: a match of 5 on cardgames-zone (2-4) deals nothing, so nobody has a command;
+    nor has a name that is not a seat of the match."""
+    state = GAME.initial_state(PRESETS["cardgames-zone"], GAME.seat_names(5), SEED)
+    assert GAME.legal_commands(state, "p1") == () and GAME.to_move(state) == frozenset()
+    fine = GAME.initial_state(PRESETS["cardgames-zone"], GAME.seat_names(2), SEED)
+    assert GAME.legal_commands(fine, "p1") == (Ready(),)
+    assert GAME.legal_commands(fine, "p9") == ()

@@ -111,7 +111,9 @@ def test_v16_placement_phase_texts() -> None:
     assert _rejected(then_from(state), "p2", PlayCard(card="3D", slot="NE")) == Rejected(
         code="not_your_turn", detail="it is p1's turn"
     )
-    assert _rejected(then_from(state), "p1", PlayCard(card="KS", slot="E")).code == "pending_placement"
+    assert _rejected(then_from(state), "p1", PlayCard(card="KS", slot="E")) == Rejected(
+        code="pending_placement", detail="KS must go to an empty slot"
+    )
 
 
 def test_v16_a_pending_card_that_is_placed_is_drawn_for_again() -> None:

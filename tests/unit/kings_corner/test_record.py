@@ -236,3 +236,43 @@ def test_a_draw_recorded_live_is_the_top_of_the_stock() -> None:
     dealt = next(e for e in events if isinstance(e, RoundDealt))
     draw = next(e for e in events if isinstance(e, CardsDrawn))
     assert draw.cards == dealt.stock[:1] and draw.reason == "turn_start"
+
+
+@pytest.mark.parametrize(
+    ("action", "detail"),
+    [
+        ([], "an action starts with its name"),
+        ([3, 0], "an action starts with its name"),
+        (["fly", 0], "unknown action 'fly'"),
+        (["play_card", 0, "QS"], "play_card takes 2-3 argument(s) after the seat"),
+        (["move_pile", 0, "E"], "move_pile takes 2 argument(s) after the seat"),
+        (["draw", 0, "extra"], "draw takes 0 argument(s) after the seat"),
+        (["play_card", 0, "", "N"], "card must be a card id"),
+        (["play_card", 0, "QS", "X"], "slot must be one of N E S W NE SE SW NW"),
+        (["play_card", 0, "RJ", "N", 5], "declared card must be a card id"),
+        (["play_run", 0, "9H", "E"], "play_run takes a list of card ids"),
+        (["play_run", 0, ["9H", "8S"], "Q"], "slot must be one of N E S W NE SE SW NW"),
+        (["move_pile", 0, "Z", "N"], "from_slot must be one of N E S W NE SE SW NW"),
+        (["move_pile", 0, "E", "Z"], "to_slot must be one of N E S W NE SE SW NW"),
+        (["move_king_pile", 0, "W", "X"], "to_slot must be one of N E S W NE SE SW NW"),
+    ],
+)
+def test_an_unreadable_action_is_refused_with_what_was_expected(action: list[Any], detail: str) -> None:
+    """records.md: an illegal action answers its code and a detail; for an action that cannot be
+    read, the detail names the argument at fault and what it must be."""
+    assert ADAPTER.parse_action(_fresh(), "p1", action) == Rejected(code="bad_action", detail=detail)
+
+
+def test_a_first_dealer_who_left_before_the_first_deal_passes_the_deal_left() -> None:
+    """§5.8 E26 and D3: a seat that no longer plays is skipped for dealing duty; the deal passes
+    to the next seat on the left that still plays (p2), who is dealt in, and p3 plays first."""
+    state = _fresh("pagat-classic", 3)
+    resigned = GAME.resign(state, "p1")
+    assert isinstance(resigned, tuple)
+    for event in resigned:
+        state = GAME.evolve(state, event)
+    events = ADAPTER.deal(state, {"deck": list(full_deck(PRESETS["pagat-classic"])), "first_dealer": 0})
+    assert isinstance(events, tuple)
+    dealt = next(e for e in events if isinstance(e, RoundDealt))
+    assert dealt.dealer == "p2" and dealt.first_seat == "p3"
+    assert dealt.hand_sizes == (0, 7, 7)

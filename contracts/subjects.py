@@ -53,6 +53,7 @@ BOTS_QUEUE = "bots"
 SCORING_CONSUMER = "scoring"
 LEADERBOARD_CONSUMER = "leaderboard"
 RULINGS_CONSUMER = "scoring-rulings"  # scoring, on the disputes stream
+MATCH_LIST_CONSUMER = "match-list"  # scoring, on the match stream: the list of stored matches
 
 # Expected-sequence header of JetStream (optimistic concurrency) and dedupe header.
 EXPECTED_LAST_SUBJECT_SEQ = "Nats-Expected-Last-Subject-Sequence"

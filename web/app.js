@@ -284,8 +284,8 @@ function presetTitle(game, preset) {
   return p && p.title ? p.title : preset;
 }
 
-// Matches with players, status, result and date (GET /api/match-summaries, newest first within
-// each page); "More" fetches the next page.
+// Matches with players, status, result and date (GET /api/match-summaries, newest first);
+// "More" fetches the next page.
 async function recentMatches(target, limit, more = false) {
   const rows = [];
   async function load(cursor) {

@@ -1,10 +1,12 @@
-"""``gamehall leaderboard`` and ``gamehall ratings rebuild [--check]``.
+"""``gamehall leaderboard``, ``gamehall ratings rebuild [--check]`` and
+``gamehall matches rebuild [--check]`` (the match list).
 
 Mounted in ``services/cli/main.py``::
 
-    from services.cli.ranked import leaderboard_cmd, ratings_app
+    from services.cli.ranked import leaderboard_cmd, matches_app, ratings_app
     app.command("leaderboard")(leaderboard_cmd)
     app.add_typer(ratings_app, name="ratings")
+    app.add_typer(matches_app, name="matches")
 """
 
 from __future__ import annotations
@@ -15,6 +17,9 @@ from typing import Any
 import typer
 
 ratings_app = typer.Typer(help="Ratings: rebuild from the log, check the live tables.", no_args_is_help=True)
+matches_app = typer.Typer(
+    help="The list of stored matches: rebuild it from the match stream, check the live table.", no_args_is_help=True
+)
 
 
 def _format_board(board: dict[str, Any]) -> str:
@@ -71,32 +76,15 @@ def rebuild_cmd(
 
     from services.cli import rebuild
     from services.cli.main import _settings
-    from services.common import db, natsio
     from services.scoring import config as scoring_config
 
     settings = _settings()
-
-    async def main() -> dict[str, Any]:
-        from services.cli.stackrun import data_dir_nats_url
-
-        url, embedded, credential = await asyncio.to_thread(data_dir_nats_url, settings)
-        engine = db.open_database(settings.database_url)
-        try:
-            nc = await natsio.connect(url, "gamehall-ratings", credential)
-            try:
-                js = nc.jetstream()
-                await natsio.ensure_streams(js, replicas=settings.stream_replicas, streams=natsio.APP_STREAMS)
-                return await rebuild.rebuild(
-                    js, engine, scoring_config.load(settings.scoring), check=check, wait_s=wait
-                )
-            finally:
-                await nc.drain()
-        finally:
-            engine.dispose()
-            if embedded is not None:
-                await asyncio.to_thread(embedded.stop)
-
-    report = asyncio.run(main())
+    report = asyncio.run(
+        _with_log(
+            "gamehall-ratings",
+            lambda js, engine: rebuild.rebuild(js, engine, scoring_config.load(settings.scoring), check=check, wait_s=wait),
+        )
+    )
     if as_json:
         typer.echo(json.dumps(report, indent=2))
     else:
@@ -109,5 +97,64 @@ def rebuild_cmd(
             typer.echo("check: OK, live tables equal the rebuild" if report["ok"] else "check: FAILED")
         else:
             typer.echo("live tables replaced by the rebuild")
+    if not report["ok"]:
+        raise typer.Exit(code=1)
+
+
+async def _with_log(name: str, work: Any) -> dict[str, Any]:
+    """``work(js, engine)`` on the stored log (NATS_URL, the running stack's, or the data folder's)
+    and the read-model database."""
+    import asyncio
+
+    from services.cli.main import _settings
+    from services.cli.stackrun import data_dir_nats_url
+    from services.common import db, natsio
+
+    settings = _settings()
+    url, embedded, credential = await asyncio.to_thread(data_dir_nats_url, settings)
+    engine = db.open_database(settings.database_url)
+    try:
+        nc = await natsio.connect(url, name, credential)
+        try:
+            js = nc.jetstream()
+            await natsio.ensure_streams(js, replicas=settings.stream_replicas, streams=natsio.APP_STREAMS)
+            return await work(js, engine)  # type: ignore[no-any-return]
+        finally:
+            await nc.drain()
+    finally:
+        engine.dispose()
+        if embedded is not None:
+            await asyncio.to_thread(embedded.stop)
+
+
+@matches_app.command("rebuild")
+def matches_rebuild_cmd(
+    check: bool = typer.Option(False, "--check", help="Compare with the live table; exit 1 on any difference."),
+    wait: float = typer.Option(
+        15.0, "--wait", metavar="SECONDS", help="Seconds to wait for the live projection to catch up (--check)."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+) -> None:
+    """Recompute the list of stored matches (GET /api/matches, /api/match-summaries) from the match
+    stream."""
+    import asyncio
+
+    from services.cli import rebuild
+
+    report = asyncio.run(
+        _with_log("gamehall-matches", lambda js, engine: rebuild.rebuild_match_list(js, engine, check=check, wait_s=wait))
+    )
+    if as_json:
+        typer.echo(json.dumps(report, indent=2))
+    else:
+        typer.echo(
+            f"messages {report['messages']}, matches {report['matches']}, rebuilt in {report['rebuild_seconds']} s"
+        )
+        for line in report.get("differences", []):
+            typer.echo(f"  differs: {line}")
+        if check:
+            typer.echo("check: OK, the live table equals the rebuild" if report["ok"] else "check: FAILED")
+        else:
+            typer.echo("live table replaced by the rebuild")
     if not report["ok"]:
         raise typer.Exit(code=1)

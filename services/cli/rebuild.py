@@ -1,6 +1,7 @@
 """Recompute ratings, standings and match history from the integration stream and the dispute
 rulings into fresh tables, then compare them with the live tables (``--check``) or replace the
-live tables with them.
+live tables with them; and the same for the match list from the match stream
+(:func:`rebuild_match_list`, ``gamehall matches rebuild``).
 
 The rebuild runs scoring's own code: every MatchFinished in stream order, then every ruling in
 disputes-stream order (each recomputes its match's group over the amended history), then the
@@ -25,6 +26,8 @@ from sqlalchemy.pool import StaticPool
 from contracts import subjects
 from contracts.integration import RatingApplied, RatingsRevised
 from services.common import db
+from services.common.matchlist import MatchList
+from services.common.natsio import EventStore
 from services.common.projection import apply_batch
 from services.leaderboard import logic as leaderboard_logic
 from services.scoring import logic as scoring_logic
@@ -33,9 +36,12 @@ from services.scoring.config import ScoringConfig
 COMPARED = (db.Rating, db.Standing, db.MatchRecord, db.MatchPlayer, db.Player, db.MatchRuling)
 
 
+WILDCARD_STREAMS = (subjects.DISPUTE_STREAM, subjects.MATCH_STREAM)
+
+
 async def last_seq(js: JetStreamContext, subject: str, stream: str = subjects.INTEGRATION_STREAM) -> int:
     try:
-        if stream == subjects.DISPUTE_STREAM:  # a wildcard: the stream's last sequence
+        if stream in WILDCARD_STREAMS:  # a wildcard: the stream's last sequence
             info = await js.stream_info(stream)
             return int(info.state.last_seq or 0)
         msg = await js.get_last_msg(stream, subject)
@@ -48,16 +54,26 @@ async def read_subject(
     js: JetStreamContext, subject: str, timeout: float = 10.0, stream: str = subjects.INTEGRATION_STREAM
 ) -> list[tuple[int, bytes]]:
     """Every message on ``subject`` up to its last one at call time, in stream order."""
+    return [(seq, data) for seq, _, data in await read_items(js, subject, timeout, stream)]
+
+
+async def read_items(
+    js: JetStreamContext, subject: str, timeout: float = 10.0, stream: str = subjects.INTEGRATION_STREAM
+) -> list[tuple[int, str, bytes]]:
+    """(stream sequence, subject, bytes) of every message on ``subject`` up to its last one at
+    call time, in stream order."""
     last = await last_seq(js, subject, stream)
     if last == 0:
         return []
-    sub = await js.subscribe(subject, stream=stream, ordered_consumer=True, deliver_policy=DeliverPolicy.ALL)
-    out: list[tuple[int, bytes]] = []
+    sub = await js.subscribe(
+        subject, stream=stream, ordered_consumer=True, deliver_policy=DeliverPolicy.ALL, pending_msgs_limit=-1
+    )
+    out: list[tuple[int, str, bytes]] = []
     try:
         while True:
             msg = await sub.next_msg(timeout=timeout)
             seq = msg.metadata.sequence.stream
-            out.append((seq, msg.data))
+            out.append((seq, msg.subject, msg.data))
             if seq >= last:
                 break
     finally:
@@ -103,10 +119,10 @@ def rebuild_into(
     return produced
 
 
-def snapshot(engine: Engine) -> dict[str, list[tuple[Any, ...]]]:
+def snapshot(engine: Engine, models: tuple[type[Any], ...] = COMPARED) -> dict[str, list[tuple[Any, ...]]]:
     out: dict[str, list[tuple[Any, ...]]] = {}
     with Session(engine) as session:
-        for model in COMPARED:
+        for model in models:
             columns = [c.name for c in model.__table__.columns]  # type: ignore[attr-defined]
             pk = [c.name for c in model.__table__.primary_key.columns]  # type: ignore[attr-defined]
             rows = session.execute(select(*[getattr(model, c) for c in columns])).all()
@@ -125,14 +141,24 @@ def _same(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
-def compare(live: Engine, fresh: Engine, limit: int = 50) -> list[str]:
-    """Differences between the live and the rebuilt tables (empty when they agree)."""
+def compare(
+    live: Engine,
+    fresh: Engine,
+    limit: int = 50,
+    models: tuple[type[Any], ...] = COMPARED,
+    moved_on: Any = None,
+) -> list[str]:
+    """Differences between the live and the rebuilt tables (empty when they agree).
+    ``moved_on(live row)``: true for a live row written from messages the rebuild did not read
+    (left out of the comparison)."""
     diffs: list[str] = []
-    a, b = snapshot(live), snapshot(fresh)
+    a, b = snapshot(live, models), snapshot(fresh, models)
     for table in a:
         rows_a = dict(a[table])  # type: ignore[arg-type]
         rows_b = dict(b[table])  # type: ignore[arg-type]
         for key in sorted(set(rows_a) | set(rows_b)):
+            if moved_on is not None and key in rows_a and moved_on(rows_a[key]):
+                continue
             if key not in rows_b:
                 diffs.append(f"{table} {key}: only in live tables")
             elif key not in rows_a:
@@ -148,13 +174,15 @@ def compare(live: Engine, fresh: Engine, limit: int = 50) -> list[str]:
     return diffs
 
 
-def replace_live(live: Engine, fresh: Engine, positions: dict[str, int]) -> None:
+def replace_live(
+    live: Engine, fresh: Engine, positions: dict[str, int], models: tuple[type[Any], ...] = COMPARED
+) -> None:
     """Swap the live read models for the rebuilt ones in one transaction (positions included)."""
-    data = snapshot(fresh)
+    data = snapshot(fresh, models)
     with db.session_scope(live) as session:
-        for model in reversed(COMPARED):
+        for model in reversed(models):
             session.execute(delete(model))
-        for model in COMPARED:
+        for model in models:
             for _key, row in data[model.__tablename__]:  # type: ignore[misc]
                 session.add(model(**row))
         for name, position in positions.items():
@@ -214,6 +242,54 @@ async def rebuild(
                 subjects.LEADERBOARD_CONSUMER: rating_seq,
             },
         )
+        report["ok"] = True
+    fresh.dispose()
+    return report
+
+
+MATCH_LIST = (db.StoredMatch,)
+
+
+async def rebuild_match_list_into(engine: Engine, lister: MatchList, items: list[tuple[int, str, bytes]]) -> None:
+    """Run the match-list projection's own code over the match stream, in order."""
+    for start in range(0, len(items), 1000):
+        chunk = items[start : start + 1000]
+        await lister.prepare(chunk)
+        await asyncio.to_thread(
+            apply_batch,
+            engine,
+            subjects.MATCH_LIST_CONSUMER,
+            [(seq, data) for seq, _, data in chunk],
+            lister.apply,
+            prefetch=lister.prefetch,
+        )
+
+
+async def rebuild_match_list(js: JetStreamContext, live: Engine, check: bool, wait_s: float = 15.0) -> dict[str, Any]:
+    """The match list (``match_list``) rebuilt from the match stream: compared with the live
+    table (``check``) or put in its place, with the projection's position."""
+    items = await read_items(js, subjects.MATCH_SUBJECTS, stream=subjects.MATCH_STREAM)
+    fresh = fresh_engine()
+    started = time.perf_counter()
+    await rebuild_match_list_into(fresh, MatchList(EventStore(js)), items)
+    elapsed = time.perf_counter() - started
+    stream_seq = items[-1][0] if items else 0
+    with Session(fresh) as session:
+        listed = session.scalar(select(func.count()).select_from(db.StoredMatch)) or 0
+    report: dict[str, Any] = {"messages": len(items), "matches": int(listed), "rebuild_seconds": round(elapsed, 3)}
+    if check:
+        deadline = time.monotonic() + wait_s
+        while time.monotonic() <= deadline:
+            with Session(live) as session:
+                if db.get_position(session, subjects.MATCH_LIST_CONSUMER) >= stream_seq:
+                    break
+            await asyncio.sleep(0.2)
+        # a match decided again since the stream was read is newer live: not compared
+        diffs = compare(live, fresh, models=MATCH_LIST, moved_on=lambda row: row["stream_seq"] > stream_seq)
+        report["differences"] = diffs
+        report["ok"] = not diffs
+    else:
+        replace_live(live, fresh, {subjects.MATCH_LIST_CONSUMER: stream_seq}, models=MATCH_LIST)
         report["ok"] = True
     fresh.dispose()
     return report

@@ -156,6 +156,33 @@ class MatchPlayer(Base):
     )
 
 
+class StoredMatch(Base):
+    """Every stored match, running or finished, as the matches list shows it; written by the
+    match-list projection of the match stream (``services/common/matchlist.py``, run by scoring).
+    Public information only: what a spectator's view shows, and its end reason in every
+    language (``outcome_text``: lang -> sentence)."""
+
+    __tablename__ = "match_list"
+    match_id: Mapped[str] = mapped_column(ID, primary_key=True)
+    game: Mapped[str] = mapped_column(String(64))
+    rules_version: Mapped[str] = mapped_column(String(32))
+    preset: Mapped[str] = mapped_column(String(128))
+    status: Mapped[str] = mapped_column(String(16))  # running | finished
+    seats: Mapped[list[str]] = mapped_column(JSON)
+    players: Mapped[list[str]] = mapped_column(JSON)
+    to_move: Mapped[list[str]] = mapped_column(JSON)
+    outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    outcome_text: Mapped[dict[str, str] | None] = mapped_column(JSON, nullable=True)
+    decisions: Mapped[int] = mapped_column(Integer)  # the last envelope's seq
+    stream_seq: Mapped[int] = mapped_column(BigInteger)  # the last envelope's match-stream sequence
+    created_at: Mapped[int] = mapped_column(BigInteger)
+    updated_at: Mapped[int] = mapped_column(BigInteger)
+    finished_at: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+
+    # keyset paging, newest first by creation (services/common/listing.py; migration 0005)
+    __table_args__ = (Index("ix_match_list_page", "created_at", "match_id"),)
+
+
 class ProjectionPosition(Base):
     """Last stream sequence a projection applied; written in the same transaction as its rows."""
 
@@ -205,7 +232,15 @@ class AppKey(Base):
     revoked_at: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
 
 
-READ_MODEL_TABLES = ("players", "ratings", "standings", "match_history", "match_players", "match_rulings")
+READ_MODEL_TABLES = (
+    "players",
+    "ratings",
+    "standings",
+    "match_history",
+    "match_players",
+    "match_rulings",
+    "match_list",
+)
 
 
 def normalise_url(url: str) -> str:

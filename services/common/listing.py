@@ -1,11 +1,14 @@
-"""Paged listings of the read models: finished matches, a player's matches, players.
+"""Paged listings of the read models: finished matches, a player's matches, players, and every
+stored match (running or finished: the match list).
 
 Keyset paging: a page is ``limit`` rows after the position an opaque ``cursor`` names, found
 through an index, so page 10,000 costs what page 1 costs and nothing is loaded whole.  A cursor
 is base64url of JSON ``[version, filters digest, position...]``; it is valid only for the same
 filters (another filter, a malformed or foreign cursor: :class:`BadCursor`, answered ``400
 invalid_cursor``).  Newest first for matches (``finished_at`` then ``match_id``, both
-descending), by name for players.
+descending), by name for players, newest first by creation for the match list (``created_at``
+then ``match_id``: keys that never change, so a match created while a client pages through the
+list comes before its first page and none is missed or repeated).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from typing import Any
 from sqlalchemy import Engine, and_, or_, select
 from sqlalchemy.orm import Session
 
-from services.common.db import MatchPlayer, MatchRecord, MatchRuling, Player
+from services.common.db import MatchPlayer, MatchRecord, MatchRuling, Player, StoredMatch
 from services.common.queries import _match_dict
 
 CURSOR_VERSION = 1
@@ -57,8 +60,8 @@ def decode_cursor(cursor: str, kind: str, filters: dict[str, Any], shape: tuple[
     return position
 
 
-def _limit(limit: int) -> int:
-    return max(1, min(int(limit), MAX_LIMIT))
+def _limit(limit: int, most: int = MAX_LIMIT) -> int:
+    return max(1, min(int(limit), most))
 
 
 def _newest_first(
@@ -70,11 +73,12 @@ def _newest_first(
     filters: dict[str, Any],
     cursor: str | None,
     limit: int,
+    most: int = MAX_LIMIT,
 ) -> tuple[list[Any], str | None]:
     """One page of ``query`` newest first by ``(at, match_id)`` (both descending, on a keyset
     index) after ``cursor``, and the cursor of the next page (None on the last).  ``at`` and
     ``match_id`` are the columns of the row's first entity that the page is ordered by."""
-    limit = _limit(limit)
+    limit = _limit(limit, most)
     if cursor:
         after_at, after_id = decode_cursor(cursor, kind, filters, (int, str))
         query = query.where(or_(at < after_at, and_(at == after_at, match_id < after_id)))
@@ -159,6 +163,48 @@ def history(
     if player is None:
         return finished_matches(engine, cursor, limit, game, within=within)
     return player_matches(engine, player, cursor, limit, game, within=within)
+
+
+STORED_MATCH_FIELDS = (
+    "match_id",
+    "game",
+    "rules_version",
+    "preset",
+    "status",
+    "seats",
+    "players",
+    "to_move",
+    "outcome",
+    "outcome_text",
+    "decisions",
+    "created_at",
+    "updated_at",
+    "finished_at",
+)
+
+
+def stored_matches(
+    engine: Engine, cursor: str | None = None, limit: int = 100, *, most: int = 1000
+) -> dict[str, Any]:
+    """Every stored match, running or finished, newest first by creation:
+    ``{"matches": [row...], "next_cursor": str | None}``, each row the ``match_list`` columns
+    (``outcome_text`` in every language: lang -> sentence).  ``most``: the largest page."""
+    with Session(engine) as session:
+        page, next_cursor = _newest_first(
+            session,
+            select(StoredMatch),
+            StoredMatch.created_at,
+            StoredMatch.match_id,
+            "stored_matches",
+            {},
+            cursor,
+            limit,
+            most,
+        )
+    return {
+        "matches": [{f: getattr(row, f) for f in STORED_MATCH_FIELDS} for (row,) in page],
+        "next_cursor": next_cursor,
+    }
 
 
 def players(engine: Engine, cursor: str | None = None, limit: int = 50) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """Durable JetStream push consumer -> SQL projection, with the position in the same transaction.
 
-Used by scoring and leaderboard.  Messages arrive through a callback into a queue; a writer takes
+Used by scoring (finished matches, rulings, the list of stored matches) and leaderboard.  Messages arrive through a callback into a queue; a writer takes
 up to ``batch_size`` of them, applies them in ONE database transaction that also stores the last
 stream sequence applied (like the tracking table of the ``eventsourcing`` library), commits, and
 only then acks them.  A message at or below the stored position is a redelivery: acked, not
@@ -22,6 +22,7 @@ from typing import Any
 from nats.aio.msg import Msg
 from nats.js import JetStreamContext
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
+from nats.js.errors import NotFoundError
 from sqlalchemy import Engine, insert
 from sqlalchemy.orm import Session
 
@@ -33,6 +34,10 @@ ApplyFn = Callable[[Session, int, bytes, dict[Any, Any]], None]
 
 PrefetchFn = Callable[[Session, list[bytes], dict[Any, Any]], None]
 """Loads every row a batch will touch in a few queries into the per-batch cache."""
+
+PrepareFn = Callable[[list[tuple[int, str, bytes]]], Awaitable[None]]
+"""Awaited with a batch's (stream sequence, subject, bytes) before its transaction: work that
+needs I/O other than the database (the match list reads a match's earlier log)."""
 
 
 @dataclass
@@ -53,6 +58,10 @@ class ProjectionOptions:
     # (explicit acks then, one per message)
     redeliver_once: bool = False
     seen: set[int] = field(default_factory=set)
+    # The database's position decides where the consumer starts: a durable consumer that is ahead
+    # of it (the database is new, or was restored from an older copy) is replaced by one starting
+    # right after the stored position, so the rows are filled from the stream.
+    resume_from_database: bool = False
 
 
 def apply_batch(
@@ -116,10 +125,13 @@ class Projection:
         prefetch: PrefetchFn | None = None,
         stream: str = subjects.INTEGRATION_STREAM,
         lock: asyncio.Lock | None = None,
+        prepare: PrepareFn | None = None,
     ) -> None:
         """``lock``: shared by the projections of one service that write the same tables, so
-        their batches commit one at a time (scoring's matches and rulings)."""
+        their batches commit one at a time (scoring's matches and rulings).  ``prepare``: awaited
+        with each batch before its transaction."""
         self.prefetch = prefetch
+        self.prepare = prepare
         self.stream = stream
         self.lock = lock
         self.js = js
@@ -137,14 +149,32 @@ class Projection:
     async def _on_message(self, msg: Msg) -> None:
         self.queue.put_nowait(msg)
 
+    async def _start_after_stored_position(self) -> tuple[DeliverPolicy, int | None]:
+        with db.session_scope(self.engine) as session:
+            position = db.get_position(session, self.name)
+        try:
+            info = await self.js.consumer_info(self.stream, self.name)
+        except NotFoundError:
+            info = None
+        if info is not None and (info.ack_floor is None or (info.ack_floor.stream_seq or 0) != position):
+            self.log.info("projection_restarted_from_database", consumer=self.name, position=position)
+            await self.js.delete_consumer(self.stream, self.name)
+        if position == 0:
+            return DeliverPolicy.ALL, None
+        return DeliverPolicy.BY_START_SEQUENCE, position + 1
+
     async def run(self, stop: asyncio.Event) -> None:
         opts = self.options
+        deliver, start = DeliverPolicy.ALL, None
+        if opts.resume_from_database:
+            deliver, start = await self._start_after_stored_position()
         config = ConsumerConfig(
             durable_name=self.name,
             # a batch commits atomically and holds messages in delivery order, so acking its last
             # message acks it all: one ack per batch instead of one per message
             ack_policy=AckPolicy.EXPLICIT if opts.redeliver_once else AckPolicy.ALL,
-            deliver_policy=DeliverPolicy.ALL,
+            deliver_policy=deliver,
+            opt_start_seq=start,
             max_ack_pending=max(opts.batch_size * 4, 1000),
             ack_wait=opts.ack_wait_s,
             filter_subject=self.filter_subject,
@@ -192,6 +222,8 @@ class Projection:
 
     async def _commit_locked(self, batch: list[Msg]) -> None:
         items = [(m.metadata.sequence.stream, m.data) for m in batch]
+        if self.prepare is not None:
+            await self.prepare([(m.metadata.sequence.stream, m.subject, m.data) for m in batch])
         result = await asyncio.to_thread(
             apply_batch, self.engine, self.name, items, self.apply, self.options.fault, self.prefetch
         )

@@ -134,8 +134,8 @@ ROUTE_ERRORS: dict[str, dict[int, tuple[str, ...]]] = {
         503: ("unavailable", "busy"),
         504: ("timeout",),
     },
-    "GET /api/matches": {400: ("bad_cursor",), 503: ("unavailable",)},
-    "GET /api/match-summaries": {400: ("bad_cursor",), 503: ("unavailable",), **IN_WORDS},
+    "GET /api/matches": {400: ("invalid_cursor",)},
+    "GET /api/match-summaries": {400: ("invalid_cursor",), **IN_WORDS},
     "GET /api/matches/{match_id}": {**MATCH_READ, **IN_WORDS},
     "GET /api/matches/{match_id}/events": MATCH_READ,
     "POST /api/matches/{match_id}/commands": {
@@ -287,6 +287,10 @@ def install_error_handlers(app: FastAPI) -> None:
         return error_response(500, "internal", "the gateway failed on this request; it is logged")
 
 
+# Routes under /api/matches that answer from the read models, not from NATS (no 503).
+READ_MODEL_ROUTES = ("GET /api/matches",)
+
+
 def declare_errors(schema: dict[str, Any]) -> dict[str, Any]:
     """The OpenAPI description with every error answer declared in the one error shape: the
     route's own (``responses=errors(...)``) plus those of the edge (429 everywhere; 400, 408,
@@ -305,7 +309,7 @@ def declare_errors(schema: dict[str, Any]) -> dict[str, Any]:
                 wanted |= {400, 404}
             if operation.get("parameters") or "requestBody" in operation:
                 wanted.add(422)
-            if path.startswith("/api/matches") or path.startswith("/api/queue"):
+            if path.startswith(("/api/matches", "/api/queue")) and key not in READ_MODEL_ROUTES:
                 wanted.add(503)
             for status in wanted:
                 responses.setdefault(str(status), {"description": ERROR_TEXT[status]})

@@ -1,11 +1,10 @@
 """The gateway's routes (OpenAPI at /docs): games, matches, commands (documented here, answered by
 the fast path in front), replays, audit bundles and keys, health and metrics, the match
-WebSocket.  The lobby's routes are in ``lobby.py``."""
+WebSocket.  The lobby's routes are in ``lobby.py``; the paged lists of matches (read models) in
+``listing.py``."""
 
 from __future__ import annotations
 
-import base64
-import bisect
 import contextlib
 from typing import Annotated, Any, Literal
 
@@ -15,7 +14,6 @@ from fastapi.responses import JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from contracts import subjects
 from contracts.codecs import encode
 from contracts.envelope import Rejected
 from domain.core.words import DEFAULT_LANG, Lang
@@ -101,20 +99,6 @@ class CommandBody(BaseModel):
         max_length=edge.MAX_COMMAND_ID,
         description="Idempotency key (1-128 characters): a retry with the same id returns the first reply.",
     )
-
-
-def encode_cursor(subject: str) -> str:
-    return base64.urlsafe_b64encode(subject.encode()).decode().rstrip("=")
-
-
-def decode_cursor(cursor: str) -> str:
-    try:
-        subject = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
-    except (ValueError, UnicodeDecodeError):
-        subject = ""
-    if not subject.startswith(subjects.MATCH_SUBJECTS.rstrip(">")):
-        raise ApiError(400, "bad_cursor", "the cursor is not one this API gave out")
-    return subject
 
 
 def creation_reply(created: commands.CreatedMatch, body: CreateMatchBody, bots: list[dict[str, Any]]) -> dict[str, Any]:
@@ -203,59 +187,6 @@ def rules_help(game: registry.Game, ruleset: Any, lang: Lang = DEFAULT_LANG) -> 
     if game.rules_help is None:
         return None
     return msgspec.to_builtins(game.rules_help(ruleset, lang))  # type: ignore[no-any-return]
-
-
-class OutcomeOut(BaseModel):
-    ranks: list[int] = Field(description="One per seat, 1 is best; equal ranks share a place.")
-    scores: list[float] = []
-    reason: str = ""
-    draw: bool = False
-
-
-class MatchSummary(BaseModel):
-    match_id: str
-    game: str
-    title: str = Field(default="", description="The game's title (GET /api/games), in lang.")
-    preset: str
-    preset_title: str = Field(default="", description="The preset's title (GET /api/games), in lang.")
-    seats: list[str]
-    players: list[str] = Field(description="One per seat, in seat order.")
-    status: str = Field(description='"running" or "finished".')
-    to_move: list[str]
-    outcome: OutcomeOut | None = None
-    outcome_text: str | None = Field(
-        default=None, description="A finished match's result and why it ended, in words (lang)."
-    )
-    decisions: int
-    created_at: int = Field(description="Unix ms: when the match was created.")
-    updated_at: int = Field(description="Unix ms: its latest stored decision.")
-
-
-class MatchSummaries(BaseModel):
-    matches: list[MatchSummary] = Field(description="Newest first within the page.")
-    next_cursor: str | None = None
-
-
-def match_summary(gw: Gateway, folded: Any, lang: Lang = DEFAULT_LANG) -> dict[str, Any]:
-    """A match as the matches list shows it: players, status, result (in words, in ``lang``) and
-    dates (public only)."""
-    view = gw.render(folded, None, lang)
-    return {
-        "match_id": folded.match_id,
-        "game": folded.game,
-        "title": game_title(folded.game, folded.decider.title, lang),
-        "preset": view["preset"],
-        "preset_title": preset_family(folded.game, view["preset"], lang)[1],
-        "seats": view["seats"],
-        "players": view["players"],
-        "status": view["status"],
-        "to_move": view["to_move"],
-        "outcome": view.get("outcome"),
-        "outcome_text": view.get("outcome_text"),
-        "decisions": folded.seq,
-        "created_at": folded.envelopes[0].recorded_at,
-        "updated_at": folded.envelopes[-1].recorded_at,
-    }
 
 
 def router(gw: Gateway) -> APIRouter:
@@ -361,65 +292,6 @@ def router(gw: Gateway) -> APIRouter:
         if idem is not None:
             gw.idempotency.finish(idem, reply)
         return reply
-
-    @api.get(
-        "/api/matches",
-        tags=["matches"],
-        summary="Stored matches (id, game, decisions), a page at a time",
-        responses=errors(400, 503),
-    )
-    async def list_matches(
-        limit: int = Query(100, ge=1, le=1000),
-        cursor: str | None = Query(
-            None, max_length=200, description="next_cursor of the previous page (opaque)."
-        ),
-    ) -> dict[str, Any]:
-        gw.check_bus()
-        assert gw.store is not None
-        after = decode_cursor(cursor) if cursor else None
-        found = await gw.store.list_match_subjects()
-        keys = sorted(found)
-        start = bisect.bisect_right(keys, after) if after else 0
-        page = keys[start : start + limit]
-        rows = [
-            {
-                "match_id": subjects.match_id_from_subject(s),
-                "game": subjects.game_from_subject(s),
-                "decisions": found[s],
-            }
-            for s in page
-        ]
-        more = start + limit < len(keys)
-        return {"matches": rows, "next_cursor": encode_cursor(page[-1]) if more and page else None}
-
-    @api.get(
-        "/api/match-summaries",
-        tags=["matches"],
-        summary="Stored matches with players, status, result and dates, a page at a time",
-        response_model=MatchSummaries,
-        responses=errors(400, 422, 503),
-    )
-    async def list_match_summaries(
-        limit: int = Query(20, ge=1, le=100),
-        cursor: str | None = Query(
-            None, max_length=200, description="next_cursor of the previous page (opaque)."
-        ),
-        words: Lang = Depends(asked_language),
-    ) -> dict[str, Any]:
-        # The same pages as GET /api/matches (ordered by match id), each match folded.
-        gw.check_bus()
-        assert gw.store is not None
-        after = decode_cursor(cursor) if cursor else None
-        keys = sorted(await gw.store.list_match_subjects())
-        start = bisect.bisect_right(keys, after) if after else 0
-        page = keys[start : start + limit]
-        rows = []
-        for s in page:
-            with contextlib.suppress(ApiError):  # a match gone between the listing and its load
-                rows.append(match_summary(gw, await gw.load(subjects.match_id_from_subject(s)), words))
-        rows.sort(key=lambda r: (-r["created_at"], r["match_id"]))
-        more = start + limit < len(keys)
-        return {"matches": rows, "next_cursor": encode_cursor(page[-1]) if more and page else None}
 
     @api.get(
         "/api/matches/{match_id}",

@@ -1,6 +1,8 @@
 """Scoring service: MatchFinished -> match history, ratings and RatingApplied; dispute rulings
 (the disputes stream) -> recomputed ratings and RatingsRevised.  The two projections share one
-lock, so their batches commit one at a time.
+lock, so their batches commit one at a time.  A third projection, of the match stream, keeps
+the list of every stored match (``services/common/matchlist.py``) that the gateway pages
+through; it writes only its own table.
 
 Run alone with ``run(settings, stop)``; ``/metrics`` on its own port.
 """
@@ -10,6 +12,8 @@ from __future__ import annotations
 import asyncio
 
 from contracts import subjects
+from services.common.matchlist import MatchList
+from services.common.natsio import EventStore
 from services.common.projection import Projection, ProjectionOptions
 from services.common.settings import Settings
 from services.common.shell import service_shell
@@ -51,7 +55,19 @@ async def run(
             stream=subjects.DISPUTE_STREAM,
             lock=lock,
         )
-        await asyncio.gather(matches.run(stop), rulings.run(stop))
+        lister = MatchList(EventStore(js))
+        listed = Projection(
+            js,
+            engine,
+            subjects.MATCH_LIST_CONSUMER,
+            subjects.MATCH_SUBJECTS,
+            lister.apply,
+            options=ProjectionOptions(resume_from_database=True),
+            prefetch=lister.prefetch,
+            stream=subjects.MATCH_STREAM,
+            prepare=lister.prepare,
+        )
+        await asyncio.gather(matches.run(stop), rulings.run(stop), listed.run(stop))
 
 
 async def _flush(js: object, engine: object) -> None:

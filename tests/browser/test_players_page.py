@@ -355,7 +355,15 @@ def test_seeks_matches_leaderboard_and_player_pages(
         page.click("#resign")
         page.wait_for_function("document.querySelector('#status').dataset.status === 'finished'")
 
-        # The matches list: players, status, result and date.
+        # The matches list: players, status, result and date (once scoring has listed the end:
+        # the list is a read model a moment behind the log).
+        for _ in range(120):
+            rows = client.get("/api/match-summaries", params={"limit": 100}).json()["matches"]
+            if any(m["match_id"] == match_id and m["status"] == "finished" for m in rows):
+                break
+            page.wait_for_timeout(250)
+        else:
+            pytest.fail("the finished match never reached the match list")
         page.goto(ranked_stack + "/#/matches")
         row = page.locator(f'#all tr[data-match="{match_id}"]')
         row.wait_for()

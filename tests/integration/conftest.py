@@ -34,8 +34,9 @@ async def referee(nc: Client) -> AsyncIterator[Referee]:
 
 @pytest.fixture(scope="module")
 def gateway(nats_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The URL of a gateway and a referee (limits off) that one module's tests share."""
-    with running_gateway(nats_url, tmp_path_factory.mktemp("gateway"), OPEN) as url:
+    """The URL of a gateway, a referee and scoring (which projects the match list; limits off)
+    that one module's tests share."""
+    with running_gateway(nats_url, tmp_path_factory.mktemp("gateway"), OPEN, ("referee", "scoring", "gateway")) as url:
         yield url
 
 

@@ -13,6 +13,8 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect as ws_connect
 
+from tests.support.listing import listed
+
 pytestmark = pytest.mark.integration
 
 CYRILLIC = re.compile("[\u0400-\u04ff]")
@@ -53,10 +55,9 @@ def test_the_view_words_its_warnings_and_end_reason_in_russian(client: httpx.Cli
     en = client.get(f"/api/matches/{mid}").json()
     assert ru["outcome_text"] == "Побеждает ann (white): игрок bob (black) сдался."
     assert en["outcome_text"] == "ann (white) wins: bob (black) resigned."
-    summaries = client.get("/api/match-summaries", params={"lang": "ru", "limit": 100}).json()["matches"]
-    assert next(m for m in summaries if m["match_id"] == mid)["outcome_text"] == ru["outcome_text"]
-    summaries = client.get("/api/match-summaries", params={"limit": 100}).json()["matches"]
-    assert next(m for m in summaries if m["match_id"] == mid)["outcome_text"] == en["outcome_text"]
+    finished = lambda m: m["status"] == "finished"  # noqa: E731
+    assert listed(client, mid, finished, lang="ru")["outcome_text"] == ru["outcome_text"]
+    assert listed(client, mid, finished)["outcome_text"] == en["outcome_text"]
     replay = client.get(f"/api/matches/{mid}/replay", params={"lang": "ru"}).json()["frames"]
     assert replay[-1]["view"]["outcome_text"] == ru["outcome_text"]
     assert replay[0]["view"]["game_view"]["warnings"][0]["text"].startswith("Белые: дома ещё")
@@ -66,10 +67,8 @@ def test_the_view_words_its_warnings_and_end_reason_in_russian(client: httpx.Cli
 
 def test_the_matches_list_titles_the_game_and_preset_in_the_language_asked(client: httpx.Client) -> None:
     mid = new_match(client)["match_id"]
-    ru = client.get("/api/match-summaries", params={"lang": "ru", "limit": 100}).json()["matches"]
-    en = client.get("/api/match-summaries", params={"limit": 100}).json()["matches"]
-    mine_ru = next(m for m in ru if m["match_id"] == mid)
-    mine_en = next(m for m in en if m["match_id"] == mid)
+    mine_ru = listed(client, mid, lang="ru")
+    mine_en = listed(client, mid)
     assert (mine_ru["title"], mine_ru["preset_title"], mine_ru["preset"]) == ("Уголки", "Gambiter, классика", "gambiter-classic")
     assert (mine_en["title"], mine_en["preset_title"]) == ("Ugolki (corners)", "Gambiter classic")
 

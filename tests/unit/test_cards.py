@@ -61,3 +61,27 @@ def test_rank_orders() -> None:
 def test_sorted_cards_for_display() -> None:
     assert cards.sorted_cards(["KS", "AC", "10H", "2C"]) == ("AC", "2C", "10H", "KS")
     assert cards.sorted_cards(["AS", "7S"], cards.KING_ORDER) == ("7S", "AS")
+
+
+def test_a_pack_has_two_jokers_at_most_and_one_to_nine_copies() -> None:
+    assert len(cards.deck("52", jokers=2)) == 54
+    for kwargs in ({"jokers": 3}, {"jokers": -1}, {"copies": 0}, {"copies": 10}):
+        with pytest.raises(ValueError, match=r"^copies must be 1\.\.9 and jokers 0\.\.2$"):
+            cards.deck("52", **kwargs)  # type: ignore[arg-type]
+
+
+def test_a_card_that_does_not_exist_is_refused_by_name() -> None:
+    with pytest.raises(ValueError, match=r"^no such card: rank '1', suit 'H', copy 1$"):
+        cards.card_id("1", "H")
+    with pytest.raises(ValueError, match="copy 10"):
+        cards.card_id("Q", "S", 10)
+
+
+def test_joker_ids_are_colour_and_j_with_the_copy_from_the_second_pack() -> None:
+    assert cards.joker_id("R") == "RJ" and cards.joker_id("B") == "BJ"
+    assert cards.joker_id("R", 2) == "RJ2"
+
+
+def test_display_order_puts_jokers_last_red_first_and_second_copies_after_the_first() -> None:
+    hand = ["BJ", "QS2", "RJ", "AC2", "QS", "BJ2"]
+    assert cards.sorted_cards(hand, cards.ACE_HIGH) == ("AC2", "QS", "QS2", "RJ", "BJ", "BJ2")

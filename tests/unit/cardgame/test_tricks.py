@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from domain.core.cardgame.tricks import legal_follows, trick_winner
 
 KING = ("A", "K", "Q", "J", "10", "9", "8", "7")
@@ -61,3 +63,8 @@ def test_misere_reverses_strength() -> None:
 def test_thousand_ten_beats_king() -> None:
     # 1000 rank order 9 < J < Q < K < 10 < A (thousand §2 summary)
     assert trick_winner(("KS", "10S", "QS"), None, THOUSAND) == 1
+
+
+def test_an_empty_trick_has_no_winner() -> None:
+    with pytest.raises(ValueError, match="^an empty trick has no winner$"):
+        trick_winner((), "H", KING)

@@ -1,0 +1,64 @@
+"""Draw offers at a table of three (every seat must agree) and what the match view shows of the
+match layer: the pending offer, the game's view in the viewer's language."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from contracts.envelope import Rejected
+from contracts.match import AcceptDraw, DrawAccepted, MatchEnded, OfferDraw
+from domain.core import match as match_layer
+from domain.games import registry
+from tests.unit.test_rules_in_words import _created
+
+KC = registry.get("kings-corner")
+UGOLKI = registry.get("ugolki")
+SEED = b"\x05" * 32
+
+
+def _fold(game, state, events):  # type: ignore[no-untyped-def]
+    assert isinstance(events, tuple), events
+    for event in events:
+        state = match_layer.evolve(game, state, event, SEED if game.chance else None)
+    return state
+
+
+def _started(game, players):  # type: ignore[no-untyped-def]
+    return _fold(game, None, match_layer.decide(game, None, None, _created(game, players)))
+
+
+def test_a_draw_at_a_table_of_three_needs_every_seat_to_agree() -> None:
+    state = _started(KC, ("ann", "bob", "cid"))
+    state = _fold(KC, state, match_layer.decide(KC, state, "p1", OfferDraw(), SEED))
+    first = match_layer.decide(KC, state, "p2", AcceptDraw(), SEED)
+    assert first == (DrawAccepted(seat="p2"),)  # one of two: the match goes on
+    state = _fold(KC, state, first)
+    assert state.draw_agreed == ("p2",) and state.outcome is None
+    again = match_layer.decide(KC, state, "p2", AcceptDraw(), SEED)
+    assert isinstance(again, Rejected) and again.code == "no_draw_offer"
+    last = match_layer.decide(KC, state, "p3", AcceptDraw(), SEED)
+    assert isinstance(last, tuple) and isinstance(last[1], MatchEnded)
+    assert last[1].outcome.draw and last[1].outcome.ranks == (1, 1, 1)
+    state = _fold(KC, state, last)
+    assert match_layer.outcome_text(KC, state) == "Draw: every player agreed to a draw."
+
+
+def test_the_view_shows_who_offered_a_draw() -> None:
+    state = _started(UGOLKI, ("ann", "bob"))
+    assert match_layer.view(UGOLKI, state, "black", "m", 1).draw_offer is None
+    state = _fold(UGOLKI, state, match_layer.decide(UGOLKI, state, "white", OfferDraw()))
+    assert match_layer.view(UGOLKI, state, "black", "m", 2).draw_offer == "white"
+
+
+def test_the_game_view_is_given_in_the_viewers_language() -> None:
+    """``Decider.view_in``: the view with its sentences in ``lang`` (Ugolki's warnings)."""
+    seen = []
+
+    def view_in(state, viewer, lang):  # type: ignore[no-untyped-def]
+        seen.append((viewer, lang))
+        return UGOLKI.view(state, viewer)
+
+    game = dataclasses.replace(UGOLKI, view_in=view_in)
+    state = _started(game, ("ann", "bob"))
+    view = match_layer.view(game, state, "white", "m", 1, "ru")
+    assert seen == [("white", "ru")] and view.game_view == UGOLKI.view(state.game_state, "white")

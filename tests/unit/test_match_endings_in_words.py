@@ -1,0 +1,78 @@
+"""The match layer's own endings in words (``outcome_text``): abandonment of several seats or of
+nobody, and the fallback for a game that words none of its reasons (docs/audit.md "Abandoned
+matches"; ``Decider.end_text``)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import msgspec
+
+from contracts.match import ExpireIdle, Outcome, Resign
+from domain.core import match as match_layer
+from domain.games import registry
+from tests.unit.test_rules_in_words import _created
+
+KC = registry.get("kings-corner")
+UGOLKI = registry.get("ugolki")
+# A game that words none of its endings: the match layer shows the reason code as it is.
+WORDLESS = dataclasses.replace(UGOLKI, end_text=None)
+HOUR = 3_600_000
+SEED = b"\x05" * 32
+
+
+def _fold(game, state, events):  # type: ignore[no-untyped-def]
+    assert isinstance(events, tuple), events
+    for event in events:
+        state = match_layer.evolve(game, state, event, SEED if game.chance else None)
+    return state
+
+
+def _kings_corner(players: tuple[str, ...]) -> match_layer.MatchState:
+    return _fold(KC, None, match_layer.decide(KC, None, None, _created(KC, players)))
+
+
+def _expire(state: match_layer.MatchState) -> match_layer.MatchState:
+    expire = ExpireIdle(last_decision_at=0, at=HOUR, limit_ms=HOUR)
+    return _fold(KC, state, match_layer.decide(KC, state, None, expire, SEED))
+
+
+def _started_wordless() -> match_layer.MatchState:
+    return _fold(WORDLESS, None, match_layer.decide(WORDLESS, None, None, _created(WORDLESS, ("ann", "bob"))))
+
+
+def test_two_seats_that_stopped_playing_are_named_together() -> None:
+    """The seats that were to move rank last; the sentence names both, joined in its language."""
+    state = _kings_corner(("ann", "bob", "cid"))
+    ready = KC.legal_commands(state.game_state, "p1")[0]
+    state = _fold(KC, state, match_layer.decide(KC, state, "p1", ready, SEED))
+    state = _expire(state)
+    assert state.outcome == Outcome(ranks=(1, 2, 2), reason="abandoned")
+    assert match_layer.outcome_text(KC, state) == (
+        "ann (p1) wins: bob (p2) and cid (p3) stopped playing (no move in time)."
+    )
+    assert match_layer.outcome_text(KC, state, "ru") == (
+        "Побеждает ann (p1): игроки bob (p2) и cid (p3) перестали играть (не сделали ход вовремя)."
+    )
+
+
+def test_when_every_seat_was_to_move_nobody_is_blamed_in_words() -> None:
+    state = _expire(_kings_corner(("ann", "bob")))
+    assert state.outcome is not None and state.outcome.draw
+    assert match_layer.outcome_text(KC, state) == "Draw: nobody moved for too long."
+    assert match_layer.outcome_text(KC, state, "ru") == "Ничья: слишком долго никто не делал ход."
+
+
+def test_a_resignation_is_worded_by_the_match_layer_whatever_the_game_says() -> None:
+    state = _started_wordless()
+    state = _fold(WORDLESS, state, match_layer.decide(WORDLESS, state, "black", Resign()))
+    assert match_layer.outcome_text(WORDLESS, state) == "ann (white) wins: bob (black) resigned."
+
+
+def test_a_game_without_words_shows_its_reason_code_as_words() -> None:
+    state = _started_wordless()
+    ended = msgspec.structs.replace(state, outcome=Outcome(ranks=(1, 2), reason="home_reached"))
+    assert match_layer.outcome_text(WORDLESS, ended) == "ann (white) wins: home reached."
+    silent = msgspec.structs.replace(state, outcome=Outcome(ranks=(1, 2)))
+    assert match_layer.outcome_text(WORDLESS, silent) == "ann (white) wins: the match is over."
+    assert match_layer.outcome_text(WORDLESS, silent, "ru") == "Побеждает ann (white): партия окончена."

@@ -809,8 +809,8 @@ def outcome_text(
     winners = [names[s] for s, r in zip(seats, out.ranks, strict=False) if r == best]
     worst = [names[s] for s, r in zip(seats, out.ranks, strict=False) if r != best]
     say = WORDS.say
-    if game.helper:  # a table helper judges nobody (Kings Cup)
-        head = say(lang, "head.helper")
+    if game.helper or not out.ranks:  # a table helper judges nobody (Kings Cup), nor does an
+        head = say(lang, "head.helper")  # outcome without ranks (King's K16: an aborted match)
     elif out.draw:
         head = say(lang, "head.draw")
     else:

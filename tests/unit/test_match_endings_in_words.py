@@ -76,3 +76,11 @@ def test_a_game_without_words_shows_its_reason_code_as_words() -> None:
     silent = msgspec.structs.replace(state, outcome=Outcome(ranks=(1, 2)))
     assert match_layer.outcome_text(WORDLESS, silent) == "ann (white) wins: the match is over."
     assert match_layer.outcome_text(WORDLESS, silent, "ru") == "Побеждает ann (white): партия окончена."
+
+
+def test_a_match_that_ranks_nobody_names_no_winner() -> None:
+    """An outcome without ranks (King's K16: an aborted match) has no winner to name."""
+    state = _started_wordless()
+    aborted = msgspec.structs.replace(state, outcome=Outcome(ranks=(), reason="aborted"))
+    assert match_layer.outcome_text(WORDLESS, aborted) == "Game over: aborted."
+    assert match_layer.outcome_text(WORDLESS, aborted, "ru") == "Игра окончена: aborted."

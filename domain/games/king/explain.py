@@ -89,6 +89,12 @@ def rules_help(r: KingRuleset, lang: Lang = DEFAULT_LANG) -> RulesHelp:
 
 
 def end_text(state: KingState, out: Outcome, names: Mapping[str, str], lang: Lang = DEFAULT_LANG) -> str:
-    totals = seat_list(state.seats, state.totals, names)
-    played = WORDS.count(lang, "deals", len(schedule_deals(state.rules)))
-    return WORDS.say(lang, "end.all_played", deals=played, totals=totals)
+    totals = seat_list(state.seats, state.totals or tuple(0 for _ in state.seats), names)
+    deals = WORDS.count(lang, "deals", len(schedule_deals(state.rules)))
+    if not out.ranks:
+        # §12.3 ABANDON, Decision K16: aborted with the finished deals kept, nobody ranked
+        # (``queries.abandon`` names the seat in the reason: "aborted: <seat> abandoned").
+        seat = out.reason.removeprefix("aborted: ").removesuffix(" abandoned")
+        who = names.get(seat, seat)
+        return WORDS.say(lang, "end.aborted", who=who, played=len(state.sheet), deals=deals, totals=totals)
+    return WORDS.say(lang, "end.all_played", deals=deals, totals=totals)

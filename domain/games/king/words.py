@@ -79,6 +79,8 @@ WORDS = Words(
         "special.not_zero_sum": "The points do not add up to a fixed total (not zero-sum).",
         "special.compensation": "Every player starts with {value} points of compensation.",
         "end.all_played": "all {deals} played; the highest total wins (totals: {totals}).",
+        "end.aborted": "the match was aborted when {who} abandoned it, after {played} of {deals}; nobody is "
+        "ranked (totals: {totals}).",
     },
     ru={
         "title": "Кинг",
@@ -129,6 +131,8 @@ WORDS = Words(
         "special.not_zero_sum": "Сумма очков за сдачу не постоянна (игра не с нулевой суммой).",
         "special.compensation": "Каждому игроку в начале записывается компенсация: {value}.",
         "end.all_played": "сыграны все {deals}; побеждает наибольшая сумма (итоги: {totals}).",
+        "end.aborted": "партия прервана: игрок {who} её покинул после {played} из {deals}; места не "
+        "присуждаются (итоги: {totals}).",
     },
 )
 

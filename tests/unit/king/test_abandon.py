@@ -137,3 +137,22 @@ def test_an_idle_match_of_a_game_without_an_abandonment_rule_still_ranks_the_idl
     assert not isinstance(events, Rejected)
     ended = next(e for e in events if isinstance(e, MatchEnded))
     assert ended.outcome == Outcome(ranks=(2, 1), reason="abandoned")
+
+
+def test_k16_an_aborted_match_says_so_in_words_and_names_no_winner() -> None:
+    """K16: no ranks, the finished deals kept. The sentence must not claim that every deal was
+    played or that anybody shares first place."""
+    state = _play_until_one_deal_is_scored(_created())
+    idle = sorted(KING.to_move(state.game_state))[0]
+    after = _apply(state, _expire(state))
+    names = match_layer.seat_names_in_words(after)
+    totals = ", ".join(f"{names[s]} {t}" for s, t in zip(SEATS, after.game_state.totals, strict=True))
+    text = match_layer.outcome_text(KING, after)
+    assert text is not None and text.startswith("Game over: the match was aborted when ")
+    assert f"when {names[idle]} abandoned it, after 1 of " in text
+    assert text.endswith(f"; nobody is ranked (totals: {totals}).")
+    assert "all " not in text and "share first place" not in text and "wins" not in text
+    ru = match_layer.outcome_text(KING, after, "ru")
+    assert ru is not None
+    assert ru.startswith(f"Игра окончена: партия прервана: игрок {names[idle]} её покинул после 1 из ")
+    assert ru.endswith(f"; места не присуждаются (итоги: {totals}).")

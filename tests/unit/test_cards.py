@@ -85,3 +85,13 @@ def test_joker_ids_are_colour_and_j_with_the_copy_from_the_second_pack() -> None
 def test_display_order_puts_jokers_last_red_first_and_second_copies_after_the_first() -> None:
     hand = ["BJ", "QS2", "RJ", "AC2", "QS", "BJ2"]
     assert cards.sorted_cards(hand, cards.ACE_HIGH) == ("AC2", "QS", "QS2", "RJ", "BJ", "BJ2")
+
+
+def test_nine_packs_and_a_ninth_copy_are_the_most_there_are() -> None:
+    assert len(cards.deck("52", copies=9)) == 9 * 52
+    assert cards.card_id("Q", "S", 9) == "QS9" and cards.parse("QS9").copy == 9
+
+
+def test_cuts_are_refused_outside_the_32_card_deck_in_words() -> None:
+    with pytest.raises(ValueError, match="^cuts apply to the 32-card deck only$"):
+        cards.deck("24", cut="black_sevens")

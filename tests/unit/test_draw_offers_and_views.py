@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from contracts.envelope import Rejected
-from contracts.match import AcceptDraw, DrawAccepted, MatchEnded, OfferDraw
+from contracts.match import AcceptDraw, DeclineDraw, DrawAccepted, MatchEnded, OfferDraw, Resigned
 from domain.core import match as match_layer
 from domain.games import registry
 from tests.unit.test_rules_in_words import _created
@@ -62,3 +64,16 @@ def test_the_game_view_is_given_in_the_viewers_language() -> None:
     state = _started(game, ("ann", "bob"))
     view = match_layer.view(game, state, "white", "m", 1, "ru")
     assert seen == [("white", "ru")] and view.game_view == UGOLKI.view(state.game_state, "white")
+
+
+def test_a_declined_offer_clears_the_acceptances_given_so_far() -> None:
+    state = _started(KC, ("ann", "bob", "cid"))
+    state = _fold(KC, state, match_layer.decide(KC, state, "p1", OfferDraw(), SEED))
+    state = _fold(KC, state, match_layer.decide(KC, state, "p2", AcceptDraw(), SEED))
+    state = _fold(KC, state, match_layer.decide(KC, state, "p3", DeclineDraw(), SEED))
+    assert state.draw_offer is None and state.draw_agreed == ()
+
+
+def test_an_event_before_the_match_was_created_is_refused_by_name() -> None:
+    with pytest.raises(ValueError, match="^event Resigned before MatchCreated$"):
+        match_layer.evolve(UGOLKI, None, Resigned(seat="white"))

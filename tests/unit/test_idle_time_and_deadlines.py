@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import msgspec
+
 from contracts.envelope import EventEnvelope, Rejected
-from contracts.match import TimeControl
+from contracts.match import OfferDraw, TimeControl
 from domain.core import match as match_layer
 from domain.core.matchlog import Folded, fold_decision, fold_envelopes
 from domain.games import registry
@@ -74,6 +76,21 @@ def test_folding_envelopes_runs_the_clocks_from_their_recorded_at() -> None:
     state = fold_envelopes(UGOLKI, [envelope]).state
     assert state is not None and state.clock == m.state.clock
     assert state.clock is not None and state.clock.since == T0
+    # Black's draw offer, then white's move: the envelope's seat is who sent it, and white's own
+    # move makes white idle no more.
+    offer = match_layer.decide(UGOLKI, state, "black", OfferDraw())
+    move = UGOLKI.legal_commands(state.game_state, "white")[0]
+    assert not isinstance(m.decide("black", OfferDraw(), T0 + 1_000), Rejected)
+    assert isinstance(offer, tuple)
+    second = msgspec.structs.replace(envelope, seq=2, recorded_at=T0 + 1_000, seat="black", events=offer)
+    after_offer = fold_envelopes(UGOLKI, [envelope, second]).state
+    assert after_offer is not None
+    moved = match_layer.decide(UGOLKI, after_offer, "white", move)
+    assert isinstance(moved, tuple) and not isinstance(m.decide("white", move, T0 + 3_000), Rejected)
+    third = msgspec.structs.replace(envelope, seq=3, recorded_at=T0 + 3_000, seat="white", events=moved)
+    folded = fold_envelopes(UGOLKI, [envelope, second, third]).state
+    assert folded is not None and folded.clock == m.state.clock
+    assert folded.clock is not None and folded.clock.idle_ms == (0, 0)
 
 
 def test_a_late_move_is_refused_naming_the_deadline_and_the_time_it_came() -> None:

@@ -8,9 +8,10 @@ import dataclasses
 
 import msgspec
 
-from contracts.match import ExpireIdle, Outcome, Resign
+from contracts.match import ClaimTimeout, ExpireIdle, Outcome, Resign, TimeControl
 from domain.core import match as match_layer
 from domain.games import registry
+from tests.unit.test_clocks import T0, Match
 from tests.unit.test_rules_in_words import _created
 
 KC = registry.get("kings-corner")
@@ -84,3 +85,21 @@ def test_a_match_that_ranks_nobody_names_no_winner() -> None:
     aborted = msgspec.structs.replace(state, outcome=Outcome(ranks=(), reason="aborted"))
     assert match_layer.outcome_text(WORDLESS, aborted) == "Game over: aborted."
     assert match_layer.outcome_text(WORDLESS, aborted, "ru") == "Игра окончена: aborted."
+
+
+def test_a_seat_out_of_time_is_named_in_words() -> None:
+    m = Match(tc=TimeControl(base_s=2))
+    assert m.decide(None, ClaimTimeout(seat="white", deadline=T0 + 2_000, at=T0 + 2_000), T0 + 2_000)
+    assert (
+        match_layer.outcome_text(UGOLKI, m.state) == "p-black (black) wins: p-white (white) ran out of time."
+    )
+    assert match_layer.outcome_text(UGOLKI, m.state, "ru") == (
+        "Побеждает p-black (black): у игрока p-white (white) кончилось время."
+    )
+
+
+def test_a_player_is_named_once_when_the_name_is_the_seat_or_missing() -> None:
+    state = _fold(UGOLKI, None, match_layer.decide(UGOLKI, None, None, _created(UGOLKI, ("white", ""))))
+    assert match_layer.seat_names_in_words(state) == {"white": "white", "black": "black"}
+    state = _fold(UGOLKI, None, match_layer.decide(UGOLKI, None, None, _created(UGOLKI, ("ann", "bob"))))
+    assert match_layer.seat_names_in_words(state) == {"white": "ann (white)", "black": "bob (black)"}

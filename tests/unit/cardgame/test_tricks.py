@@ -68,3 +68,16 @@ def test_thousand_ten_beats_king() -> None:
 def test_an_empty_trick_has_no_winner() -> None:
     with pytest.raises(ValueError, match="^an empty trick has no winner$"):
         trick_winner((), "H", KING)
+
+
+def test_without_the_over_trump_duty_any_trump_may_be_played() -> None:
+    # thousand §2.8 "Must beat": not required; king.md §3.5 [rec] (K5's over-trump duty is a preset option)
+    hand = ("7D", "9H", "AH")
+    trick = ("QS", "KH")
+    assert legal_follows(hand, "QS", "H", must_trump_when_void=True, trick=trick, strength=KING) == (
+        "9H",
+        "AH",
+    )
+    assert legal_follows(
+        hand, "QS", "H", must_trump_when_void=True, must_overtrump=True, trick=trick, strength=KING
+    ) == ("AH",)

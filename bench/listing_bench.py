@@ -1,13 +1,14 @@
 """Listing at scale: ``--matches`` finished matches (default 1,000,000) bulk-inserted straight into
-the read model (``match_history`` and ``match_players``, SQLite, or PostgreSQL with ``--db-url``),
-then a real gateway process (``gamehall serve gateway`` on an embedded nats-server) answers
-paged listings over HTTP.
+the read models (``match_history`` and ``match_players``, and the match list ``match_list``;
+SQLite, or PostgreSQL with ``--db-url``), then a real gateway process (``gamehall serve gateway``
+on an embedded nats-server) answers paged listings over HTTP.
 
 Reports, per listing: p50/p99 of the first page, of pages deep in the listing (reached by
 following ``next_cursor``), of ``/api/history`` (its first page, and deep, following its
-``Next-Cursor`` header); the gateway's resident memory
-before and after; and the ratio deep-page p99 / first-page p99 (1.0: a page costs the same
-wherever it is).  One JSON line at the end.
+``Next-Cursor`` header), of ``/api/matches`` and ``/api/match-summaries`` (first page, and deep
+after following ``next_cursor`` of ``/api/matches``, whose cursors both routes take); the
+gateway's resident memory before and after; and the ratio deep-page p99 / first-page p99 (1.0: a
+page costs the same wherever it is).  One JSON line at the end.
 
     .venv/bin/python bench/listing_bench.py [--matches 1000000] [--db-url postgresql+psycopg://...]
 """
@@ -63,7 +64,7 @@ def fill(url: str, matches: int, batch: int = 20_000) -> float:
         raw = sqlite3.connect(url.removeprefix("sqlite:///"))
         raw.execute("PRAGMA synchronous=OFF")
     for start in range(0, matches, batch):
-        records, seats = [], []
+        records, seats, listed = [], [], []
         for n in range(start, min(start + batch, matches)):
             a, b = rng.sample(range(PLAYERS), 2)
             game = GAMES[n % len(GAMES)]
@@ -91,6 +92,28 @@ def fill(url: str, matches: int, batch: int = 20_000) -> float:
                     "position": n + 1,
                 }
             )
+            listed.append(
+                {
+                    "match_id": match_id,
+                    "game": game,
+                    "rules_version": "1",
+                    "preset": "classic",
+                    "status": "finished",
+                    "seats": ["white", "black"],
+                    "players": [f"p{a:05d}", f"p{b:05d}"],
+                    "to_move": [],
+                    "outcome": {"ranks": [1, 2] if win else [2, 1], "scores": [], "reason": "finished", "draw": False},
+                    "outcome_text": {
+                        "en": f"p{(a if win else b):05d} (white) wins: the other side resigned.",
+                        "ru": f"Побеждает p{(a if win else b):05d} (white): другая сторона сдалась.",
+                    },
+                    "decisions": 41,
+                    "stream_seq": 41 * (n + 1),
+                    "created_at": at - 600_000,
+                    "updated_at": at,
+                    "finished_at": at,
+                }
+            )
             for i, p in enumerate((a, b)):
                 seats.append(
                     {
@@ -107,11 +130,13 @@ def fill(url: str, matches: int, batch: int = 20_000) -> float:
         if raw is not None:  # SQLite: the driver's executemany, no ORM per row
             raw.executemany(RECORD_SQL, [_record_row(r) for r in records])
             raw.executemany(SEAT_SQL, [tuple(x[k] for k in SEAT_COLUMNS) for x in seats])
+            raw.executemany(LISTED_SQL, [_row(x, LISTED_COLUMNS) for x in listed])
             raw.commit()
         else:
             with engine.begin() as conn:
                 conn.execute(insert(db.MatchRecord), records)
                 conn.execute(insert(db.MatchPlayer), seats)
+                conn.execute(insert(db.StoredMatch), listed)
         if start and start % 200_000 == 0:
             say(f"  {start:,} matches stored")
     if raw is not None:
@@ -126,11 +151,17 @@ RECORD_COLUMNS = (
 )  # fmt: skip
 SEAT_COLUMNS = ("match_id", "seat_index", "player", "game", "rank", "finished_at", "rating_before", "rating_after")
 RECORD_SQL = f"INSERT INTO match_history ({', '.join(RECORD_COLUMNS)}) VALUES ({', '.join('?' * len(RECORD_COLUMNS))})"
+LISTED_COLUMNS = tuple(c.name for c in db.StoredMatch.__table__.columns)
+LISTED_SQL = f"INSERT INTO match_list ({', '.join(LISTED_COLUMNS)}) VALUES ({', '.join('?' * len(LISTED_COLUMNS))})"
 SEAT_SQL = f"INSERT INTO match_players ({', '.join(SEAT_COLUMNS)}) VALUES ({', '.join('?' * len(SEAT_COLUMNS))})"
 
 
 def _record_row(record: dict) -> tuple:
-    return tuple(json.dumps(record[k]) if isinstance(record[k], list) else record[k] for k in RECORD_COLUMNS)
+    return _row(record, RECORD_COLUMNS)
+
+
+def _row(values: dict, columns: tuple[str, ...]) -> tuple:
+    return tuple(json.dumps(values[k]) if isinstance(values[k], list | dict) else values[k] for k in columns)
 
 
 def rss_kb(pid: int) -> int:
@@ -233,6 +264,36 @@ def main() -> None:
             r.raise_for_status()
             history_deep.append(time.perf_counter() - start)
             cursor = r.headers.get("next-cursor") or cursor
+        # the match list: /api/matches and /api/match-summaries, first page and deep (their cursors
+        # are interchangeable: walk with /api/matches, 1000 a page)
+        matches_first = [timed(client, "/api/matches", {})[0] for _ in range(n)]
+        summaries_first = [timed(client, "/api/match-summaries", {})[0] for _ in range(n)]
+        summaries_first_ru = [timed(client, "/api/match-summaries", {"lang": "ru"})[0] for _ in range(n)]
+        cursor = None
+        listed_walked = 0
+        for _ in range(n):
+            _, page = timed(client, "/api/matches", {"limit": 1000, **({"cursor": cursor} if cursor else {})})
+            cursor = page["next_cursor"]
+            listed_walked += len(page["matches"])
+        deep_cursor = cursor
+        matches_deep = []
+        for _ in range(n):
+            elapsed, page = timed(client, "/api/matches", {"cursor": cursor})
+            matches_deep.append(elapsed)
+            cursor = page["next_cursor"] or cursor
+        cursor = deep_cursor
+        summaries_deep = []
+        for _ in range(n):
+            elapsed, page = timed(client, "/api/match-summaries", {"cursor": cursor})
+            summaries_deep.append(elapsed)
+            cursor = page["next_cursor"] or cursor
+        out.update(
+            matches_first_page=summary(matches_first),
+            matches_deep_page=summary(matches_deep) | {"after_matches": listed_walked},
+            summaries_first_page=summary(summaries_first),
+            summaries_first_page_ru=summary(summaries_first_ru),
+            summaries_deep_page=summary(summaries_deep) | {"after_matches": listed_walked},
+        )
         out.update(
             first_page=summary(first),
             deep_page=summary(deep) | {"after_matches": walked},
@@ -244,6 +305,9 @@ def main() -> None:
             gateway_rss_end_kb=rss_kb(gateway.pid),
         )
         out["deep_over_first_p99"] = round(out["deep_page"]["p99_ms"] / out["first_page"]["p99_ms"], 2)
+        for name in ("matches", "summaries", "history"):
+            deep_p99 = out[f"{name}_deep_page"]["p99_ms"]
+            out[f"{name}_deep_over_first_p99"] = round(deep_p99 / out[f"{name}_first_page"]["p99_ms"], 2)
         out["median_first_ms"] = round(statistics.median(first) * 1000, 2)
     finally:
         gateway.terminate()

@@ -19,7 +19,7 @@ import json
 from contextlib import nullcontext
 from typing import Any
 
-from sqlalchemy import Engine, and_, or_, select
+from sqlalchemy import Engine, or_, select
 from sqlalchemy.orm import Session
 
 from services.common.db import MatchPlayer, MatchRecord, MatchRuling, Player, StoredMatch
@@ -81,7 +81,9 @@ def _newest_first(
     limit = _limit(limit, most)
     if cursor:
         after_at, after_id = decode_cursor(cursor, kind, filters, (int, str))
-        query = query.where(or_(at < after_at, and_(at == after_at, match_id < after_id)))
+        # "at <= after_at" first, so the index is searched from the position on: SQLite scans the
+        # whole index for "at < x OR (at = x AND id < y)" (a deep page cost its depth)
+        query = query.where(at <= after_at, or_(at < after_at, match_id < after_id))
     rows = list(session.execute(query.order_by(at.desc(), match_id.desc()).limit(limit + 1)).all())
     page = rows[:limit]
     if len(rows) <= limit:

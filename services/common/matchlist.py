@@ -36,7 +36,7 @@ from domain.games import registry
 from services.common import db, logs
 from services.common.natsio import EventStore
 
-RUNNING_KEPT = 10_000  # running matches whose state the projection keeps in memory
+RUNNING_KEPT = 4096  # running matches whose state the projection keeps in memory (the gateway keeps 2048)
 
 Item = tuple[int, str, bytes]
 """(match-stream sequence, subject, stored bytes)"""

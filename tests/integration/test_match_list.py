@@ -13,17 +13,21 @@ database without the table answers empty pages."""
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+import typer
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
+from typer.testing import CliRunner
 
 from contracts import subjects
 from services.cli import rebuild
+from services.cli.ranked import matches_app
 from services.cli.stackrun import in_process_stack
 from services.common import db, listing, natsio
 from services.common.matchlist import MatchList
@@ -43,8 +47,8 @@ def database(request: pytest.FixtureRequest, tmp_path: Path, pg_url: str | None)
 
 
 class Stack:
-    def __init__(self, client: httpx.AsyncClient, nc: Any, engine: Any) -> None:
-        self.client, self.nc, self.engine = client, nc, engine
+    def __init__(self, client: httpx.AsyncClient, nc: Any, engine: Any, nats_url: str = "") -> None:
+        self.client, self.nc, self.engine, self.nats_url = client, nc, engine, nats_url
 
     async def caught_up(self, name: str = subjects.MATCH_LIST_CONSUMER, timeout: float = 60.0) -> None:
         """Until the match list has every message stored so far (its position in the database)."""
@@ -105,7 +109,7 @@ async def stack(database: str, tmp_path: Path) -> AsyncIterator[Stack]:
             engine = db.make_engine(database)
             try:
                 async with httpx.AsyncClient(base_url=base, timeout=30) as client:
-                    yield Stack(client, nc, engine)
+                    yield Stack(client, nc, engine, url)
             finally:
                 engine.dispose()
                 await nc.drain()
@@ -118,7 +122,9 @@ def same_as_view(summary: dict, view: dict, view_ru: dict) -> None:
     assert summary["decisions"] == view["seq"]
 
 
-async def test_the_list_pages_follows_matches_to_the_end_and_rebuilds_the_same(stack: Stack) -> None:
+async def test_the_list_pages_follows_matches_to_the_end_and_rebuilds_the_same(
+    stack: Stack, database: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     originals = [await stack.create() for _ in range(7)]
     await stack.caught_up()
 
@@ -198,6 +204,16 @@ async def test_the_list_pages_follows_matches_to_the_end_and_rebuilds_the_same(s
     report = await rebuild.rebuild_match_list(js, stack.engine, check=False)
     assert report["ok"] and rebuild.snapshot(stack.engine, rebuild.MATCH_LIST) == before
     assert [m["match_id"] for m in await stack.pages("/api/matches", 5)] == everything
+
+    # the command: gamehall matches rebuild --check
+    monkeypatch.setenv("GAMEHALL_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("NATS_URL", stack.nats_url)
+    monkeypatch.setenv("GAMEHALL_DB_URL", database)
+    command = typer.Typer()
+    command.add_typer(matches_app, name="matches")
+    checked = await asyncio.to_thread(CliRunner().invoke, command, ["matches", "rebuild", "--check", "--json"])
+    assert checked.exit_code == 0, checked.output
+    assert json.loads(checked.output)["matches"] == 11
 
 
 async def test_a_crash_mid_batch_and_every_message_twice_leave_the_rows_of_a_rebuild(

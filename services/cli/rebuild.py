@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import math
 import time
+from collections.abc import AsyncIterable, AsyncIterator
 from typing import Any
 
 from nats.js import JetStreamContext
@@ -62,23 +63,37 @@ async def read_items(
 ) -> list[tuple[int, str, bytes]]:
     """(stream sequence, subject, bytes) of every message on ``subject`` up to its last one at
     call time, in stream order."""
+    return [item async for chunk in read_chunks(js, subject, timeout, stream) for item in chunk]
+
+
+async def read_chunks(
+    js: JetStreamContext,
+    subject: str,
+    timeout: float = 10.0,
+    stream: str = subjects.INTEGRATION_STREAM,
+    size: int = 1000,
+) -> AsyncIterator[list[tuple[int, str, bytes]]]:
+    """The messages of :func:`read_items` ``size`` at a time, read as they are used (the match
+    stream holds every decision of every match: it is never held whole)."""
     last = await last_seq(js, subject, stream)
     if last == 0:
-        return []
-    sub = await js.subscribe(
-        subject, stream=stream, ordered_consumer=True, deliver_policy=DeliverPolicy.ALL, pending_msgs_limit=-1
-    )
-    out: list[tuple[int, str, bytes]] = []
+        return
+    sub = await js.subscribe(subject, stream=stream, ordered_consumer=True, deliver_policy=DeliverPolicy.ALL)
+    chunk: list[tuple[int, str, bytes]] = []
     try:
         while True:
             msg = await sub.next_msg(timeout=timeout)
             seq = msg.metadata.sequence.stream
-            out.append((seq, msg.subject, msg.data))
+            chunk.append((seq, msg.subject, msg.data))
             if seq >= last:
                 break
+            if len(chunk) >= size:
+                yield chunk
+                chunk = []
     finally:
         await sub.unsubscribe()
-    return out
+    if chunk:
+        yield chunk
 
 
 def fresh_engine() -> Engine:
@@ -250,10 +265,13 @@ async def rebuild(
 MATCH_LIST = (db.StoredMatch,)
 
 
-async def rebuild_match_list_into(engine: Engine, lister: MatchList, items: list[tuple[int, str, bytes]]) -> None:
-    """Run the match-list projection's own code over the match stream, in order."""
-    for start in range(0, len(items), 1000):
-        chunk = items[start : start + 1000]
+async def rebuild_match_list_into(
+    engine: Engine, lister: MatchList, chunks: AsyncIterable[list[tuple[int, str, bytes]]]
+) -> int:
+    """Run the match-list projection's own code over the match stream, in order; the last
+    stream sequence applied (0 for an empty stream)."""
+    position = 0
+    async for chunk in chunks:
         await lister.prepare(chunk)
         await asyncio.to_thread(
             apply_batch,
@@ -263,20 +281,21 @@ async def rebuild_match_list_into(engine: Engine, lister: MatchList, items: list
             lister.apply,
             prefetch=lister.prefetch,
         )
+        position = chunk[-1][0]
+    return position
 
 
 async def rebuild_match_list(js: JetStreamContext, live: Engine, check: bool, wait_s: float = 15.0) -> dict[str, Any]:
     """The match list (``match_list``) rebuilt from the match stream: compared with the live
     table (``check``) or put in its place, with the projection's position."""
-    items = await read_items(js, subjects.MATCH_SUBJECTS, stream=subjects.MATCH_STREAM)
     fresh = fresh_engine()
     started = time.perf_counter()
-    await rebuild_match_list_into(fresh, MatchList(EventStore(js)), items)
+    chunks = read_chunks(js, subjects.MATCH_SUBJECTS, stream=subjects.MATCH_STREAM)
+    stream_seq = await rebuild_match_list_into(fresh, MatchList(EventStore(js)), chunks)
     elapsed = time.perf_counter() - started
-    stream_seq = items[-1][0] if items else 0
     with Session(fresh) as session:
         listed = session.scalar(select(func.count()).select_from(db.StoredMatch)) or 0
-    report: dict[str, Any] = {"messages": len(items), "matches": int(listed), "rebuild_seconds": round(elapsed, 3)}
+    report: dict[str, Any] = {"messages": stream_seq, "matches": int(listed), "rebuild_seconds": round(elapsed, 3)}
     if check:
         deadline = time.monotonic() + wait_s
         while time.monotonic() <= deadline:

@@ -329,8 +329,8 @@ async def test_a_crash_mid_batch_and_every_message_twice_leave_the_rows_of_a_reb
                     other.dispose()
 
                     fresh = rebuild.fresh_engine()
-                    items = await rebuild.read_items(js, subjects.MATCH_SUBJECTS, stream=subjects.MATCH_STREAM)
-                    await rebuild.rebuild_match_list_into(fresh, MatchList(EventStore(js)), items)
+                    chunks = rebuild.read_chunks(js, subjects.MATCH_SUBJECTS, stream=subjects.MATCH_STREAM, size=4)
+                    await rebuild.rebuild_match_list_into(fresh, MatchList(EventStore(js)), chunks)
                     assert rebuild.compare(engine, fresh, models=rebuild.MATCH_LIST) == []
                     with Session(engine) as session:
                         rows = {r.match_id: r for r in session.scalars(select(db.StoredMatch))}

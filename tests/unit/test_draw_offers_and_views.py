@@ -77,3 +77,16 @@ def test_a_declined_offer_clears_the_acceptances_given_so_far() -> None:
 def test_an_event_before_the_match_was_created_is_refused_by_name() -> None:
     with pytest.raises(ValueError, match="^event Resigned before MatchCreated$"):
         match_layer.evolve(UGOLKI, None, Resigned(seat="white"))
+
+
+def test_each_seat_sees_its_own_cards_in_the_game_view() -> None:
+    """Hidden information: the match view gives the game's view for its viewer, never the
+    spectator's to a seat (nor a seat's to anyone else)."""
+    state = _started(KC, ("ann", "bob"))
+    for seat in ("p1", "p2"):
+        ready = KC.legal_commands(state.game_state, seat)[0]
+        state = _fold(KC, state, match_layer.decide(KC, state, seat, ready, SEED))
+    mine = match_layer.view(KC, state, "p1", "m", 3).game_view
+    assert mine == KC.view(state.game_state, "p1")
+    assert mine != KC.view(state.game_state, None)
+    assert match_layer.view(KC, state, None, "m", 3).game_view == KC.view(state.game_state, None)

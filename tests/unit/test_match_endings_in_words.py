@@ -103,3 +103,18 @@ def test_a_player_is_named_once_when_the_name_is_the_seat_or_missing() -> None:
     assert match_layer.seat_names_in_words(state) == {"white": "white", "black": "black"}
     state = _fold(UGOLKI, None, match_layer.decide(UGOLKI, None, None, _created(UGOLKI, ("ann", "bob"))))
     assert match_layer.seat_names_in_words(state) == {"white": "ann (white)", "black": "bob (black)"}
+
+
+def test_two_seats_sharing_first_place_are_named_together() -> None:
+    state = _kings_corner(("ann", "bob", "cid"))
+    for seat in ("p1", "p3"):
+        ready = KC.legal_commands(state.game_state, seat)[0]
+        state = _fold(KC, state, match_layer.decide(KC, state, seat, ready, SEED))
+    state = _expire(state)
+    assert state.outcome == Outcome(ranks=(1, 2, 1), reason="abandoned")
+    assert match_layer.outcome_text(KC, state) == (
+        "ann (p1) and cid (p3) share first place: bob (p2) stopped playing (no move in time)."
+    )
+    assert match_layer.outcome_text(KC, state, "ru") == (
+        "ann (p1) и cid (p3) делят первое место: игрок bob (p2) перестал играть (не сделал ход вовремя)."
+    )

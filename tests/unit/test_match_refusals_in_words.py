@@ -81,6 +81,7 @@ def test_each_bad_time_control_is_refused_in_its_own_words() -> None:
         problem(TimeControl(base_s=60, grace_s=float("nan"))) == "time control values must be finite numbers"
     )
     assert problem(TimeControl(base_s=60, increment_s=-1)) == "time control values must not be negative"
+    assert problem(TimeControl(move_s=-5)) == "time control values must not be negative"
     either = "a time control has either base_s (Fischer, with increment_s) or move_s (per move)"
     assert problem(TimeControl()) == either
     assert problem(TimeControl(base_s=60, move_s=5)) == either

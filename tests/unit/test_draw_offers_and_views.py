@@ -8,7 +8,7 @@ import dataclasses
 import pytest
 
 from contracts.envelope import Rejected
-from contracts.match import AcceptDraw, DeclineDraw, DrawAccepted, MatchEnded, OfferDraw, Resigned
+from contracts.match import AcceptDraw, DeclineDraw, DrawAccepted, MatchEnded, OfferDraw, Resign, Resigned
 from domain.core import match as match_layer
 from domain.games import registry
 from tests.unit.test_rules_in_words import _created
@@ -90,3 +90,11 @@ def test_each_seat_sees_its_own_cards_in_the_game_view() -> None:
     assert mine == KC.view(state.game_state, "p1")
     assert mine != KC.view(state.game_state, None)
     assert match_layer.view(KC, state, None, "m", 3).game_view == KC.view(state.game_state, None)
+
+
+def test_the_view_says_whether_the_match_runs_or_is_finished() -> None:
+    state = _started(UGOLKI, ("ann", "bob"))
+    assert match_layer.view(UGOLKI, state, None, "m", 1).status == "running"
+    state = _fold(UGOLKI, state, match_layer.decide(UGOLKI, state, "black", Resign()))
+    view = match_layer.view(UGOLKI, state, None, "m", 2)
+    assert view.status == "finished" and view.outcome == state.outcome and view.to_move == ()

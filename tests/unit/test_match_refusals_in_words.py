@@ -123,3 +123,8 @@ def test_a_handover_without_the_computer_players_token_is_refused_in_words() -> 
     assert result == Rejected(
         code="malformed", detail="a seat handed to a computer player needs bot_token_hash"
     )
+
+
+def test_unknown_ruleset_parameters_are_refused_by_name() -> None:
+    result = match_layer.resolve_ruleset(UGOLKI, UGOLKI.default_preset, {"zeta": 1, "alpha": 2})
+    assert result == Rejected(code="invalid_ruleset", detail="unknown ruleset parameter(s): alpha, zeta")

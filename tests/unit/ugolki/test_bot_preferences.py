@@ -33,7 +33,7 @@ def test_greedy_never_picks_the_losing_move_home_among_equal_moves() -> None:
 
 def test_search_keeps_racing_when_the_opponent_is_boxed_in() -> None:
     """§6.10: Black's a8 has no move (a7, b8 taken; a6, c8 behind them), so Black passes; the
-    search still brings its one outside piece, d4, towards the free target squares b6-c7."""
+    search still brings its one outside piece, d4, towards the free target squares b6, c6, b7, c7."""
     state = pos(rules("kostrov"), "a7 b8 a6 c8 d4", "a8")
     assert choices("search", state) <= {("d4", "c4"), ("d4", "d5")}
 

@@ -61,10 +61,11 @@ def _weights(state: UgolkiState, side: int) -> tuple[float, ...]:
     """Per-square cost of a piece of ``side`` (lower is better).
 
     Tempo distance (§7), plus a small quadratic term so that stragglers are brought up, plus a
-    penalty for standing in the own home that grows as the leave-home deadline (§6.2) nears.
-    In the ending (at most three pieces still outside the target home) a piece outside is
-    drawn to the nearest free target square instead of the corner, and pieces inside prefer
-    deeper squares, which frees the shallow ones.
+    penalty for standing in the own home that grows as the leave-home deadline (§6.2) nears
+    (2, then 8 from eleven moves before it).  In the ending (at most three pieces still outside
+    the target home) a square outside costs 6 plus its file and rank distance to the nearest
+    free target square, so a piece outside is drawn there instead of the corner, and pieces
+    inside prefer deeper squares (0.3 x the distance), which frees the shallow ones.
     """
     geo = state.geo
     rs = state.ruleset

@@ -8,7 +8,8 @@ from __future__ import annotations
 import random
 
 from domain.games.ugolki import GAME
-from domain.games.ugolki.state import UgolkiState
+from domain.games.ugolki.bots import _weights
+from domain.games.ugolki.state import WHITE, UgolkiState
 from tests.unit.ugolki.helpers import pos, rules
 
 BOTS = GAME.bots or {}
@@ -68,3 +69,24 @@ def test_search_brings_the_straggler_up_first() -> None:
     one square nearer the corner a8, the one furthest behind (e2) moves first."""
     state = pos(rules(), "e2 f5 c4 d7 a8 b8 c8 a7 b7 a6", "e1 f1 g1 h1 f2 g2 h2 g3 h3 h6", (10, 10))
     assert choices("search", state) == {("e2", "e3"), ("e2", "d2")}
+
+
+def test_search_hurries_from_eleven_moves_before_the_deadline() -> None:
+    """§6.2 with the search's deadline weighting: twelve moves before the deadline the position
+    above is still a race (the double jump); from eleven moves before it, h4 leaves home first."""
+    assert choices("search", pos(rules(), DEADLINE_WHITE, "h1 a8", (28, 28))) == {("e3", "c5")}
+    assert {f for f, _ in choices("search", pos(rules(), DEADLINE_WHITE, "h1 a8", (29, 29)))} == {"h4"}
+
+
+def test_in_the_ending_a_square_outside_costs_six_plus_the_way_to_the_nearest_free_target() -> None:
+    """The search's ending weights (bots._weights): with at most three pieces outside the target
+    home, a square outside it costs 6 (more than any square inside, 0.3 x its tempo distance)
+    plus its file and rank distance to the nearest free target square."""
+    state = pos(rules("kostrov"), "a6 b6 a7 b7 c7 a8 b8 c8 c3", "f1 g1 h1 f2 g2 h2 f3 g3 e6", (30, 30))
+    weights = _weights(state, WHITE)
+    at = state.geo.index
+    free = "c6"  # the one target square White has not filled
+    for square, way in {"c3": 3, "e4": 4, "d5": 2, "c5": 1}.items():
+        assert (square, weights[at[square]]) == (square, 6.0 + way), free
+    inside = [weights[at[s]] for s in ("a6", "b6", "a7", "b7", "c7", "a8", "b8", "c8", "c6")]
+    assert max(inside) < 6.0

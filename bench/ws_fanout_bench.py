@@ -82,6 +82,7 @@ class Player:
         self.rng = rng
         self.fold = PublicFold("ugolki")
         self.statuses: list[int] = []
+        self.posts: list[float] = []  # each move until its POST's reply
         self.ws = ws_connect(url.replace("http://", "ws://") + f"/ws/matches/{self.match_id}", max_size=None)
         self.view = self.until_seq(1)
 
@@ -106,6 +107,7 @@ class Player:
                 json={"command": command},
                 headers={"Authorization": f"Bearer {self.tokens[seat]}"},
             )
+            self.posts.append(time.perf_counter() - start)
             self.statuses.append(r.status_code)
             if r.status_code != 200:
                 raise RuntimeError(r.text)
@@ -160,6 +162,8 @@ def main() -> None:
     loaded: list[float] = []
     steady: list[float] = []  # loaded, from the move after --settled-after on
     statuses: list[int] = []
+    posts_without: list[float] = []  # the same moves until their POST's reply
+    posts_with: list[float] = []
     try:
         client = httpx.Client(base_url=url, timeout=30)
         for _ in range(300):
@@ -173,11 +177,15 @@ def main() -> None:
         for n in range(args.rounds):
             player = Player(client, url, rng)
             player.play(3)  # warm up
+            player.posts.clear()
             without += player.play(args.moves)
+            posts_without += player.posts
             idle = [idle_socket("127.0.0.1", port, player.match_id) for _ in range(args.idle)]
             time.sleep(args.settle)
             statuses.append(client.get(f"/api/matches/{player.match_id}").status_code)
+            player.posts.clear()
             took = player.play(args.moves)
+            posts_with += player.posts
             loaded += took
             steady += took[args.settled_after :]
             for s in idle:
@@ -200,6 +208,8 @@ def main() -> None:
         "ws_fanout_p95_ms_with": round(pct(loaded, 0.95), 2),
         "ws_fanout_mean_ms_with": round(statistics.fmean(loaded) * 1000, 2),
         "ws_fanout_p95_ms_with_steady": round(pct(steady, 0.95), 2) if steady else None,
+        "ws_fanout_post_p95_ms_without": round(pct(posts_without, 0.95), 2),
+        "ws_fanout_post_p95_ms_with": round(pct(posts_with, 0.95), 2),
         "ws_fanout_5xx": sum(1 for s in statuses if s >= 500),
     }
     out["ws_fanout_p95_ratio"] = round(out["ws_fanout_p95_ms_with"] / out["ws_fanout_p95_ms_without"], 2)

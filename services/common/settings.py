@@ -206,8 +206,9 @@ class GatewaySettings(_Section):
         _EDGE.ws_send_queue,
         ge=2,
         validation_alias="GAMEHALL_WS_SEND_QUEUE",
-        description="frames the gateway may hold for a match WebSocket that does not read (more than 4 KiB sent "
-        "to it still unsent); one more and the socket is closed with 4408 `slow_consumer`",
+        description="frames a match WebSocket that does not read (more than 4 KiB sent to it still unsent, or "
+        "no room in its peer's window) may fall behind; one more and the socket is closed with 4408 "
+        "`slow_consumer`",
     )
     header_timeout_s: float = Field(
         _EDGE.header_timeout_s,

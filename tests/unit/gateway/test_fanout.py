@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
-from services.gateway import fanout, sockets
+from services.gateway import fanout, outlet, sockets
 
 
 class FakeFold:
@@ -197,24 +198,31 @@ async def test_a_slow_socket_that_cannot_even_take_the_close_is_cut(monkeypatch:
 
 
 class FakeOutlet:
-    """A connection the hub writes to directly: ``unsent`` is what its kernel has not sent."""
+    """A connection the hub writes to directly: ``unsent_bytes`` is what its kernel has not sent,
+    ``room`` what its peer's window takes beyond that."""
 
     def __init__(self) -> None:
         self.writes: list[bytes] = []
         self.unsent_bytes = 0
+        self.room = outlet.ROOM_UNKNOWN
         self.asked = 0
         self.open = True
 
     def ready(self) -> bool:
         return self.open
 
-    def unsent(self) -> int:
+    def probe(self) -> tuple[int, int]:
         self.asked += 1
-        return self.unsent_bytes
+        return self.unsent_bytes, self.room
 
     def write(self, data: bytes) -> None:
         self.writes.append(data)
-        self.unsent_bytes += len(data)  # a peer that reads nothing until told to
+        if self.room == outlet.ROOM_UNKNOWN:
+            self.unsent_bytes += len(data)  # a peer that reads nothing until told to
+        else:  # its window takes what it has room for; the kernel keeps the rest
+            taken = min(self.room, len(data))
+            self.room -= taken
+            self.unsent_bytes += len(data) - taken
 
 
 def texts_of(data: bytes) -> list[str]:
@@ -258,6 +266,7 @@ async def test_a_socket_whose_kernel_holds_unsent_bytes_is_held_in_order_and_cau
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(fanout, "SWEEP_S", 0.01)
+    monkeypatch.setattr(fanout, "SWEEP_MAX_S", 0.02)
     monkeypatch.setattr(fanout, "LAG_BYTES", 100)  # a decision here is 28 bytes on the wire
     source = Source()
     hub = make_hub(source, queue_size=64)
@@ -270,16 +279,17 @@ async def test_a_socket_whose_kernel_holds_unsent_bytes_is_held_in_order_and_cau
         reader.unsent_bytes = 0  # this one reads; the other never does
     assert len(reader.writes) == 6
     assert len(stuck.writes) == 4 and stuck.unsent_bytes == 112  # more than 100 unsent: held from then on
-    assert s.lagging and s.held_frames == 4
+    assert s.lagging and feed.behind(s) == 4 and s in feed.held and s not in feed.live
+    assert len(feed.log) == 2  # the two decisions it missed, kept once for every socket of its seat
     await asyncio.sleep(0.05)
     assert len(stuck.writes) == 4  # still behind: the sweep writes nothing
     stuck.unsent_bytes = 0  # it reads again
-    await asyncio.sleep(0.05)
-    assert len(stuck.writes) == 5 and not s.lagging and not s.held
+    await asyncio.sleep(0.1)
+    assert len(stuck.writes) == 5 and not s.lagging and not feed.held and s in feed.live
     assert texts_of(stuck.writes[-1]) == [f"{kind} {n} None" for n in (5, 6) for kind in ("events", "view")]
     await source.publish()
     assert texts_of(stuck.writes[-1]) == ["events 7 None", "view 7 None"]
-    assert feed.sweeper is None  # nobody lags: no sweep runs
+    assert feed.sweeper is None and not feed.log  # nobody lags: no sweep runs, nothing is kept
 
 
 async def test_the_kernel_is_asked_only_when_what_was_written_could_exceed_the_lag(
@@ -292,10 +302,11 @@ async def test_the_kernel_is_asked_only_when_what_was_written_could_exceed_the_l
     o = FakeOutlet()
     w = hub.watch(feed, None, outlet=o)  # type: ignore[arg-type]
     await source.publish(3)
-    assert o.asked == 0 and [len(b) for b in o.writes] == [28, 28, 28] and w.owed == 84
+    # Asked when it joined (how much its peer's window takes), not since.
+    assert o.asked == 1 and [len(b) for b in o.writes] == [28, 28, 28] and w.owed == 84
     o.unsent_bytes = 0  # it read them
     await source.publish()
-    assert o.asked == 1 and len(o.writes) == 4 and w.owed == 28
+    assert o.asked == 2 and len(o.writes) == 4 and w.owed == 28
 
 
 async def test_a_held_socket_that_falls_further_behind_than_its_queue_is_slow() -> None:
@@ -306,17 +317,145 @@ async def test_a_held_socket_that_falls_further_behind_than_its_queue_is_slow() 
     w = hub.watch(feed, None, outlet=o)  # type: ignore[arg-type]
     o.open = False  # its transport is paused
     await source.publish(2)
-    assert w.held_frames == 4 and not w.slow
+    assert feed.behind(w) == 4 and not w.slow
     await source.publish()
     assert w.slow and w.ended.is_set() and not o.writes
+    assert w not in feed.held and not feed.log  # nothing is kept for it any more
     await source.publish()
-    assert w.held_frames == 4
+    assert not o.writes
+
+
+class CountingOutlet(FakeOutlet):
+    def __init__(self) -> None:
+        super().__init__()
+        self.looked = 0
+
+    def ready(self) -> bool:
+        self.looked += 1
+        return super().ready()
+
+
+async def test_a_decision_costs_nothing_per_held_socket_and_each_seat_catches_up_on_its_own_frames(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(fanout, "SWEEP_S", 0.01)
+    monkeypatch.setattr(fanout, "SWEEP_MAX_S", 0.02)
+    source = Source()
+    hub = make_hub(source, queue_size=64)
+    feed = await hub.fold("m1")
+    reader = FakeOutlet()
+    hub.watch(feed, None, outlet=reader)  # type: ignore[arg-type]
+    stuck = {seat: CountingOutlet() for seat in ("white", "black", None)}
+    watchers = {seat: hub.watch(feed, seat, outlet=o) for seat, o in stuck.items()}  # type: ignore[arg-type]
+    for o in stuck.values():
+        o.open = False  # paused: held from the first decision on
+    await source.publish()
+    looked = {seat: o.looked for seat, o in stuck.items()}
+    assert all(w in feed.held for w in watchers.values())
+    for _ in range(4):
+        await source.publish()
+        reader.unsent_bytes = 0
+    # Held sockets are not looked at per decision (a sweep looks at them now and then)...
+    assert all(o.looked - looked[seat] <= 8 for seat, o in stuck.items())
+    # ...but every seat among them is rendered once per decision, for when they catch up.
+    assert {seat for seq, seat in source.rendered if seq == 5} == {None, "white", "black"}
+    assert len(feed.log) == 5
+    stuck["white"].open = True
+    await asyncio.sleep(0.1)
+    assert texts_of(stuck["white"].writes[-1]) == [
+        f"{kind} {n} white" for n in range(1, 6) for kind in ("events", "view")
+    ]
+    assert watchers["white"] in feed.live and feed.held.keys() == {watchers["black"], watchers[None]}
+    stuck["black"].open = stuck[None].open = True
+    await asyncio.sleep(0.1)
+    assert texts_of(stuck[None].writes[-1]) == [
+        f"{kind} {n} None" for n in range(1, 6) for kind in ("events", "view")
+    ]
+    assert not feed.held
+    await source.publish()
+    assert not feed.log and all(texts_of(o.writes[-1])[-1].startswith("view 6") for o in stuck.values())
+
+
+async def test_a_socket_whose_peer_window_has_no_room_for_a_decision_is_held_before_its_kernel_queues_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(fanout, "SWEEP_S", 0.01)
+    monkeypatch.setattr(fanout, "SWEEP_MAX_S", 0.02)
+    monkeypatch.setattr(fanout, "LAG_BYTES", 40)
+    source = Source()
+    hub = make_hub(source)
+    feed = await hub.fold("m1")
+    o = FakeOutlet()
+    o.room = 70  # the first frames and a decision here are 28 bytes each: two fit
+    w = hub.watch(feed, None, first=["events 0 None", "view 0 None"], outlet=o)  # type: ignore[arg-type]
+    o.writes.clear()
+    await source.publish(3)
+    assert len(o.writes) == 1 and w in feed.held and o.unsent_bytes == 0  # nothing queued in its kernel
+    await asyncio.sleep(0.05)
+    assert len(o.writes) == 1  # the window is still shut: the sweep writes nothing
+    o.unsent_bytes, o.room = 0, 1000  # it read
+    await asyncio.sleep(0.1)
+    assert texts_of(o.writes[-1]) == [f"{kind} {n} None" for n in (2, 3) for kind in ("events", "view")]
+    assert w in feed.live and w.room == 1000 - 56
+
+
+async def test_a_socket_whose_first_frames_fill_its_window_is_held_from_the_start(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(fanout, "SWEEP_S", 0.01)
+    monkeypatch.setattr(fanout, "SWEEP_MAX_S", 0.02)
+    source = Source()
+    hub = make_hub(source)
+    feed = await hub.fold("m1")
+    o = FakeOutlet()
+    o.room = 20  # less than its first frames (28 bytes)
+    w = hub.watch(feed, None, first=["events 0 None", "view 0 None"], outlet=o)  # type: ignore[arg-type]
+    assert w in feed.held and w not in feed.live and len(o.writes) == 1
+    await source.publish(2)
+    assert len(o.writes) == 1 and o.asked == 1 and feed.behind(w) == 4  # no decision looked at it
+    o.unsent_bytes, o.room = 0, 1000  # it read
+    await asyncio.sleep(0.1)
+    assert texts_of(o.writes[-1]) == [f"{kind} {n} None" for n in (1, 2) for kind in ("events", "view")]
+    assert w in feed.live and not feed.held
+
+
+def test_an_outlet_sees_a_never_reading_peer_s_window_fill_and_a_reader_s_stay_open() -> None:
+    import socket as sockets_
+
+    if outlet.TCP_INFO is None:
+        pytest.skip("TCP_INFO is Linux's")
+    server = sockets_.create_server(("127.0.0.1", 0))
+    pairs = []
+    for rcvbuf in (4096, 0):
+        peer = sockets_.socket()
+        if rcvbuf:
+            peer.setsockopt(sockets_.SOL_SOCKET, sockets_.SO_RCVBUF, rcvbuf)
+        peer.connect(server.getsockname())
+        conn, _ = server.accept()
+        conn.setblocking(False)
+        transport = SimpleNamespace(
+            get_extra_info=lambda name, conn=conn: conn, get_write_buffer_size=lambda: 0
+        )
+        pairs.append((peer, conn, outlet.Outlet(SimpleNamespace(transport=transport))))
+    try:
+        for _ in range(4):
+            for _peer, conn, _o in pairs:
+                conn.send(b"x" * 2200)
+            time.sleep(0.02)
+        (_, _, idle), (_, _, reader) = pairs
+        unsent, room = idle.probe()
+        assert room == 0 and unsent > 0  # its window is full, and the kernel queues the rest
+        unsent, room = reader.probe()
+        assert unsent == 0 and room > 8800  # a default window takes far more
+    finally:
+        for peer, conn, _o in pairs:
+            peer.close()
+            conn.close()
+        server.close()
 
 
 def test_wire_frames_are_what_websockets_writes_for_a_server() -> None:
     from websockets.frames import Frame, Opcode
-
-    from services.gateway import outlet
 
     texts = ["x" * 10, "y" * 300, "z" * 70_000, "é"]
     assert outlet.wire(texts) == b"".join(Frame(Opcode.TEXT, t.encode()).serialize(mask=False) for t in texts)

@@ -6,11 +6,14 @@ nats-server.  The client plays Ugolki moves over HTTP and waits for each move's 
 WebSocket of the match; the idle sockets complete the handshake and never read.  The two
 phases are interleaved, round after round on a fresh match each: ``--moves`` moves without the
 idle sockets, then the idle sockets connect and ``--moves`` more are played, then they close,
-so both phases see the same machine (it is shared, and drifts).  Reports the p50 and p95 of
+so both phases see the same machine (it is shared, and drifts); each phase's moves start after
+the same pause (``--settle``) and a ``GET`` of the match.  Reports the p50 and p95 of
 each phase, their ratio (the target: p95 with / p95 without <= 2), the same for the moves from
 ``--settled-after`` on in each round (a never-reading socket is written to until its receive
 buffer is full and the gateway holds its frames; the idle sockets connect anew each round, so
-every round has that start) and the count of 5xx answers.  One JSON line at the end.
+every round has that start), the p95 until each move's POST is answered (``post_p95``: a move
+that waits, waits for its reply or for its view) and the count of 5xx answers.  One JSON line
+at the end.
 
     .venv/bin/python bench/ws_fanout_bench.py [--idle 500] [--rounds 6] [--moves 15]
 """
@@ -128,7 +131,10 @@ def main() -> None:
         help="moves after which the idle sockets' receive buffers are full and they are held (the steady figure)",
     )
     parser.add_argument(
-        "--settle", type=float, default=2.0, help="seconds between the idle sockets connecting and the moves"
+        "--settle",
+        type=float,
+        default=2.0,
+        help="seconds before each phase's moves (for the idle sockets: after they connect)",
     )
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="gh-wsbench-"))
@@ -177,6 +183,10 @@ def main() -> None:
         for n in range(args.rounds):
             player = Player(client, url, rng)
             player.play(3)  # warm up
+            # The same pause and look-up before each phase: a first move after a pause is
+            # slower whatever watches (with --idle 0 the phases would differ otherwise).
+            time.sleep(args.settle)
+            statuses.append(client.get(f"/api/matches/{player.match_id}").status_code)
             player.posts.clear()
             without += player.play(args.moves)
             posts_without += player.posts

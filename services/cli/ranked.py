@@ -85,18 +85,23 @@ def rebuild_cmd(
             lambda js, engine: rebuild.rebuild(js, engine, scoring_config.load(settings.scoring), check=check, wait_s=wait),
         )
     )
+    counts = f"matches {report['matches']}, rated {report['rated']}"
+    _report_rebuild(report, counts, check, as_json, "live tables equal", "live tables replaced")
+
+
+def _report_rebuild(report: dict[str, Any], counts: str, check: bool, as_json: bool, equal: str, replaced: str) -> None:
+    """A rebuild's report as JSON or as lines (its counts, each difference, the outcome); exit 1
+    when the check found a difference."""
     if as_json:
         typer.echo(json.dumps(report, indent=2))
     else:
-        typer.echo(
-            f"matches {report['matches']}, rated {report['rated']}, rebuilt in {report['rebuild_seconds']} s"
-        )
+        typer.echo(f"{counts}, rebuilt in {report['rebuild_seconds']} s")
         for line in report.get("differences", []):
             typer.echo(f"  differs: {line}")
         if check:
-            typer.echo("check: OK, live tables equal the rebuild" if report["ok"] else "check: FAILED")
+            typer.echo(f"check: OK, {equal} the rebuild" if report["ok"] else "check: FAILED")
         else:
-            typer.echo("live tables replaced by the rebuild")
+            typer.echo(f"{replaced} by the rebuild")
     if not report["ok"]:
         raise typer.Exit(code=1)
 
@@ -144,17 +149,5 @@ def matches_rebuild_cmd(
     report = asyncio.run(
         _with_log("gamehall-matches", lambda js, engine: rebuild.rebuild_match_list(js, engine, check=check, wait_s=wait))
     )
-    if as_json:
-        typer.echo(json.dumps(report, indent=2))
-    else:
-        typer.echo(
-            f"messages {report['messages']}, matches {report['matches']}, rebuilt in {report['rebuild_seconds']} s"
-        )
-        for line in report.get("differences", []):
-            typer.echo(f"  differs: {line}")
-        if check:
-            typer.echo("check: OK, the live table equals the rebuild" if report["ok"] else "check: FAILED")
-        else:
-            typer.echo("live table replaced by the rebuild")
-    if not report["ok"]:
-        raise typer.Exit(code=1)
+    counts = f"messages {report['messages']}, matches {report['matches']}"
+    _report_rebuild(report, counts, check, as_json, "the live table equals", "live table replaced")

@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import msgspec
-from sqlalchemy import select
+from nats.js import JetStreamContext
+from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
 from contracts import subjects
@@ -35,6 +36,7 @@ from domain.core.words import LANGS
 from domain.games import registry
 from services.common import db, logs
 from services.common.natsio import EventStore
+from services.common.projection import Projection, ProjectionOptions
 
 RUNNING_KEPT = 4096  # running matches whose state the projection keeps in memory (the gateway keeps 2048)
 
@@ -110,6 +112,27 @@ class MatchList:
         self.pending: dict[int, tuple[str, dict[str, Any] | str | None]] = {}
         self.reads = 0  # matches whose earlier log was read from the stream
         self.log = logs.get("projection.match-list")
+
+    def projection(
+        self,
+        js: JetStreamContext,
+        engine: Engine,
+        consumer: str = subjects.MATCH_LIST_CONSUMER,
+        options: ProjectionOptions | None = None,
+    ) -> Projection:
+        """The projection that keeps ``engine``'s match list up with the match stream through
+        this fold (the scoring service runs it with ``resume_from_database=True``)."""
+        return Projection(
+            js,
+            engine,
+            consumer,
+            subjects.MATCH_SUBJECTS,
+            self.apply,
+            options=options,
+            prefetch=self.prefetch,
+            stream=subjects.MATCH_STREAM,
+            prepare=self.prepare,
+        )
 
     # ---------------------------------------------------------------- before the transaction
     async def prepare(self, items: Iterable[Item]) -> None:

@@ -55,18 +55,7 @@ async def run(
             stream=subjects.DISPUTE_STREAM,
             lock=lock,
         )
-        lister = MatchList(EventStore(js))
-        listed = Projection(
-            js,
-            engine,
-            subjects.MATCH_LIST_CONSUMER,
-            subjects.MATCH_SUBJECTS,
-            lister.apply,
-            options=ProjectionOptions(resume_from_database=True),
-            prefetch=lister.prefetch,
-            stream=subjects.MATCH_STREAM,
-            prepare=lister.prepare,
-        )
+        listed = MatchList(EventStore(js)).projection(js, engine, options=ProjectionOptions(resume_from_database=True))
         await asyncio.gather(matches.run(stop), rulings.run(stop), listed.run(stop))
 
 

@@ -12,6 +12,7 @@ from contracts.match import ClaimTimeout, ExpireIdle, Outcome, Resign, TimeContr
 from domain.core import match as match_layer
 from domain.games import registry
 from tests.unit.test_clocks import T0, Match
+from tests.unit.test_draw_offers_and_views import SEED, _fold
 from tests.unit.test_rules_in_words import _created
 
 KC = registry.get("kings-corner")
@@ -19,14 +20,6 @@ UGOLKI = registry.get("ugolki")
 # A game that words none of its endings: the match layer shows the reason code as it is.
 WORDLESS = dataclasses.replace(UGOLKI, end_text=None)
 HOUR = 3_600_000
-SEED = b"\x05" * 32
-
-
-def _fold(game, state, events):  # type: ignore[no-untyped-def]
-    assert isinstance(events, tuple), events
-    for event in events:
-        state = match_layer.evolve(game, state, event, SEED if game.chance else None)
-    return state
 
 
 def _kings_corner(players: tuple[str, ...]) -> match_layer.MatchState:

@@ -457,6 +457,35 @@ class ConnectionGuard:
 WS_ABORT_EXTENSION = "gamehall.abort"  # in a WebSocket's ASGI scope: cuts its connection
 
 
+PROTOCOL_ERROR_LINGER_S = 1.0  # how long a socket closed for a protocol error is read (and dropped)
+
+
+def _linger_after_protocol_errors(ws: Any) -> None:
+    """A WebSocket that breaks the protocol (a message over ``ws_max_size``: 1009; a bad frame:
+    1002) gets its close frame, and what its client is still sending is read and dropped for
+    ``PROTOCOL_ERROR_LINGER_S`` before the connection is closed.  Closed at once (uvicorn's
+    way), the kernel answers the data still arriving with a reset, and the client can lose the
+    close frame it was sent and see only a reset connection."""
+    if not callable(getattr(ws, "handle_parser_exception", None)) or not hasattr(ws, "conn"):
+        return
+    done = False
+
+    def handle_parser_exception() -> None:
+        nonlocal done
+        if done:  # the parser discards what comes after the failure; nothing more to do
+            return
+        done = True
+        sent = ws.conn.close_sent
+        if sent is not None:
+            ws.queue.put_nowait({"type": "websocket.disconnect", "code": sent.code, "reason": sent.reason})
+        ws.transport.write(b"".join(ws.conn.data_to_send()))
+        ws.close_sent = True
+        # uvicorn closes the transport when the app returns unless a close timer is pending.
+        ws.close_timer = asyncio.get_running_loop().call_later(PROTOCOL_ERROR_LINGER_S, ws.transport.close)
+
+    ws.handle_parser_exception = handle_parser_exception
+
+
 def guarded_http_protocol(guard: ConnectionGuard) -> type[asyncio.Protocol] | None:
     """uvicorn's httptools protocol with the per-address cap and the header read timeout; None
     where httptools is missing (uvicorn then uses its own, unguarded)."""
@@ -543,6 +572,7 @@ def guarded_http_protocol(guard: ConnectionGuard) -> type[asyncio.Protocol] | No
                 lost(exc)
 
             ws.connection_lost = connection_lost  # type: ignore[method-assign]
+            _linger_after_protocol_errors(ws)
             # A socket the app must close at once (one that does not read) is cut through this.
             scope = getattr(ws, "scope", None)
             if isinstance(scope, dict):

@@ -208,12 +208,21 @@ def to_record(decisions: Sequence[tuple[str | None, Any, Sequence[Any]]]) -> dic
     deals: list[dict[str, Any]] = []
     actions: list[list[Any]] = []
     first_dealer = 0
+    left_before_deal: str | None = None  # a seat that resigned while the table waited for a deal
     for seat, command, events in decisions[1:]:
         if seat is not None and command is not None:
             if isinstance(command, Resign) or not isinstance(command, match_layer.MATCH_COMMAND_TYPES):
                 actions.append(adapter.format_action(state.game_state, seat, command))
+            if isinstance(command, Resign) and adapter.wants_deal(state.game_state):
+                left_before_deal = seat
         for event in events:
             entry = None if match_layer.is_match_event(event) else adapter.deal_entry(event)
+            if entry is not None and left_before_deal is not None:
+                # A record deals as soon as a deal is due, so its replay would deal this seat in.
+                raise ValueError(
+                    f"{left_before_deal} resigned before deal {len(deals) + 1} was dealt, which a game "
+                    "record cannot say (docs/audit.md, Game records): the audit bundle is this match's evidence"
+                )
             if entry is not None:
                 entry = dict(entry)
                 dealer = entry.pop("first_dealer", None)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
@@ -55,12 +55,15 @@ def played_match(
     max_moves: int = 400,
     preset: str | None = None,
     server_seed: bytes | None = None,
+    first: Sequence[tuple[str, Any]] = (),
+    seat_count: int | None = None,
 ) -> tuple[AuditBundle, list[tuple[str | None, Any, tuple[Any, ...]]]]:
-    """A complete match played by the random computer player, as decisions and as a bundle."""
+    """A complete match played by the random computer player, as decisions and as a bundle
+    (after the ``first`` commands, each ``(seat, command)``)."""
     decider = registry.get(game)
     preset = preset or decider.default_preset
     ruleset = match_layer.resolve_ruleset(decider, preset, {})
-    seats = decider.seat_names(match_layer.default_seats_of(decider, preset))
+    seats = decider.seat_names(seat_count or match_layer.default_seats_of(decider, preset))
     from domain.core.rng import commitment
 
     seed_bytes = server_seed if server_seed is not None else (b"\x07" * 32 if decider.chance else None)
@@ -81,9 +84,13 @@ def played_match(
     for e in events:
         state = match_layer.evolve(decider, state, e, seed_bytes)
     bot = (decider.bots or {})["random"]
+    given = list(first)
     while state.outcome is None and len(decisions) < max_moves:
-        seat = match_layer.to_move(decider, state)[0]
-        command = bot(state.game_state, seat, rng)
+        if given:
+            seat, command = given.pop(0)
+        else:
+            seat = match_layer.to_move(decider, state)[0]
+            command = bot(state.game_state, seat, rng)
         events = match_layer.decide(decider, state, seat, command, seed_bytes)
         assert not isinstance(events, Rejected), events
         decisions.append((seat, command, events))

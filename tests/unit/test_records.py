@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from contracts.games.kings_corner import RoundDealt
+from contracts.match import Resign
 from domain import records
 from services.cli.rules import rules_app
 from tests.support.bundles import played_match
@@ -134,3 +136,15 @@ def test_a_resignation_in_a_record_ends_the_game() -> None:
     answer = records.replay(ugolki([*OPENING, ["resign", 1]]))
     assert isinstance(answer, records.Replayed) and answer.finished
     assert answer.ranks == (1, 2) and answer.reason == "resignation"
+
+
+def test_a_seat_that_resigned_before_a_deal_is_not_exported_as_a_record() -> None:
+    """rules/records.md deals each round as soon as it is due, so a record has no place for a
+    seat that left while its table waited for the deal (live play leaves it out of the deal, a
+    replay would deal it in): the export says so instead of writing a record that replays
+    otherwise (docs/audit.md, Game records)."""
+    bundle, decisions = played_match(game="kings-corner", seed=4, max_moves=3000, first=[("p1", Resign())], seat_count=3)
+    dealt = next(e for *_, events in decisions for e in events if isinstance(e, RoundDealt))
+    assert dealt.hand_sizes[0] == 0  # live play dealt p1 out
+    with pytest.raises(ValueError, match="p1 resigned before deal 1 was dealt"):
+        records.record_of_bundle(bundle)

@@ -20,23 +20,7 @@ from contracts.games.kings_cup import (
 from domain.games.kings_cup import GAME
 from domain.games.kings_cup.engine import CupState
 from domain.games.kings_cup.rules import PRESETS
-
-SEED = bytes(range(32))
-
-
-def started(cup: str, n: int = 3, preset: str = "kings-cup-neutral", **changes: object) -> CupState:
-    s = GAME.initial_state(PRESETS[preset], GAME.seat_names(n), SEED)
-    order = tuple(cup.split())
-    s = GAME.evolve(s, CupDealt(order=order, size=len(order), first_seat="p1"))
-    return msgspec.structs.replace(s, **changes) if changes else s
-
-
-def act(s: CupState, seat: str, cmd: object) -> tuple[CupState, tuple[object, ...]]:
-    events = GAME.decide(s, seat, cmd)  # type: ignore[arg-type]
-    assert not isinstance(events, Rejected), events
-    for e in events:
-        s = GAME.evolve(s, e)
-    return s, tuple(events)
+from tests.unit.kings_cup.helpers import SEED, act, started
 
 
 def refused(s: CupState, seat: str, cmd: object) -> tuple[str, str]:

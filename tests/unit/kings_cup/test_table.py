@@ -21,34 +21,10 @@ from contracts.match import CreateMatch
 from domain.core import match
 from domain.core import rng as rng_v1
 from domain.games.kings_cup import GAME
-from domain.games.kings_cup.engine import CupState, verify_chance
+from domain.games.kings_cup.engine import verify_chance
 from domain.games.kings_cup.rules import NEUTRAL, PRESETS
 from domain.games.kings_cup.view import redact, view
-
-SEED = bytes(range(32))
-
-
-def started(cup: str, n: int = 3, preset: str = "kings-cup-neutral", **changes: object) -> CupState:
-    seats = GAME.seat_names(n)
-    s = GAME.initial_state(PRESETS[preset], seats, SEED)
-    order = tuple(cup.split())
-    s = GAME.evolve(s, CupDealt(order=order, size=len(order), first_seat="p1"))
-    return msgspec.structs.replace(s, **changes) if changes else s
-
-
-def act(s: CupState, seat: str, cmd: object) -> tuple[CupState, tuple[object, ...]]:
-    events = GAME.decide(s, seat, cmd)  # type: ignore[arg-type]
-    assert not isinstance(events, Rejected), events
-    for e in events:
-        s = GAME.evolve(s, e)
-    return s, tuple(events)
-
-
-def code(s: CupState, seat: str, cmd: object) -> str:
-    r = GAME.decide(s, seat, cmd)  # type: ignore[arg-type]
-    assert isinstance(r, Rejected), r
-    assert r.code in GAME.rejection_codes
-    return r.code
+from tests.unit.kings_cup.helpers import SEED, act, code, started
 
 
 def test_the_cards_are_spread_from_rng_v1_and_their_order_is_hidden_s15_1() -> None:

@@ -18,6 +18,15 @@ CLASSIC = PRESETS["classic"]
 ONLINE = PRESETS["online"]
 SIMPLE = PRESETS["simple"]
 _r = msgspec.structs.replace
+# p1 deals; p2 sits on the hundred (left of the dealer); p3 speaks first; the talon is 10C KC AC.
+HANDS = ("9S JS QS KS 10S AS 9C", "KH QH AH 10H KD QD AD", "9H JH 9D JD 10D JC QC")
+# None of the redeal windows of §2.21.2: the auction opens at once after the deal.
+NO_WINDOWS: dict[str, Any] = dict(
+    redeal_weak_before_bid=None,
+    redeal_four_nines_before_bid=False,
+    redeal_four_nines_after_passing=False,
+    redeal_talon_low=None,
+)
 
 
 def cs(text: str) -> tuple[str, ...]:
@@ -142,3 +151,23 @@ def end_state(
 
 def line(event: Any, seat: str) -> Any:
     return next(x for x in event.seats if x.seat == seat)
+
+
+def sitout_end(**fields: Any) -> Any:
+    """4 players, p1 dealt and sat out, p2 made 100; the talon holds 21 card points."""
+    s = engine.initial_state(rules(sitout_4p=True), ("p1", "p2", "p3", "p4"), SEED)
+    at: dict[str, Any] = dict(
+        phase="deal_over",
+        dealer=0,
+        sitout=0,
+        declarer=1,
+        bid=100,
+        contract=100,
+        how="auction",
+        won_points=(0, 100, 10, 10),
+        marriage_pts=(0, 0, 0, 0),
+        tricks_count=(0, 6, 1, 1),
+        hands=((),) * 4,
+        deal_talon=("AS", "10S", "9D"),
+    )
+    return _r(s, **{**at, **fields})

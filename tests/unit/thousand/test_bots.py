@@ -10,7 +10,7 @@ import pytest
 from contracts.games.thousand import Bid, GiveCards, Pass, Play
 from domain.games.thousand import GAME, bots
 from domain.games.thousand.rules import PRESETS
-from tests.unit.thousand.support import CLASSIC, act, deal, keep_all
+from tests.unit.thousand.support import CLASSIC, HANDS, act, deal, keep_all
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
@@ -44,7 +44,6 @@ def test_heuristic_matches_end_and_heuristic_beats_random() -> None:
     assert wins == 3
 
 
-HANDS = ("9S JS QS KS 10S AS 9C", "KH QH AH 10H KD QD AD", "9H JH 9D JD 10D JC QC")
 
 
 def test_heuristic_bids_from_strength_and_marriages() -> None:

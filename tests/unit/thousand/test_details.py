@@ -27,6 +27,8 @@ from domain.games.thousand.rules import ORDER
 from domain.games.thousand.view import view
 from tests.unit.thousand.support import (
     CLASSIC,
+    HANDS,
+    NO_WINDOWS,
     ONLINE,
     act,
     cs,
@@ -39,13 +41,6 @@ from tests.unit.thousand.support import (
 )
 
 _r = msgspec.structs.replace
-HANDS = ("9S JS QS KS 10S AS 9C", "KH QH AH 10H KD QD AD", "9H JH 9D JD 10D JC QC")  # talon 10C KC AC
-NO_WINDOWS: dict[str, Any] = dict(
-    redeal_weak_before_bid=None,
-    redeal_four_nines_before_bid=False,
-    redeal_four_nines_after_passing=False,
-    redeal_talon_low=None,
-)
 
 
 def test_the_golden_declarer_is_forced_not_voluntary_2_13() -> None:

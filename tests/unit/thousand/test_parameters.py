@@ -9,6 +9,7 @@ from domain.games.thousand import GAME, engine
 from domain.games.thousand.view import view
 from tests.unit.thousand.support import (
     CLASSIC,
+    HANDS,
     ONLINE,
     SIMPLE,
     act,
@@ -21,7 +22,6 @@ from tests.unit.thousand.support import (
 )
 
 _r = msgspec.structs.replace
-HANDS = ("9S JS QS KS 10S AS 9C", "KH QH AH 10H KD QD AD", "9H JH 9D JD 10D JC QC")
 QUIET = dict(
     redeal_weak_before_bid=None,
     redeal_four_nines_before_bid=False,

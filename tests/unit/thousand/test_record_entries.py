@@ -28,10 +28,9 @@ from contracts.games.thousand import (
 from contracts.match import Resign
 from domain.games.thousand import GAME
 from domain.games.thousand.record import RECORD
-from tests.unit.thousand.support import CLASSIC, SEATS, cs, deal, rules
+from tests.unit.thousand.support import CLASSIC, HANDS, SEATS, cs, deal, rules
 
 _r = msgspec.structs.replace
-HANDS = ("9S JS QS KS 10S AS 9C", "KH QH AH 10H KD QD AD", "9H JH 9D JD 10D JC QC")
 TALON = ["10C", "KC", "AC"]
 SHAPE = 'a thousand deal is {"hands": [3 lists of card ids], "talon": [3 card ids]}'
 DECK_ONCE = "the hands and the talon must hold each of the 24 cards (9-A) once, 3 in the talon"

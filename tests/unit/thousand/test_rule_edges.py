@@ -22,17 +22,10 @@ from contracts.games.thousand import (
 )
 from domain.games.thousand import GAME, UNSEEN, engine
 from domain.games.thousand.rules import DECK, round5
-from tests.unit.thousand.support import CLASSIC, ONLINE, SEATS, act, code, cs, deal, rules
+from tests.unit.thousand.support import CLASSIC, HANDS, NO_WINDOWS, ONLINE, SEATS, act, code, cs, deal, rules
 
 _r = msgspec.structs.replace
-HANDS = ("9S JS QS KS 10S AS 9C", "KH QH AH 10H KD QD AD", "9H JH 9D JD 10D JC QC")  # talon 10C KC AC
 TALON = cs("10C KC AC")
-NO_WINDOWS: dict[str, Any] = dict(
-    redeal_weak_before_bid=None,
-    redeal_four_nines_before_bid=False,
-    redeal_four_nines_after_passing=False,
-    redeal_talon_low=None,
-)
 
 
 def test_round5_is_symmetric_for_negative_scores_2_9() -> None:

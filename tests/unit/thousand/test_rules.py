@@ -29,6 +29,8 @@ from domain.games.thousand import GAME, engine
 from domain.games.thousand.view import redact, view
 from tests.unit.thousand.support import (
     CLASSIC,
+    HANDS,
+    NO_WINDOWS,
     ONLINE,
     SIMPLE,
     act,
@@ -40,14 +42,6 @@ from tests.unit.thousand.support import (
 )
 
 _r = msgspec.structs.replace
-# p1 deals; p2 sits on the hundred (left of the dealer); p3 speaks first.
-HANDS = ("9S JS QS KS 10S AS 9C", "KH QH AH 10H KD QD AD", "9H JH 9D JD 10D JC QC")  # talon 10C KC AC
-NO_WINDOWS = dict(
-    redeal_weak_before_bid=None,
-    redeal_four_nines_before_bid=False,
-    redeal_four_nines_after_passing=False,
-    redeal_talon_low=None,
-)
 
 
 def r0(base=CLASSIC, **kw):  # type: ignore[no-untyped-def]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from contracts.games.thousand import Bid, KeepHand, Pass, SetContract
 from domain.games.thousand import engine
 from domain.games.thousand.rules import half5, round5
-from tests.unit.thousand.support import CLASSIC, ONLINE, SIMPLE, end_state, line, rules, scored
+from tests.unit.thousand.support import CLASSIC, ONLINE, SIMPLE, end_state, line, rules, scored, sitout_end
 
 
 def test_round5_and_half5_as_the_rules_define_them_2_9_and_2_21_4() -> None:
@@ -363,28 +363,7 @@ def test_no_barrel_at_all_when_barrel_off_2_10() -> None:
 
 
 def test_sitout_scores_the_talon_2_15() -> None:
-    from tests.unit.thousand.support import SEED
-
-    r = rules(sitout_4p=True)
-    s = engine.initial_state(r, ("p1", "p2", "p3", "p4"), SEED)
-    import msgspec
-
-    s = msgspec.structs.replace(
-        s,
-        phase="deal_over",
-        dealer=0,
-        sitout=0,
-        declarer=1,
-        bid=100,
-        contract=100,
-        how="auction",
-        won_points=(0, 100, 10, 10),
-        marriage_pts=(0, 0, 0, 0),
-        tricks_count=(0, 6, 1, 1),
-        hands=((),) * 4,
-        deal_talon=("AS", "10S", "9D"),
-        bolts=(2, 0, 0, 0),
-    )
+    s = sitout_end(bolts=(2, 0, 0, 0))
     ev = engine.score_deal(s)
     assert line(ev, "p1").delta == 20 and line(ev, "p1").bolts == 2 and line(ev, "p1").role == "sitout"
 

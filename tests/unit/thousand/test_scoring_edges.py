@@ -4,34 +4,12 @@ automatic stick of a W3 write-off."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import msgspec
 
 from domain.games.thousand import engine
-from tests.unit.thousand.support import CLASSIC, ONLINE, SEED, end_state, line, rules, scored
+from tests.unit.thousand.support import CLASSIC, ONLINE, end_state, line, rules, scored, sitout_end
 
 _r = msgspec.structs.replace
-
-
-def sitout_end(**fields: Any) -> Any:
-    """4 players, p1 dealt and sat out, p2 made 100; the talon holds 21 card points."""
-    s = engine.initial_state(rules(sitout_4p=True), ("p1", "p2", "p3", "p4"), SEED)
-    at: dict[str, Any] = dict(
-        phase="deal_over",
-        dealer=0,
-        sitout=0,
-        declarer=1,
-        bid=100,
-        contract=100,
-        how="auction",
-        won_points=(0, 100, 10, 10),
-        marriage_pts=(0, 0, 0, 0),
-        tricks_count=(0, 6, 1, 1),
-        hands=((),) * 4,
-        deal_talon=("AS", "10S", "9D"),
-    )
-    return _r(s, **{**at, **fields})
 
 
 def test_a_sitting_out_barrel_player_scores_nothing_and_keeps_his_attempts_2_15() -> None:

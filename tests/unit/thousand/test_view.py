@@ -30,16 +30,9 @@ from contracts.games.thousand import (
 )
 from domain.games.thousand import GAME, engine
 from domain.games.thousand.view import describe, redact, view
-from tests.unit.thousand.support import CLASSIC, SEATS, act, cs, deal, rules
+from tests.unit.thousand.support import CLASSIC, HANDS, NO_WINDOWS, SEATS, act, cs, deal, rules
 
 _r = msgspec.structs.replace
-HANDS = ("9S JS QS KS 10S AS 9C", "KH QH AH 10H KD QD AD", "9H JH 9D JD 10D JC QC")  # talon 10C KC AC
-NO_WINDOWS: dict[str, Any] = dict(
-    redeal_weak_before_bid=None,
-    redeal_four_nines_before_bid=False,
-    redeal_four_nines_after_passing=False,
-    redeal_talon_low=None,
-)
 R = rules(CLASSIC, **NO_WINDOWS)
 HIDDEN = ("??", "??", "??")
 

@@ -131,7 +131,7 @@ async def run(settings: Settings, stop: asyncio.Event, port: int | None = None) 
         port=port or settings.http_port,
         log_level="warning",
         lifespan="on",
-        ws="websockets-sansio",
+        ws=edge.websocket_protocol(),
         http=protocol or "auto",
         ws_max_size=WS_FRAME_LIMIT,
         # Frames are not compressed: the same bytes then go to every socket of a match

@@ -460,30 +460,34 @@ WS_ABORT_EXTENSION = "gamehall.abort"  # in a WebSocket's ASGI scope: cuts its c
 PROTOCOL_ERROR_LINGER_S = 1.0  # how long a socket closed for a protocol error is read (and dropped)
 
 
-def _linger_after_protocol_errors(ws: Any) -> None:
-    """A WebSocket that breaks the protocol (a message over ``ws_max_size``: 1009; a bad frame:
-    1002) gets its close frame, and what its client is still sending is read and dropped for
-    ``PROTOCOL_ERROR_LINGER_S`` before the connection is closed.  Closed at once (uvicorn's
-    way), the kernel answers the data still arriving with a reset, and the client can lose the
-    close frame it was sent and see only a reset connection."""
-    if not callable(getattr(ws, "handle_parser_exception", None)) or not hasattr(ws, "conn"):
-        return
-    done = False
+def websocket_protocol() -> type[asyncio.Protocol] | str:
+    """uvicorn's websockets-sansio protocol, except that a WebSocket that breaks the protocol (a
+    message over ``ws_max_size``: 1009; a bad frame: 1002) gets its close frame and what its
+    client is still sending is read and dropped for ``PROTOCOL_ERROR_LINGER_S`` before the
+    connection is closed.  Closed at once (uvicorn's way), the kernel answers the data still
+    arriving with a reset, and the client can lose the close frame and see only a reset
+    connection.  The protocol's name where websockets is missing."""
+    try:
+        from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+    except ImportError:  # pragma: no cover - uvicorn[standard] brings websockets
+        return "websockets-sansio"
 
-    def handle_parser_exception() -> None:
-        nonlocal done
-        if done:  # the parser discards what comes after the failure; nothing more to do
-            return
-        done = True
-        sent = ws.conn.close_sent
-        if sent is not None:
-            ws.queue.put_nowait({"type": "websocket.disconnect", "code": sent.code, "reason": sent.reason})
-        ws.transport.write(b"".join(ws.conn.data_to_send()))
-        ws.close_sent = True
-        # uvicorn closes the transport when the app returns unless a close timer is pending.
-        ws.close_timer = asyncio.get_running_loop().call_later(PROTOCOL_ERROR_LINGER_S, ws.transport.close)
+    class LingeringWebSocketProtocol(WebSocketsSansIOProtocol):
+        _gh_failed = False
 
-    ws.handle_parser_exception = handle_parser_exception
+        def handle_parser_exception(self) -> None:
+            if self._gh_failed:  # the parser discards what comes after the failure
+                return
+            self._gh_failed = True
+            sent = self.conn.close_sent
+            if sent is not None:
+                self.queue.put_nowait({"type": "websocket.disconnect", "code": sent.code, "reason": sent.reason})
+            self.transport.write(b"".join(self.conn.data_to_send()))
+            self.close_sent = True
+            # uvicorn closes the transport when the app returns unless a close timer is pending.
+            self.close_timer = asyncio.get_running_loop().call_later(PROTOCOL_ERROR_LINGER_S, self.transport.close)
+
+    return LingeringWebSocketProtocol
 
 
 def guarded_http_protocol(guard: ConnectionGuard) -> type[asyncio.Protocol] | None:
@@ -572,7 +576,6 @@ def guarded_http_protocol(guard: ConnectionGuard) -> type[asyncio.Protocol] | No
                 lost(exc)
 
             ws.connection_lost = connection_lost  # type: ignore[method-assign]
-            _linger_after_protocol_errors(ws)
             # A socket the app must close at once (one that does not read) is cut through this.
             scope = getattr(ws, "scope", None)
             if isinstance(scope, dict):

@@ -34,7 +34,59 @@ ABANDONED_SEATS = Counter(
 HTTP_REQUESTS = Counter("gamehall_http_requests_total", "Gateway HTTP requests", ["route", "status"])
 WS_CONNECTIONS = Gauge("gamehall_websocket_connections", "Open WebSocket connections at the gateway")
 CONSUMER_EVENTS = Counter("gamehall_consumer_events_total", "Events applied by a projection", ["consumer"])
-CONSUMER_LAG = Gauge("gamehall_consumer_lag_events", "Events a projection has not applied yet", ["consumer"])
+CONSUMER_LAG = Gauge(
+    "gamehall_consumer_lag_events",
+    "Stream messages a projection has not committed yet: those the server still holds for it plus those "
+    "it holds in memory, read from the server every few seconds (also while its database is down)",
+    ["consumer"],
+)
+CONSUMER_POSITION = Gauge(
+    "gamehall_consumer_position", "The stream sequence a projection has committed (stored with its rows)", ["consumer"]
+)
+CONSUMER_LAST_COMMIT = Gauge(
+    "gamehall_consumer_last_commit_timestamp_seconds",
+    "Unix time of a projection's last committed batch (set at start too)",
+    ["consumer"],
+)
+CONSUMER_OUT_OF_ORDER = Counter(
+    "gamehall_consumer_out_of_order_total",
+    "Messages a projection saw out of stream order (a repeat or a gap): never applied, the reader restarts "
+    "from the stored position; 0 on a healthy stack",
+    ["consumer", "kind"],
+)
+CONSUMER_COMMIT_FAILURES = Counter(
+    "gamehall_consumer_commit_failures_total",
+    "Batches whose transaction failed (the database down or locked): retried, never skipped",
+    ["consumer"],
+)
+# Readiness, sampled every few seconds by every service (1: the check passes, 0: it fails), so an
+# alert fires while NATS is down or hung even though /metrics still answers.
+READY_CHECK = Gauge("gamehall_ready_check", "1 while a readiness check passes, 0 while it fails", ["check"])
+# The supervisor (`gamehall up`, `gamehall deploy`): restarts of each service it runs.
+SERVICE_RESTARTS = Counter(
+    "gamehall_service_restarts_total", "Times the supervisor restarted a service that exited", ["service"]
+)
+SERVICE_UP = Gauge("gamehall_service_running", "1 while the supervisor's child for a service runs", ["service"])
+# The standing check of derived data (`gamehall doctor`, and scoring every few minutes on a sample).
+DERIVED_DIFFERING = Gauge(
+    "gamehall_derived_rows_differing",
+    "Rows of a read model that differ from a rebuild from the log at the last check",
+    ["model"],
+)
+DERIVED_CHECKED = Gauge(
+    "gamehall_derived_check_timestamp_seconds", "Unix time of the last finished check of a read model", ["model"]
+)
+# Matchmaking: who waits, and for how long.
+QUEUE_DEPTH = Gauge("gamehall_matchmaking_queue_depth", "Tickets waiting in the queue", ["game"])
+QUEUE_OLDEST_WAIT = Gauge(
+    "gamehall_matchmaking_oldest_wait_seconds", "How long the oldest waiting ticket has waited", ["game"]
+)
+QUEUE_WAIT = Histogram(
+    "gamehall_matchmaking_wait_seconds",
+    "Time from joining the queue to being seated",
+    ["game"],
+    buckets=(1, 2, 5, 10, 20, 30, 60, 120, 300, 600),
+)
 JETSTREAM_CONSUMERS = Gauge(
     "gamehall_jetstream_consumers", "Consumers the NATS server holds on a gamehall stream", ["stream"]
 )

@@ -26,16 +26,3 @@ def artifacts_dir() -> Path:
     path = Path(os.environ.get("GAMEHALL_TEST_ARTIFACTS", "test-artifacts"))
     path.mkdir(parents=True, exist_ok=True)
     return path
-
-
-# Tests that start servers and processes (a real nats-server, `gamehall up`, Chromium) on a shared
-# 2-core machine sometimes lose a race with the machine, not with the code: such a test is run
-# again, at most twice, and pytest reports every re-run (`R`, "N rerun" in the summary).  Pure
-# tests (unit, property, golden) are never re-run.
-PROCESS_MARKERS = ("integration", "e2e", "browser")
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        if any(item.get_closest_marker(name) for name in PROCESS_MARKERS):
-            item.add_marker(pytest.mark.flaky(reruns=2, reruns_delay=1))

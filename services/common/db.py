@@ -332,8 +332,12 @@ def session_scope(engine: Engine) -> Iterator[Session]:
         yield session
 
 
-def get_position(session: Session, name: str) -> int:
-    found = session.scalar(select(ProjectionPosition.position).where(ProjectionPosition.name == name))
+def get_position(session: Session, name: str, lock: bool = False) -> int:
+    """The stored position of projection ``name`` (0 before its first batch).  ``lock``: the row
+    is locked until the transaction ends (``SELECT ... FOR UPDATE`` on PostgreSQL; SQLite has one
+    writer at a time anyway), so two writers of one projection never apply the same batch."""
+    query = select(ProjectionPosition.position).where(ProjectionPosition.name == name)
+    found = session.scalar(query.with_for_update() if lock else query)
     return int(found or 0)
 
 

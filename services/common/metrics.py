@@ -54,6 +54,12 @@ CONSUMER_OUT_OF_ORDER = Counter(
     "from the stored position; 0 on a healthy stack",
     ["consumer", "kind"],
 )
+CONSUMER_RESETS = Counter(
+    "gamehall_consumer_resets_total",
+    "Times a projection's reader started again from the stored position: its server-side consumer was lost "
+    "(nats-server restarted), or the stored position moved under it (a rebuild replaced the tables)",
+    ["consumer", "reason"],
+)
 CONSUMER_COMMIT_FAILURES = Counter(
     "gamehall_consumer_commit_failures_total",
     "Batches whose transaction failed (the database down or locked): retried, never skipped",

@@ -21,7 +21,7 @@ from faststream.security import SASLPlaintext
 from nats.aio.client import Client
 from nats.aio.msg import Msg
 from nats.js.api import ConsumerConfig, DeliverPolicy
-from prometheus_client import Counter, Gauge, Histogram
+from prometheus_client import Counter
 from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
@@ -55,21 +55,14 @@ from domain.matchmaking.listing import open_tables
 from domain.matchmaking.pairing import Policy, Table, allowed_gap, form_tables, queue_key
 from domain.rating.ranked import GLICKO2, model_for
 from domain.rating.seasons import preset_family
-from services.common import db, logs, natsio
+from services.common import db, logs, metrics, natsio
 from services.common.natsauth import Credential
 from services.common.settings import Settings
 from services.common.shell import service_shell
 from services.common.tickets import FORMING_TIMEOUT_MS, QueueStore, table_match_id
 
 SERVICE = "matchmaking"
-QUEUE_TICKETS = Gauge("gamehall_matchmaking_queue_tickets", "Tickets waiting in matchmaking queues", ["game"])
 TABLES_FORMED = Counter("gamehall_matchmaking_tables_total", "Tables formed by matchmaking", ["game", "kind"])
-QUEUE_WAIT = Histogram(
-    "gamehall_matchmaking_wait_seconds",
-    "Time from joining a queue to being seated",
-    ["game"],
-    buckets=(0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 20, 30, 60, 120),
-)
 POLLS = ("seeks", "tables", "status")  # the requests a client repeats while it waits
 REQUESTS = Counter("gamehall_matchmaking_requests_total", "Matchmaking requests", ["kind", "result"])
 
@@ -337,7 +330,10 @@ class MatchmakingService:
         security = (
             SASLPlaintext(username=credential.user, password=credential.password) if credential else None
         )
-        broker = NatsBroker(url, logger=None, security=security)
+        # ``url`` may list several servers of a cluster, comma-separated, as for every service
+        # (services.common.natsio.connect); FastStream takes them as a list.
+        servers = [part.strip() for part in url.split(",") if part.strip()]
+        broker = NatsBroker(servers, logger=None, security=security)
 
         async def raw_body(msg: Any) -> bytes:
             return bytes(msg.body)
@@ -389,7 +385,7 @@ class MatchmakingService:
         kind = "private" if table.invite else "bots" if table.bots else "public"
         TABLES_FORMED.labels(game=table.game, kind=kind).inc()
         for waited in table.waited_ms:
-            QUEUE_WAIT.labels(game=table.game).observe(waited / 1000.0)
+            metrics.QUEUE_WAIT.labels(game=table.game).observe(waited / 1000.0)
         self.log.info(
             "table_formed",
             table_id=table.table_id,
@@ -440,13 +436,20 @@ class MatchmakingService:
                 await self.announce(table)
                 self.log.info("table_announced_again", table_id=table_id)
 
-    def count(self) -> None:
+    def count(self, at: int | None = None) -> None:
+        """Queue depth and the oldest ticket's wait per game (a game seen once keeps its series,
+        at 0 when its queue empties)."""
+        at = now_ms() if at is None else at
         counts: dict[str, int] = {}
+        oldest: dict[str, int] = {}
         for t in self.waiting():
             counts[t.game] = counts.get(t.game, 0) + 1
+            oldest[t.game] = min(oldest.get(t.game, t.joined_at), t.joined_at)
         self._games.update(counts)
         for game in self._games:
-            QUEUE_TICKETS.labels(game=game).set(counts.get(game, 0))
+            metrics.QUEUE_DEPTH.labels(game=game).set(counts.get(game, 0))
+            waited = max(0, at - oldest[game]) / 1000.0 if game in oldest else 0.0
+            metrics.QUEUE_OLDEST_WAIT.labels(game=game).set(waited)
 
     # ------------------------------------------------------------------ integration events
     async def on_integration(self, msg: Msg) -> None:

@@ -4,6 +4,7 @@ no double queueing, bots, private tables and the computer."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -138,6 +139,91 @@ async def test_queue_lifecycle(ranked_nats: str, tmp_path: Path) -> None:
         # malformed requests get a reply, not silence
         reply = await nc.request(subjects.MATCHMAKING_JOIN, b"{nonsense", timeout=2)
         assert b"malformed" in reply.data
+    finally:
+        stop.set()
+        await asyncio.wait_for(service, 10)
+        await nc.drain()
+
+
+async def scrape(port: int) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    """Every sample of the service's /metrics, by name and labels (it is served on this loop)."""
+    import httpx
+    from prometheus_client.parser import text_string_to_metric_families
+
+    async with httpx.AsyncClient() as http:
+        body = (await http.get(f"http://127.0.0.1:{port}/metrics", timeout=5)).text
+    return {
+        (s.name, tuple(sorted(s.labels.items()))): s.value
+        for family in text_string_to_metric_families(body)
+        for s in family.samples
+    }
+
+
+async def poll(what: str, check: Callable[[], Awaitable[bool]], timeout: float = 30.0) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not await check():
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"not seen within {timeout:.0f} s: {what}")
+        await asyncio.sleep(0.05)
+
+
+async def test_a_list_of_servers_and_the_queue_metrics(ranked_nats: str, tmp_path: Path) -> None:
+    """NATS_URL lists several servers, comma-separated, as for every other service (here the one
+    server under two names); /metrics shows the queue depth, the oldest wait and, once a player is
+    seated, the wait histogram of the game."""
+    from services.common.processes import free_port
+
+    port = free_port()
+    other_name = ranked_nats.replace("127.0.0.1", "localhost")
+    assert other_name != ranked_nats
+    settings = settings_for(f"{ranked_nats}, {other_name}", tmp_path).replace(metrics_port=port)
+    stop = asyncio.Event()
+    policy = Policy(steps=(GapStep(0, 50.0),), bot_fill_after_ms=600_000)
+    service = asyncio.create_task(app.run(settings, stop, policy=policy, tick_s=0.02))
+    nc = await natsio.connect(ranked_nats, "test")
+    depth = ("gamehall_matchmaking_queue_depth", (("game", "kings-corner"),))
+    oldest = ("gamehall_matchmaking_oldest_wait_seconds", (("game", "kings-corner"),))
+    seated = ("gamehall_matchmaking_wait_seconds_count", (("game", "kings-corner"),))
+    try:
+        async def answers() -> bool:
+            try:
+                await client.status(nc, "warmup", timeout=0.5)
+                return True
+            except Exception:  # noqa: BLE001 - service still starting
+                return service.done()
+
+        for _ in range(200):
+            if await answers():
+                break
+        assert not service.done(), service.exception()
+        before = await scrape(port)
+        seated_before = before.get(seated, 0.0)
+
+        ann = await client.join(nc, JoinQueue(player="kc-ann", game="kings-corner", preset="pagat-classic", rating=1500))
+        assert isinstance(ann, Queued), ann
+
+        async def depth_is(n: float) -> bool:
+            return (await scrape(port)).get(depth) == n
+
+        async def oldest_waits() -> bool:
+            return (await scrape(port)).get(oldest, 0.0) > 0
+
+        async def one_more_seated() -> bool:
+            return (await scrape(port)).get(seated, 0.0) == seated_before + 1
+
+        await poll("queue depth 1", lambda: depth_is(1))
+        await poll("the oldest ticket's wait", oldest_waits)
+
+        dan = await client.join(
+            nc, JoinQueue(player="kc-dan", game="kings-corner", preset="pagat-classic", vs_computer=True)
+        )
+        assert isinstance(dan, Queued), dan
+        await poll("one more seated player", one_more_seated)
+        assert isinstance(await client.status(nc, "kc-dan"), Seated)
+
+        assert isinstance(await client.leave(nc, "kc-ann"), Left)
+        await poll("queue depth 0", lambda: depth_is(0))
+        assert (await scrape(port)).get(oldest) == 0.0
     finally:
         stop.set()
         await asyncio.wait_for(service, 10)

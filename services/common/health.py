@@ -8,7 +8,10 @@
 - ``/metrics``: the Prometheus exposition of this process.
 
 Readiness is checked when asked (each check is bounded by a short timeout), so an orchestrator
-or ``curl`` sees the state of now, not of the last sample.
+or ``curl`` sees the state of now, not of the last sample.  Besides, every few seconds a
+background task runs the same checks and sets ``gamehall_ready_check{check}`` to 1 or 0
+(``metrics.READY_CHECK``): ``/metrics`` answers while NATS is down or hung, and the gauge is what
+an alert sees.
 """
 
 from __future__ import annotations
@@ -21,9 +24,11 @@ from nats.aio.client import Client
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from contracts import subjects
+from services.common import metrics
 
 Check = Callable[[], Awaitable[str | None]]  # None: fine; else what is wrong
 CHECK_TIMEOUT_S = 2.0
+SAMPLE_INTERVAL_S = 5.0  # how often the readiness gauges are refreshed
 # A referee answers this subject (queue group) so that readiness can ask "is any referee there?".
 REFEREE_PING = "gamehall.ping.referee"
 
@@ -70,18 +75,49 @@ async def readiness(checks: dict[str, Check]) -> tuple[bool, dict[str, str]]:
     return all(r == "ok" for r in results), report
 
 
+def record(report: dict[str, str]) -> None:
+    """Set the readiness gauge of each check in ``report`` (1: "ok", 0: anything else)."""
+    for name, result in report.items():
+        metrics.READY_CHECK.labels(check=name).set(1 if result == "ok" else 0)
+
+
+async def sample_forever(
+    checks: Callable[[], dict[str, Check]], interval_s: float = SAMPLE_INTERVAL_S
+) -> None:
+    """Run the checks every ``interval_s`` and record them as gauges, until cancelled.  Each run
+    is bounded by the checks' timeout, so a hung NATS reads 0 within a few seconds; a check that
+    raises reads 0 too, and no failure ends the loop."""
+    while True:
+        try:
+            _, report = await readiness(checks())
+            record(report)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - the gauges are sampled again at the next run
+            pass
+        await asyncio.sleep(interval_s)
+
+
 class HealthServer:
     """/healthz, /readyz and /metrics on one port (services without an HTTP server of their own)."""
 
-    def __init__(self, checks: dict[str, Check] | None = None) -> None:
+    def __init__(self, checks: dict[str, Check] | None = None, sample_interval_s: float = SAMPLE_INTERVAL_S) -> None:
         self.checks: dict[str, Check] = dict(checks or {})
+        self.sample_interval_s = sample_interval_s
         self._server: asyncio.Server | None = None
+        self._sampler: asyncio.Task[None] | None = None
 
     async def start(self, port: int, host: str = "127.0.0.1") -> int:
+        """Serve on ``port`` (0: a free one) and start sampling the readiness gauges."""
         self._server = await asyncio.start_server(self._serve, host, port)
+        self._sampler = asyncio.create_task(sample_forever(lambda: self.checks, self.sample_interval_s))
         return int(self._server.sockets[0].getsockname()[1])
 
     async def stop(self) -> None:
+        if self._sampler is not None:
+            self._sampler.cancel()
+            await asyncio.gather(self._sampler, return_exceptions=True)
+            self._sampler = None
         if self._server is not None:
             self._server.close()
             await self._server.wait_closed()
@@ -112,6 +148,7 @@ class HealthServer:
             return "200 OK", "application/json", b'{"ok": true}'
         if path == "/readyz":
             ready, report = await readiness(self.checks)
+            record(report)
             body = json.dumps({"ready": ready, "checks": report}).encode()
             return ("200 OK" if ready else "503 Service Unavailable"), "application/json", body
         return "404 Not Found", "application/json", b'{"code": "not_found", "detail": "no such path"}'

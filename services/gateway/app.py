@@ -17,7 +17,7 @@ from fastapi import FastAPI
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
-from services.common import logs, metrics
+from services.common import health, logs, metrics
 from services.common.settings import Settings
 from services.gateway import edge, errors, listing, openapi, routes
 from services.gateway.core import Gateway
@@ -62,9 +62,13 @@ def create_app(settings: Settings, nats_url: str) -> FastAPI:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # The readiness gauges (gamehall_ready_check), sampled as every service does.
+        sampler = asyncio.create_task(health.sample_forever(lambda: routes.readiness_checks(gw)))
         await gw.start()
         await lobby.start()
         yield
+        sampler.cancel()
+        await asyncio.gather(sampler, return_exceptions=True)
         await lobby.stop()
         await gw.stop()
 

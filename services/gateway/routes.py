@@ -21,7 +21,7 @@ from domain.games import registry
 from domain.games.catalogue import family_order, game_title, preset_family
 from services.common import commands, metrics
 from services.common.certificates import published_keys
-from services.common.health import nats_checks, readiness, referee_answers
+from services.common.health import Check, nats_checks, not_yet, readiness, record, referee_answers
 from services.gateway import edge
 from services.gateway.bots import assign_bot, bot_seats_problem
 from services.gateway.core import Gateway, asked_language, bearer, language, replay_frames
@@ -189,6 +189,14 @@ def rules_help(game: registry.Game, ruleset: Any, lang: Lang = DEFAULT_LANG) -> 
     return msgspec.to_builtins(game.rules_help(ruleset, lang))  # type: ignore[no-any-return]
 
 
+def readiness_checks(gw: Gateway) -> dict[str, Check]:
+    """The gateway's readiness checks: NATS connected, the streams answer, a referee answers
+    (``/readyz`` and the sampled ``gamehall_ready_check`` gauges)."""
+    if gw.nc is None:
+        return {"nats": not_yet("not connected to NATS")}
+    return {**nats_checks(gw.nc), "referee": referee_answers(gw.nc)}
+
+
 def router(gw: Gateway) -> APIRouter:
     """The HTTP routes and the WebSocket of matches, games, audit and operations."""
     api = APIRouter()
@@ -204,10 +212,8 @@ def router(gw: Gateway) -> APIRouter:
         responses={503: {"description": "not ready; `checks` names what fails"}},
     )
     async def readyz() -> Response:
-        if gw.nc is None:
-            ready, checks = False, {"nats": "not connected to NATS"}
-        else:
-            ready, checks = await readiness({**nats_checks(gw.nc), "referee": referee_answers(gw.nc)})
+        ready, checks = await readiness(readiness_checks(gw))
+        record(checks)
         if ready:
             return JSONResponse({"ready": True, "checks": checks})
         return JSONResponse(

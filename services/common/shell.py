@@ -7,14 +7,16 @@ import contextlib
 import gc
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from nats.aio.client import Client
-from sqlalchemy import Engine
 
-from services.common import db, logs, natsio
+from services.common import logs, natsio
 from services.common.health import HealthServer, nats_checks, not_yet
 from services.common.settings import Settings
+
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
 
 
 @dataclass(frozen=True)
@@ -41,7 +43,13 @@ async def service_shell(
     gc.set_threshold(100_000, 50, 1000)
     if not settings.nats_url:
         raise SystemExit(f"{name} needs NATS_URL (or a stack started with 'gamehall up')")
-    engine = await asyncio.to_thread(db.open_database, settings.database_url) if database else None
+    engine = None
+    if database:
+        # Imported here: SQLAlchemy is most of a start-up's imports, and a service without a
+        # database (the referee) restarts that much sooner (docs/benchmarks.md, recovery).
+        from services.common import db
+
+        engine = await asyncio.to_thread(db.open_database, settings.database_url)
     health = HealthServer({"nats": not_yet("connecting to NATS")})
     try:
         if metrics_port is not None:

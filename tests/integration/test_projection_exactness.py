@@ -1,0 +1,224 @@
+"""Every projection applies each stream message exactly once, in stream order, through a crash
+at any point (services/common/projection.py): a real nats-server, a real database, and a
+projection process killed with SIGKILL.
+
+The first test is the path by which read models lost finished matches: a batch delivered but not
+committed when the process died, then new messages, then the projection again.  A reader that
+trusts server-side acknowledgements takes the new messages first and one acknowledgement then
+covers the lost batch too; a reader that starts from the stored position cannot skip it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from nats.js import JetStreamContext
+from nats.js.api import StreamConfig
+from sqlalchemy import text
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm import Session
+
+from services.common import db, metrics, natsio
+from services.common.processes import ROOT
+from tests.integration.ranked_support import throwaway_database
+from tests.support import projection_child as child
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture(params=["sqlite", "pg"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path, pg_url: str | None) -> Iterator[str]:
+    yield from throwaway_database(request.param, tmp_path, pg_url)
+
+
+class Lane:
+    """A stream of its own: ``<prefix>.a`` is projected, ``<prefix>.b`` is not (so the projected
+    stream sequences have holes, as every filtered projection's do)."""
+
+    def __init__(self, js: JetStreamContext) -> None:
+        tag = secrets.token_hex(4)
+        self.js = js
+        self.stream = f"T_EXACT_{tag}"
+        self.prefix = f"texact.{tag}"
+        self.subject = f"{self.prefix}.a"
+        self.name = f"exact-{tag}"
+        self.wanted: list[int] = []
+
+    async def create(self) -> None:
+        await self.js.add_stream(StreamConfig(name=self.stream, subjects=[f"{self.prefix}.>"]))
+
+    async def publish(self, count: int) -> None:
+        for i in range(count):
+            ack = await self.js.publish(self.subject, f"m{len(self.wanted)}".encode())
+            self.wanted.append(ack.seq)
+            if i % 3 == 0:
+                await self.js.publish(f"{self.prefix}.b", b"not projected")
+
+    async def drop(self) -> None:
+        await self.js.delete_stream(self.stream)
+
+
+def position(engine: object, name: str) -> int:
+    with Session(engine) as session:  # type: ignore[arg-type]
+        return db.get_position(session, name)
+
+
+async def until(predicate, what: str, timeout: float = 60.0) -> None:  # type: ignore[no-untyped-def]
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not predicate():
+        assert asyncio.get_running_loop().time() < deadline, f"timed out waiting for {what}"
+        await asyncio.sleep(0.05)
+
+
+def out_of_order(name: str) -> float:
+    return sum(
+        metrics.CONSUMER_OUT_OF_ORDER.labels(consumer=name, kind=kind)._value.get()  # noqa: SLF001
+        for kind in ("gap", "repeat")
+    )
+
+
+async def test_a_batch_delivered_then_killed_before_its_commit_is_applied_after_new_messages(
+    nats_url: str, db_url: str
+) -> None:
+    nc = await natsio.connect(nats_url, "test")
+    js = nc.jetstream()
+    lane = Lane(js)
+    await lane.create()
+    try:
+        await lane.publish(20)
+        engine = child.prepare_database(db_url)
+        # 1. a projection process receives its first batch and is killed inside its transaction
+        proc = subprocess.run(
+            [sys.executable, "-m", "tests.support.projection_child", nats_url, db_url, lane.stream, lane.subject,
+             lane.name, "--die-in-first-batch"],
+            cwd=ROOT, capture_output=True, timeout=120,
+        )
+        assert proc.returncode == -9, proc.stderr.decode()[-2000:]
+        assert position(engine, lane.name) == 0 and child.applied(engine) == []
+        # 2. new messages come before the projection does
+        await lane.publish(10)
+        # 3. the projection again: every message once, in order, none skipped
+        stop = asyncio.Event()
+        again = child.projection(js, engine, lane.stream, lane.subject, lane.name, batch_size=8)
+        task = asyncio.create_task(again.run(stop))
+        await until(lambda: position(engine, lane.name) >= lane.wanted[-1] or task.done(), "the last message")
+        stop.set()
+        await task
+        assert child.applied(engine) == lane.wanted
+        assert out_of_order(lane.name) == 0
+        engine.dispose()
+    finally:
+        await lane.drop()
+        await nc.close()
+
+
+async def test_a_lost_consumer_and_a_moved_position_read_again_from_the_stored_position(
+    nats_url: str, db_url: str
+) -> None:
+    """The reader's consumer deleted under it (as a restarted nats-server loses it), then the
+    stored position set back with its rows (as a rebuild does): the projection starts again from
+    what is stored each time, and every message is applied exactly once."""
+    nc = await natsio.connect(nats_url, "test")
+    js = nc.jetstream()
+    lane = Lane(js)
+    await lane.create()
+    engine = child.prepare_database(db_url)
+    stop = asyncio.Event()
+    projection = child.projection(js, engine, lane.stream, lane.subject, lane.name, batch_size=5, lag_every_s=0.2)
+    task = asyncio.create_task(projection.run(stop))
+    try:
+        await lane.publish(12)
+        await until(lambda: position(engine, lane.name) >= lane.wanted[-1], "the first messages")
+        await js.delete_consumer(lane.stream, projection.reader.consumer)
+        await lane.publish(12)
+        await until(lambda: position(engine, lane.name) >= lane.wanted[-1], "the messages after the lost consumer")
+        assert projection.restarts >= 1
+        # a rebuild puts back an older state: rows and position as of the 6th message
+        back_to = lane.wanted[5]
+        with db.session_scope(engine) as session:
+            session.execute(text(f"DELETE FROM {child.TABLE} WHERE seq > :s"), {"s": back_to})
+            session.get(db.ProjectionPosition, lane.name).position = back_to  # type: ignore[union-attr]
+        await lane.publish(3)
+        await until(lambda: child.applied(engine) == lane.wanted, "the rows set back to be applied again")
+        assert position(engine, lane.name) == lane.wanted[-1]
+        assert out_of_order(lane.name) == 0
+    finally:
+        stop.set()
+        await task
+        engine.dispose()
+        await lane.drop()
+        await nc.close()
+
+
+async def test_while_the_database_refuses_writes_the_lag_grows_and_nothing_is_skipped(
+    nats_url: str, tmp_path: Path
+) -> None:
+    """SQLite locked by another writer: batches are retried, the lag read from the server grows
+    (it is not frozen at the last good batch), and once the lock goes every message is there."""
+    nc = await natsio.connect(nats_url, "test")
+    js = nc.jetstream()
+    lane = Lane(js)
+    await lane.create()
+    url = f"sqlite:///{tmp_path / 'locked.sqlite3'}"
+    engine = child.prepare_database(url)
+    stop = asyncio.Event()
+    projection = child.projection(js, engine, lane.stream, lane.subject, lane.name, batch_size=4, lag_every_s=0.2, retry_s=0.05)
+    task = asyncio.create_task(projection.run(stop))
+    locker = sqlite3.connect(str(tmp_path / "locked.sqlite3"), isolation_level=None, check_same_thread=False)
+    try:
+        await lane.publish(3)
+        await until(lambda: position(engine, lane.name) >= lane.wanted[-1], "the first messages")
+        locker.execute("BEGIN EXCLUSIVE")
+        await lane.publish(10)
+        lag = metrics.CONSUMER_LAG.labels(consumer=lane.name)
+        await until(lambda: lag._value.get() >= 10, "the lag to show the messages not committed")  # noqa: SLF001
+        locker.execute("COMMIT")
+        await until(lambda: position(engine, lane.name) >= lane.wanted[-1], "the messages after the lock")
+        assert child.applied(engine) == lane.wanted
+        await until(lambda: lag._value.get() == 0, "the lag back to 0")  # noqa: SLF001
+    finally:
+        locker.close()
+        stop.set()
+        await task
+        engine.dispose()
+        await lane.drop()
+        await nc.close()
+
+
+async def test_a_transaction_the_database_refuses_is_retried_with_the_same_batch(nats_url: str, tmp_path: Path) -> None:
+    """The database's refusal (here an OperationalError in the middle of the first batch) rolls
+    the batch back and the same batch is applied again: counted, nothing lost, nothing twice."""
+    nc = await natsio.connect(nats_url, "test")
+    js = nc.jetstream()
+    lane = Lane(js)
+    await lane.create()
+    engine = child.prepare_database(f"sqlite:///{tmp_path / 'refused.sqlite3'}")
+    refused: list[int] = []
+
+    def refuse_once(count: int) -> None:
+        if count == 3 and not refused:
+            refused.append(count)
+            raise OperationalError("INSERT ...", {}, Exception("database is locked"))
+
+    stop = asyncio.Event()
+    projection = child.projection(js, engine, lane.stream, lane.subject, lane.name, batch_size=6, retry_s=0.01, fault=refuse_once)
+    failures = metrics.CONSUMER_COMMIT_FAILURES.labels(consumer=lane.name)
+    try:
+        await lane.publish(9)
+        task = asyncio.create_task(projection.run(stop))
+        await until(lambda: position(engine, lane.name) >= lane.wanted[-1] or task.done(), "every message")
+        assert refused and failures._value.get() == 1  # noqa: SLF001
+        assert child.applied(engine) == lane.wanted
+    finally:
+        stop.set()
+        await task
+        engine.dispose()
+        await lane.drop()
+        await nc.close()

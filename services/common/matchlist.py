@@ -121,7 +121,8 @@ class MatchList:
         options: ProjectionOptions | None = None,
     ) -> Projection:
         """The projection that keeps ``engine``'s match list up with the match stream through
-        this fold (the scoring service runs it with ``resume_from_database=True``)."""
+        this fold; whenever its reader starts again from the stored position, what the fold
+        holds is dropped (it may be ahead of the stored rows) and read again from the log."""
         return Projection(
             js,
             engine,
@@ -132,6 +133,7 @@ class MatchList:
             prefetch=self.prefetch,
             stream=subjects.MATCH_STREAM,
             prepare=self.prepare,
+            on_restart=self.lanes.clear,
         )
 
     # ---------------------------------------------------------------- before the transaction

@@ -2,7 +2,9 @@
 (the disputes stream) -> recomputed ratings and RatingsRevised.  The two projections share one
 lock, so their batches commit one at a time.  A third projection, of the match stream, keeps
 the list of every stored match (``services/common/matchlist.py``) that the gateway pages
-through; it writes only its own table.
+through; it writes only its own table.  Every ``GAMEHALL_DOCTOR_EVERY_S`` a sample of the read
+models is checked against a rebuild from the log, in a thread of its own
+(``services/common/doctor.py``).
 
 Run alone with ``run(settings, stop)``; ``/metrics`` on its own port.
 """
@@ -12,6 +14,7 @@ from __future__ import annotations
 import asyncio
 
 from contracts import subjects
+from services.common.doctor import PeriodicCheck
 from services.common.matchlist import MatchList
 from services.common.natsio import EventStore
 from services.common.projection import Projection, ProjectionOptions
@@ -55,8 +58,9 @@ async def run(
             stream=subjects.DISPUTE_STREAM,
             lock=lock,
         )
-        listed = MatchList(EventStore(js)).projection(js, engine, options=ProjectionOptions(resume_from_database=True))
-        await asyncio.gather(matches.run(stop), rulings.run(stop), listed.run(stop))
+        listed = MatchList(EventStore(js)).projection(js, engine)
+        checked = PeriodicCheck(settings, engine, cfg)  # the standing check of derived data
+        await asyncio.gather(matches.run(stop), rulings.run(stop), listed.run(stop), checked.run(stop))
 
 
 async def _flush(js: object, engine: object) -> None:

@@ -208,13 +208,11 @@ async def test_rulings_recompute_ratings_as_the_amended_history_and_a_rebuild_ag
     assert record(engine, "dm-5")["status"] == "upheld"
 
     # 5. a restart of scoring on the same tables applies nothing twice; scoring started from
-    # nothing (an empty database, its NATS consumers gone) rebuilds the same tables from the streams
+    # nothing (an empty database: the only record of a projection's position) rebuilds the same
+    # tables from the streams
     await run_services(settings, js, engine)
     assert_ratings(engine, want)
     assert (await rebuild.rebuild(js, engine, cfg, check=True, wait_s=5))["ok"]
-    await js.delete_consumer(subjects.INTEGRATION_STREAM, subjects.SCORING_CONSUMER)
-    await js.delete_consumer(subjects.INTEGRATION_STREAM, subjects.LEADERBOARD_CONSUMER)
-    await js.delete_consumer(subjects.DISPUTE_STREAM, subjects.RULINGS_CONSUMER)
     other_url = f"sqlite:///{tmp_path / 'other.sqlite3'}"
     monkeypatch.setenv("GAMEHALL_DB_URL", other_url)
     other = db.open_database(other_url)

@@ -99,7 +99,7 @@ async def test_redelivery_and_a_crash_mid_batch_leave_the_same_tables(ranked_nat
         scoring_name,
         subjects.MATCH_FINISHED,
         scoring_logic.make_apply(cfg),
-        options=ProjectionOptions(batch_size=25, ack_wait_s=1.0, fault=crash_at(10), linger_s=0.05),
+        options=ProjectionOptions(batch_size=25, fault=crash_at(10), linger_s=0.05),
     )
     with pytest.raises(Crash):
         await asyncio.wait_for(first.run(asyncio.Event()), 20)
@@ -116,7 +116,7 @@ async def test_redelivery_and_a_crash_mid_batch_leave_the_same_tables(ranked_nat
         subjects.MATCH_FINISHED,
         scoring_logic.make_apply(cfg),
         after_commit=lambda: outbox.flush(js, engine),
-        options=ProjectionOptions(batch_size=16, ack_wait_s=1.0, redeliver_once=True),
+        options=ProjectionOptions(batch_size=16, replay_once=True),
     )
     board = Projection(
         js,
@@ -124,7 +124,7 @@ async def test_redelivery_and_a_crash_mid_batch_leave_the_same_tables(ranked_nat
         board_name,
         subjects.RATING_APPLIED,
         leaderboard_logic.apply,
-        options=ProjectionOptions(batch_size=16, ack_wait_s=1.0, redeliver_once=True),
+        options=ProjectionOptions(batch_size=16, replay_once=True),
     )
     tasks = [asyncio.create_task(scoring.run(stop)), asyncio.create_task(board.run(stop))]
 
@@ -142,7 +142,7 @@ async def test_redelivery_and_a_crash_mid_batch_leave_the_same_tables(ranked_nat
     await asyncio.sleep(0.3)  # let the second deliveries arrive and be skipped
     stop.set()
     await asyncio.gather(*tasks)
-    assert scoring.options.seen  # every message really came twice
+    assert scoring.options.replayed  # every message really came twice
 
     # 3. the live tables equal a rebuild from the log
     fresh = rebuild.fresh_engine()

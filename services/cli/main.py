@@ -467,6 +467,7 @@ app.add_typer(audit_app, name="audit")
 def _mount() -> None:
     from services.cli.accounts import accounts_app
     from services.cli.apps import apps_app
+    from services.cli.deploy import deploy_app
     from services.cli.disputes import disputes_app
     from services.cli.keys import keys_app
     from services.cli.ranked import leaderboard_cmd, matches_app, ratings_app
@@ -480,6 +481,7 @@ def _mount() -> None:
     app.add_typer(apps_app, name="apps")
     app.add_typer(accounts_app, name="accounts")
     app.add_typer(disputes_app, name="disputes")
+    app.add_typer(deploy_app, name="deploy")
 
 
 _mount()

@@ -58,6 +58,7 @@ async def send(
     correlation_id: str = "",
     partitions: int = subjects.DEFAULT_PARTITIONS,
     timeout: float = 10.0,
+    await_referee_s: float = 0.0,
 ) -> Accepted | Rejected:
     env = CommandEnvelope(
         command_id=command_id or uuid.uuid4().hex,
@@ -68,7 +69,7 @@ async def send(
         token=token,
         command=command,
     )
-    return await send_raw(nc, game, match_id, encode(env), partitions, timeout)
+    return await send_raw(nc, game, match_id, encode(env), partitions, timeout, await_referee_s)
 
 
 # A request lost on its way (sent to a referee in the moment it died, before the server saw its
@@ -76,6 +77,7 @@ async def send(
 # after this long.  The command id makes the resend harmless: a referee that already decided it
 # answers with the first reply (``duplicate: true``).
 RESEND_AFTER_S = 2.0
+NO_REFEREE_POLL_S = 0.05  # how often a command that found no referee asks again (await_referee_s)
 
 
 async def send_raw(
@@ -85,15 +87,24 @@ async def send_raw(
     data: bytes,
     partitions: int = subjects.DEFAULT_PARTITIONS,
     timeout: float = 10.0,
+    await_referee_s: float = 0.0,
 ) -> Accepted | Rejected:
+    """Send a command's bytes and wait for the referee's reply, resending the same bytes when no
+    reply comes (``RESEND_AFTER_S``).  ``await_referee_s``: while no referee serves the subject (one
+    restarting after a crash), ask again for up to that long (within ``timeout``) before
+    answering ``unavailable``; 0 answers at once."""
     subject = subjects.command_subject(game, match_id, partitions)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
+    give_up = min(deadline, loop.time() + await_referee_s)
     while True:
         left = deadline - loop.time()
         try:
             msg = await nc.request(subject, data, timeout=min(RESEND_AFTER_S, left))
         except NoRespondersError:
+            if loop.time() + NO_REFEREE_POLL_S < give_up:
+                await asyncio.sleep(NO_REFEREE_POLL_S)
+                continue
             return Rejected(code="unavailable", detail=f"no referee serves {game!r} right now")
         except TimeoutError:
             if deadline - loop.time() > 0.05:

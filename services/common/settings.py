@@ -310,6 +310,12 @@ class Settings(_Section):
         validation_alias="GAMEHALL_METRICS_PORT",
         description="fixed `/metrics` port of a service without HTTP; a free loopback port when unset",
     )
+    metrics_host: str = Field(
+        "127.0.0.1",
+        validation_alias="GAMEHALL_METRICS_HOST",
+        description="address the `/metrics`, `/healthz` and `/readyz` of a service without HTTP listen on "
+        "(`0.0.0.0` in a container that Prometheus scrapes)",
+    )
     profile: str | None = Field(
         None,
         validation_alias="GAMEHALL_PROFILE",

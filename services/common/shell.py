@@ -53,7 +53,7 @@ async def service_shell(
     health = HealthServer({"nats": not_yet("connecting to NATS")})
     try:
         if metrics_port is not None:
-            port = await health.start(metrics_port or settings.metrics_port or 0)
+            port = await health.start(metrics_port or settings.metrics_port or 0, settings.metrics_host)
             log.info("metrics", port=port, path="/metrics", health="/healthz", ready="/readyz")
         nc = await natsio.connect(settings.nats_url, f"gamehall-{name}", settings.nats_credential(name))
         try:

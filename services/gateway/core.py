@@ -38,6 +38,9 @@ from services.gateway.errors import nats_down, rejection_error
 
 MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 FOLDED_CACHE_SIZE = 2048  # matches kept folded in a gateway's memory
+# A command that finds no referee (the only one restarting after a crash) waits this long for
+# one to subscribe before it is a 503: a restart costs the client a wait, not an error.
+AWAIT_REFEREE_S = 5.0
 
 
 CommandId = Annotated[str, msgspec.Meta(min_length=1, max_length=edge.MAX_COMMAND_ID)]
@@ -271,6 +274,7 @@ class Gateway:
             token=token,
             command_id=body.command_id,
             partitions=self.settings.partitions,
+            await_referee_s=AWAIT_REFEREE_S,
         )
         if isinstance(reply, Rejected):
             raise rejection_error(reply)

@@ -5,6 +5,7 @@ goes on."""
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import uuid
 from pathlib import Path
@@ -129,3 +130,148 @@ async def test_play_continues_when_cluster_leaders_are_killed(tmp_path: Path) ->
             if nc is not None:
                 await nc.close()
         cluster.stop()
+
+
+# ----------------------------------------------------------------------------------------------
+# The deployment of deploy/ itself: `gamehall deploy up --dir deploy` starts the three nodes of
+# deploy/nats/cluster/*.conf and every service of deploy/compose.yaml (two referees) on loopback
+# against a fresh PostgreSQL database, so those files cannot rot.
+
+
+def children_of(pid: int) -> dict[int, str]:
+    """pid -> command line of the processes whose parent is ``pid``."""
+    out = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            parent = int(stat.rsplit(")", 1)[1].split()[1])
+            if parent == pid:
+                out[int(entry.name)] = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except (OSError, ValueError, IndexError):
+            continue
+    return out
+
+
+def samples(url: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    import httpx
+    from prometheus_client.parser import text_string_to_metric_families
+
+    try:
+        body = httpx.get(url, timeout=3).text
+    except httpx.HTTPError:
+        return {}
+    return {
+        (s.name, tuple(sorted(s.labels.items()))): s.value
+        for family in text_string_to_metric_families(body)
+        for s in family.samples
+    }
+
+
+def wait_for(what: str, condition, timeout: float = 120.0, proc=None) -> None:  # noqa: ANN001
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if proc is not None and proc.poll() is not None:
+            raise AssertionError(f"gamehall deploy up exited with {proc.returncode} before: {what}")
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not within {timeout:.0f} s: {what}")
+        time.sleep(0.25)
+
+
+@pytest.fixture
+def fresh_pg(tmp_path: Path, pg_url: str | None):  # noqa: ANN201
+    from tests.integration.ranked_support import throwaway_database
+
+    yield from throwaway_database("postgresql", tmp_path, pg_url)
+
+
+def test_deploy_folder_runs_as_written(tmp_path: Path, fresh_pg: str) -> None:
+    import json
+    import signal
+    import subprocess
+    import time
+
+    import httpx
+    import yaml
+
+    from services.common.processes import ROOT, gamehall_args, spawn
+
+    state = tmp_path / "deploy"
+    log = tmp_path / "deploy-up.log"
+    proc = spawn(
+        gamehall_args("deploy", "up", "--dir", str(ROOT / "deploy"), "--db-url", fresh_pg, "--state", str(state)),
+        output=log,
+    )
+    try:
+        wait_for("deploy.json", (state / "deploy.json").exists, timeout=240, proc=proc)
+        info = json.loads((state / "deploy.json").read_text())
+        compose = yaml.safe_load((ROOT / "deploy/compose.yaml").read_text())["services"]
+        gamehall = {n for n, s in compose.items() if (s.get("command") or [""])[0] == "gamehall"}
+        assert {"referee-1", "referee-2", "gateway", "bots", "matchmaking", "nats-metrics"} <= gamehall
+        assert set(info["metrics"]) == gamehall
+        assert len(info["nats_url"].split(",")) == 3
+        http = httpx.Client(base_url=info["gateway_url"], timeout=30)
+        assert http.get("/readyz").status_code == 200
+
+        # every target of the Prometheus config answers with gamehall series (and nothing else is scraped)
+        scrape = yaml.safe_load((state / "prometheus.yml").read_text())
+        targets = [t for job in scrape["scrape_configs"] for s in job["static_configs"] for t in s["targets"]]
+        assert len(targets) == len(gamehall) + 1  # + the supervisor
+        for target in targets:
+            wait_for(f"{target} serves gamehall metrics",
+                     lambda t=target: any(name.startswith("gamehall_") for name, _ in samples(f"http://{t}/metrics")))
+
+        # streams on all three nodes; a match is created and reaches the match list (scoring on PostgreSQL)
+        created = http.post("/api/matches", json={"game": "ugolki", "players": ["ann", "bob"]})
+        assert created.status_code == 201, created.text
+        match_id = created.json()["match_id"]
+        wait_for("the match in the list", lambda: match_id in http.get("/api/matches").text)
+
+        # matchmaking runs on the list of three servers
+        mm = info["metrics"]["matchmaking"]
+        wait_for("matchmaking ready on NATS", lambda: samples(mm).get(("gamehall_ready_check", (("check", "streams"),))) == 1)
+
+        # NATS's own health: every node up, routed to both others
+        nm = info["metrics"]["nats-metrics"]
+        servers = [u.split("://", 1)[1] for u in info["nats_monitor"]]
+
+        def peers(server: str) -> float | None:
+            return samples(nm).get(("gamehall_nats_cluster_peers", (("server", server),)))
+
+        wait_for("every node has two peers", lambda: all(peers(s) == 2 for s in servers))
+        assert all(samples(nm).get(("gamehall_nats_up", (("server", s),))) == 1 for s in servers)
+
+        # the supervisor restarts what dies and counts it
+        sup = info["supervisor_metrics"]
+        doomed = next(p for p, cmd in children_of(proc.pid).items() if "n2.conf" in cmd)
+        os.kill(doomed, signal.SIGKILL)
+        wait_for("nats-2 restarted once",
+                 lambda: samples(sup).get(("gamehall_service_restarts_total", (("service", "nats-2"),))) == 1)
+        referee = next(p for p, cmd in children_of(proc.pid).items() if "serve referee" in cmd)
+        os.kill(referee, signal.SIGKILL)
+        wait_for("a referee restarted once", lambda: sum(
+            v for (name, labels), v in samples(sup).items()
+            if name == "gamehall_service_restarts_total" and labels[0][1].startswith("referee-")) == 1)
+        wait_for("every node has two peers again", lambda: all(peers(s) == 2 for s in servers), timeout=180)
+        again = http.post("/api/matches", json={"game": "ugolki", "players": ["cid", "dan"]})
+        for _ in range(40):  # the restarted node rejoins; a creation may meet its election
+            if again.status_code == 201:
+                break
+            time.sleep(0.5)
+            again = http.post("/api/matches", json={"game": "ugolki", "players": ["cid", "dan"]})
+        assert again.status_code == 201, again.text
+    finally:
+        kids = list(children_of(proc.pid))
+        proc.send_signal(signal.SIGTERM)
+        try:
+            code = proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            code = proc.wait()
+        for pid in kids:  # nothing outlives the supervisor
+            wait_for(f"process {pid} gone", lambda p=pid: not Path(f"/proc/{p}").exists() or
+                     "Z" in Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()[0], timeout=60)
+    assert code == 0, log.read_text()[-3000:]

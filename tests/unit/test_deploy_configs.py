@@ -8,6 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+import yaml
 
 from services.common.embedded import nats_server_binary
 
@@ -15,12 +16,28 @@ ROOT = Path(__file__).resolve().parents[2]
 CONFIGS = sorted((ROOT / "deploy/nats").rglob("*.conf"))
 
 
+# What compose.yaml (and `gamehall deploy up`, with loopback ports) gives each cluster node.
+NODE_ENV = {
+    "GH_NATS_LISTEN": "127.0.0.1:4222",
+    "GH_NATS_HTTP": "127.0.0.1:8222",
+    "GH_NATS_CLUSTER_LISTEN": "127.0.0.1:6222",
+    "GH_NATS_STORE_DIR": "/tmp/gamehall-config-test",
+    "GH_NATS_ROUTE_N1": "nats-route://127.0.0.1:6223",
+    "GH_NATS_ROUTE_N2": "nats-route://127.0.0.1:6224",
+    "GH_NATS_ROUTE_N3": "nats-route://127.0.0.1:6225",
+}
+
+
+def compose() -> dict:
+    return yaml.safe_load((ROOT / "deploy/compose.yaml").read_text())
+
+
 @pytest.mark.parametrize("conf", CONFIGS, ids=lambda p: str(p.relative_to(ROOT)))
 def test_nats_config_parses(conf: Path) -> None:
-    # Passwords of the service users come from the server's environment (deploy/nats/README.md).
-    # (accounts.conf, which every server config includes.)
+    # Passwords of the service users and the nodes' addresses come from the server's environment
+    # (deploy/nats/README.md; accounts.conf, which every server config includes).
     names = {var for path in CONFIGS for var in re.findall(r"\$(GH_NATS_\w+)", path.read_text())}
-    env = dict(os.environ, **{var: "test-password" for var in names})
+    env = dict(os.environ, **{var: NODE_ENV.get(var, "test-password") for var in names})
     done = subprocess.run(
         [nats_server_binary(), "-c", str(conf), "-t"], capture_output=True, text=True, cwd=conf.parent, env=env
     )
@@ -28,13 +45,74 @@ def test_nats_config_parses(conf: Path) -> None:
 
 
 def test_cluster_nodes_route_to_each_other() -> None:
+    """Each node routes to the two others through variables compose.yaml sets to the nodes' hosts."""
     nodes = sorted((ROOT / "deploy/nats/cluster").glob("n*.conf"))
     assert len(nodes) == 3
+    services = compose()["services"]
     for i, conf in enumerate(nodes, start=1):
         text = conf.read_text()
         assert f"server_name: n{i}" in text
-        routes = {f"nats-route://nats-{j}:6222" for j in (1, 2, 3) if j != i}
-        assert all(r in text for r in routes) and f"nats-{i}:6222" not in text
+        routes = re.search(r"routes: \[(.*?)\]", text, re.S)
+        assert routes is not None
+        listed = set(re.findall(r"\$(GH_NATS_ROUTE_N\d)", routes.group(1)))
+        assert listed == {f"GH_NATS_ROUTE_N{j}" for j in (1, 2, 3) if j != i}, conf
+        node = services[f"nats-{i}"]
+        assert node["command"] == ["-c", f"/etc/nats/cluster/n{i}.conf"]
+        env = node["environment"]
+        for j in (1, 2, 3):
+            assert env[f"GH_NATS_ROUTE_N{j}"] == f"nats-route://nats-{j}:6222"
+        assert env["GH_NATS_CLUSTER_LISTEN"].endswith(":6222") and env["GH_NATS_HTTP"].endswith(":8222")
+
+
+def test_compose_restarts_every_service_and_runs_the_cluster() -> None:
+    services = compose()["services"]
+    for name, svc in services.items():
+        assert svc.get("restart") in {"always", "unless-stopped", "on-failure"}, name
+    referees = [n for n, s in services.items() if s.get("command") == ["gamehall", "serve", "referee"]]
+    assert len(referees) == 2
+    gamehall = {n: s for n, s in services.items() if (s.get("command") or [""])[0] == "gamehall"}
+    for name, svc in gamehall.items():
+        if svc["command"][1] == "serve":
+            env = svc["environment"]
+            assert env["NATS_URL"] == "nats://nats-1:4222,nats://nats-2:4222,nats://nats-3:4222", name
+            assert env["GAMEHALL_STREAM_REPLICAS"] == "3", name
+
+
+def test_prometheus_scrapes_every_service_and_nothing_else() -> None:
+    """Each target is a compose service on the port it serves /metrics on; each gamehall service
+    of compose.yaml (and the NATS collector) is a target."""
+    services = compose()["services"]
+    config = yaml.safe_load((ROOT / "deploy/prometheus/prometheus.yml").read_text())
+    targets = {t for job in config["scrape_configs"] for s in job["static_configs"] for t in s["targets"]}
+    expected = set()
+    for name, svc in services.items():
+        if (svc.get("command") or [""])[0] != "gamehall":
+            continue
+        env = svc.get("environment") or {}
+        port = env.get("GAMEHALL_HTTP_PORT") if svc["command"][-1] == "gateway" else env.get("GAMEHALL_METRICS_PORT")
+        assert port, f"{name} has no fixed /metrics port"
+        expected.add(f"{name}:{port}")
+    assert targets == expected
+    for job in config["scrape_configs"]:
+        assert job["job_name"].startswith("gamehall-"), job["job_name"]  # GamehallServiceDown covers it
+
+
+def test_documented_nats_server_flags_exist() -> None:
+    """The operator docs pass nats-server only flags it has (it has no --env-file: it reads $VAR
+    from its environment): in every sentence about nats-server, each flag is one of its own or of
+    `gamehall deploy up`."""
+    done = subprocess.run([nats_server_binary(), "--help"], capture_output=True, text=True)
+    known = set(re.findall(r"(?<![\w-])(--?[a-z][a-z_-]*)", done.stdout + done.stderr))
+    assert {"-c", "--config", "-js"} <= known
+    known |= {"--dir", "--db-url", "--state", "--metrics-port", "--help"}
+    for doc in (ROOT / "deploy/nats/README.md", ROOT / "deploy/cluster.md"):
+        text = re.sub(r"\s+", " ", re.sub(r"```.*?```", " ", doc.read_text(), flags=re.S))
+        for sentence in re.split(r"(?<=[.:;])\s", text):
+            if "nats-server" not in sentence:
+                continue
+            for span in re.findall(r"`([^`]*)`", sentence):
+                for flag in re.findall(r"(?<![\w/.-])(--?[a-z][a-z_-]*)", span):
+                    assert flag in known, f"{doc.name}: nats-server has no {flag} ({sentence.strip()[:120]})"
 
 
 def test_every_server_config_runs_the_embedded_servers_accounts() -> None:

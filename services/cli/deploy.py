@@ -194,8 +194,9 @@ def plan(folder: Path, state: Path, db_url: str) -> Plan:
                 env["GAMEHALL_NATS_CREDENTIALS"] = str(target)
             if "GAMEHALL_DB_URL" in env:
                 env["GAMEHALL_DB_URL"] = db_url
-            if "GAMEHALL_HTTP_HOST" in env:
-                env["GAMEHALL_HTTP_HOST"] = LOOPBACK
+            for var in ("GAMEHALL_HTTP_HOST", "GAMEHALL_METRICS_HOST"):
+                if var in env:
+                    env[var] = LOOPBACK
             env["GAMEHALL_DATA_DIR"] = str(state / "data")
             argv = gamehall_args(*[str(a) for a in svc["command"][1:]])
         result.processes.append(Planned(name, kind, argv, {**base, **env}, ports))
@@ -413,7 +414,7 @@ def up(
         ),
     ] = Path(".gamehall-deploy"),
     metrics_port: Annotated[
-        int, typer.Option("--metrics-port", help="The supervisor's /metrics port (restarts per service); 0: a free one.")
+        int, typer.Option("--metrics-port", metavar="PORT", help="The supervisor's /metrics port (restarts per service); 0: a free one.")
     ] = 0,
 ) -> None:
     """Start the NATS cluster and every service of DIR/compose.yaml on loopback and supervise them until Ctrl-C."""
@@ -439,10 +440,12 @@ def nats_metrics(
         ),
     ],
     port: Annotated[
-        int, typer.Option("--port", envvar="GAMEHALL_METRICS_PORT", help="Port of /metrics (default: $GAMEHALL_METRICS_PORT).")
+        int, typer.Option("--port", metavar="PORT", envvar="GAMEHALL_METRICS_PORT", help="Port of /metrics (default: $GAMEHALL_METRICS_PORT).")
     ] = 7777,
-    host: Annotated[str, typer.Option("--host", help="Address /metrics listens on.")] = "0.0.0.0",
-    interval: Annotated[float, typer.Option("--interval", help="Seconds between two reads of the servers.")] = 10.0,
+    host: Annotated[
+        str, typer.Option("--host", metavar="ADDRESS", envvar="GAMEHALL_METRICS_HOST", help="Address /metrics listens on (default: $GAMEHALL_METRICS_HOST).")
+    ] = "127.0.0.1",
+    interval: Annotated[float, typer.Option("--interval", metavar="SECONDS", help="Seconds between two reads of the servers.")] = 10.0,
 ) -> None:
     """Serve NATS's own health (connections, slow consumers, JetStream storage, cluster peers) as gamehall_nats_* series."""
     from services.common import logs, natsmonitor

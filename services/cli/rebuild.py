@@ -14,7 +14,8 @@ from __future__ import annotations
 import asyncio
 import math
 import time
-from collections.abc import AsyncIterable, AsyncIterator
+from collections.abc import AsyncIterable, AsyncIterator, Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from nats.js import JetStreamContext
@@ -134,15 +135,35 @@ def rebuild_into(
     return produced
 
 
-def snapshot(engine: Engine, models: tuple[type[Any], ...] = COMPARED) -> dict[str, list[tuple[Any, ...]]]:
-    out: dict[str, list[tuple[Any, ...]]] = {}
-    with Session(engine) as session:
-        for model in models:
-            columns = [c.name for c in model.__table__.columns]  # type: ignore[attr-defined]
-            pk = [c.name for c in model.__table__.primary_key.columns]  # type: ignore[attr-defined]
-            rows = session.execute(select(*[getattr(model, c) for c in columns])).all()
-            keyed = sorted((tuple(getattr(r, k) for k in pk), tuple(r)) for r in rows)
-            out[model.__tablename__] = [(k, dict(zip(columns, row, strict=True))) for k, row in keyed]  # type: ignore[misc]
+Snapshot = dict[str, list[tuple[tuple[Any, ...], dict[str, Any]]]]
+"""{table: [(primary key, {column: value})]}, sorted by key."""
+
+
+def snapshot(
+    source: Engine | Session,
+    models: tuple[type[Any], ...] = COMPARED,
+    where: dict[str, Any] | None = None,
+) -> Snapshot:
+    """Every row of each table of ``models``, keyed by primary key and sorted: ``{table: [(key,
+    {column: value})]}``.  ``source``: an engine, or a session (one snapshot of the database, with
+    the positions read in it).  ``where``: a condition per table (only the rows of a sample)."""
+    if isinstance(source, Session):
+        return _snapshot(source, models, where or {})
+    with Session(source) as session:
+        return _snapshot(session, models, where or {})
+
+
+def _snapshot(session: Session, models: tuple[type[Any], ...], where: dict[str, Any]) -> Snapshot:
+    out: Snapshot = {}
+    for model in models:
+        columns = [c.name for c in model.__table__.columns]
+        pk = [c.name for c in model.__table__.primary_key.columns]
+        query = select(*[getattr(model, c) for c in columns])
+        if model.__tablename__ in where:
+            query = query.where(where[model.__tablename__])
+        rows = session.execute(query).all()
+        keyed = sorted((tuple(getattr(r, k) for k in pk), tuple(r)) for r in rows)
+        out[model.__tablename__] = [(k, dict(zip(columns, row, strict=True))) for k, row in keyed]
     return out
 
 
@@ -156,37 +177,105 @@ def _same(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
+@dataclass(frozen=True)
+class Difference:
+    """One way a live row differs from the rebuilt one: a column's two values, or a row only one
+    side has (``column`` None; the missing side None, the other the whole row)."""
+
+    table: str
+    key: tuple[Any, ...]
+    column: str | None
+    live: Any
+    rebuilt: Any
+
+    def __str__(self) -> str:
+        if self.column is None:
+            where = "only in live tables" if self.rebuilt is None else "missing from live tables"
+            return f"{self.table} {self.key}: {where}"
+        return f"{self.table} {self.key}: {self.column} live={self.live!r} rebuilt={self.rebuilt!r}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "table": self.table,
+            "key": list(self.key),
+            "column": self.column,
+            "live": self.live,
+            "rebuilt": self.rebuilt,
+        }
+
+
+MovedOn = Callable[[str, dict[str, Any]], bool]
+"""(table, live row) -> true for a row written from messages the rebuild did not read."""
+
+
+@dataclass
+class Comparison:
+    """What comparing live tables with rebuilt ones found: every difference, and how many rows
+    of each table were compared (rows left out as newer than the rebuild are not)."""
+
+    differences: list[Difference] = field(default_factory=list)
+    checked: dict[str, int] = field(default_factory=dict)
+
+    def differing(self) -> dict[str, int]:
+        """Rows that differ per table (a row with several differing columns counts once)."""
+        rows: dict[str, set[tuple[Any, ...]]] = {table: set() for table in self.checked}
+        for d in self.differences:
+            rows.setdefault(d.table, set()).add(d.key)
+        return {table: len(keys) for table, keys in rows.items()}
+
+    def summary(self) -> dict[str, Any]:
+        """The comparison as JSON: every difference as text and as a record, counts per table."""
+        return {
+            "differences": [str(d) for d in self.differences],
+            "rows": [d.as_dict() for d in self.differences],
+            "checked": dict(self.checked),
+            "differing": self.differing(),
+            "ok": not self.differences,
+        }
+
+
+def diff_snapshots(
+    live: Snapshot,
+    rebuilt: Snapshot,
+    moved_on: MovedOn | None = None,
+    ignored: dict[str, set[str]] | None = None,
+) -> Comparison:
+    """The one comparison of live rows with rebuilt ones (``ratings rebuild --check``, ``matches
+    rebuild --check`` and ``gamehall doctor``).  ``ignored``: columns per table left out (a
+    sample that cannot recompute them)."""
+    out = Comparison()
+    for table in live:
+        rows_a = dict(live[table])
+        rows_b = dict(rebuilt.get(table, []))
+        skip = (ignored or {}).get(table, set())
+        checked = 0
+        for key in sorted(set(rows_a) | set(rows_b)):
+            if moved_on is not None and key in rows_a and moved_on(table, rows_a[key]):
+                continue
+            checked += 1
+            if key not in rows_b:
+                out.differences.append(Difference(table, key, None, rows_a[key], None))
+            elif key not in rows_a:
+                out.differences.append(Difference(table, key, None, None, rows_b[key]))
+            else:
+                for column, value in rows_a[key].items():
+                    if column not in skip and not _same(value, rows_b[key][column]):
+                        out.differences.append(Difference(table, key, column, value, rows_b[key][column]))
+        out.checked[table] = checked
+    return out
+
+
 def compare(
     live: Engine,
     fresh: Engine,
-    limit: int = 50,
+    limit: int | None = None,
     models: tuple[type[Any], ...] = COMPARED,
-    moved_on: Any = None,
+    moved_on: MovedOn | None = None,
 ) -> list[str]:
-    """Differences between the live and the rebuilt tables (empty when they agree).
-    ``moved_on(live row)``: true for a live row written from messages the rebuild did not read
-    (left out of the comparison)."""
-    diffs: list[str] = []
-    a, b = snapshot(live, models), snapshot(fresh, models)
-    for table in a:
-        rows_a = dict(a[table])  # type: ignore[arg-type]
-        rows_b = dict(b[table])  # type: ignore[arg-type]
-        for key in sorted(set(rows_a) | set(rows_b)):
-            if moved_on is not None and key in rows_a and moved_on(rows_a[key]):
-                continue
-            if key not in rows_b:
-                diffs.append(f"{table} {key}: only in live tables")
-            elif key not in rows_a:
-                diffs.append(f"{table} {key}: missing from live tables")
-            else:
-                for column, value in rows_a[key].items():
-                    if not _same(value, rows_b[key][column]):
-                        diffs.append(
-                            f"{table} {key}: {column} live={value!r} rebuilt={rows_b[key][column]!r}"
-                        )
-            if len(diffs) >= limit:
-                return diffs
-    return diffs
+    """Differences between the live and the rebuilt tables as text (empty when they agree), the
+    first ``limit`` of them (all by default)."""
+    found = diff_snapshots(snapshot(live, models), snapshot(fresh, models), moved_on).differences
+    return [str(d) for d in found[:limit]]
 
 
 def replace_live(
@@ -198,8 +287,8 @@ def replace_live(
         for model in reversed(models):
             session.execute(delete(model))
         for model in models:
-            for _key, row in data[model.__tablename__]:  # type: ignore[misc]
-                session.add(model(**row))
+            for _key, values in data[model.__tablename__]:
+                session.add(model(**values))
         for name, position in positions.items():
             row = session.get(db.ProjectionPosition, name)
             if row is None:
@@ -217,13 +306,89 @@ def live_caught_up(live: Engine, finished_seq: int, rating_seq: int, disputes_se
     return scoring >= finished_seq and rulings >= disputes_seq and board >= rating_seq and pending == 0
 
 
+Progress = Callable[[str], None]
+"""Told what a long check is doing (the command line prints it on stderr)."""
+
+
+def _quiet(_line: str) -> None:
+    return None
+
+
+async def wait_caught_up(
+    js: JetStreamContext, live: Engine, finished_seq: int, disputes_seq: int, wait_s: float
+) -> bool:
+    """Until the live tables have everything the rebuild read (false when ``wait_s`` ran out):
+    scoring and its rulings at the read point; then the outbox rows those commits wrote
+    published; then the leaderboard at the integration stream's last RatingApplied.  Each step
+    is reached under traffic too (nothing waits for the stream to stop growing)."""
+    deadline = time.monotonic() + wait_s
+    written: set[str] | None = None
+    rating_seq: int | None = None
+    while True:
+        with db.snapshot(live) as session:
+            scoring = db.get_position(session, subjects.SCORING_CONSUMER)
+            rulings = db.get_position(session, subjects.RULINGS_CONSUMER)
+            board = db.get_position(session, subjects.LEADERBOARD_CONSUMER)
+            pending = set(session.scalars(select(db.Outbox.msg_id)))
+        if written is None and scoring >= finished_seq and rulings >= disputes_seq:
+            written = pending  # what the read point's commits (and maybe later ones) left to publish
+        if written is not None and rating_seq is None and not written & pending:
+            rating_seq = await last_seq(js, subjects.RATING_APPLIED)
+        if rating_seq is not None and board >= rating_seq:
+            return True
+        if time.monotonic() > deadline:
+            return False
+        await asyncio.sleep(0.2)
+
+
+def moved_on_since(live: Engine, finished_seq: int) -> MovedOn:
+    """Live rows written from MatchFinished events after ``finished_seq`` (the rebuild's read
+    point): a match recorded later, a rating or standing whose last match is one, a player who
+    played one.  Left out of the comparison."""
+    with Session(live) as session:
+        later = set(
+            session.scalars(
+                select(db.MatchRecord.match_id).where(
+                    db.MatchRecord.position.is_not(None), db.MatchRecord.position > finished_seq
+                )
+            )
+        )
+        players = (
+            set(session.scalars(select(db.MatchPlayer.player).where(db.MatchPlayer.match_id.in_(later))))
+            if later
+            else set()
+        )
+
+    def moved(table: str, row: dict[str, Any]) -> bool:
+        if table in ("match_history", "match_players"):
+            return row["match_id"] in later
+        if table in ("ratings", "standings"):
+            return row["last_match_id"] in later
+        if table == "players":
+            return row["player_id"] in players
+        return False
+
+    return moved
+
+
 async def rebuild(
-    js: JetStreamContext, live: Engine, config: ScoringConfig, check: bool, wait_s: float = 15.0
+    js: JetStreamContext,
+    live: Engine,
+    config: ScoringConfig,
+    check: bool,
+    wait_s: float = 15.0,
+    models: tuple[type[Any], ...] = COMPARED,
+    progress: Progress = _quiet,
 ) -> dict[str, Any]:
+    """Ratings, standings, match history, players and rulings rebuilt from the integration and
+    disputes streams: compared with the live tables (``check``: the report's ``differences``,
+    ``rows``, ``checked`` and ``differing``) or put in their place."""
+    progress("reading MatchFinished events and rulings")
     finished = await read_subject(js, subjects.MATCH_FINISHED)
     disputes = await read_subject(js, subjects.DISPUTE_SUBJECTS, stream=subjects.DISPUTE_STREAM)
     fresh = fresh_engine()
     started = time.perf_counter()
+    progress(f"rebuilding from {len(finished)} MatchFinished events and {len(disputes)} dispute events")
     produced = await asyncio.to_thread(rebuild_into, fresh, finished, config, disputes)
     elapsed = time.perf_counter() - started
     finished_seq = finished[-1][0] if finished else 0
@@ -237,15 +402,14 @@ async def rebuild(
         "rebuild_seconds": round(elapsed, 3),
     }
     if check:
-        deadline = time.monotonic() + wait_s
-        while True:
-            rating_seq = await last_seq(js, subjects.RATING_APPLIED)
-            if live_caught_up(live, finished_seq, rating_seq, disputes_seq) or time.monotonic() > deadline:
-                break
-            await asyncio.sleep(0.2)
-        diffs = compare(live, fresh)
-        report["differences"] = diffs
-        report["ok"] = not diffs
+        progress(f"rebuilt in {elapsed:.1f} s; waiting for the live tables to reach the read point")
+        report["caught_up"] = await wait_caught_up(js, live, finished_seq, disputes_seq, wait_s)
+        progress("comparing")
+        moved = moved_on_since(live, finished_seq)
+        found = await asyncio.to_thread(
+            lambda: diff_snapshots(snapshot(live, models), snapshot(fresh, models), moved)
+        )
+        report.update(found.summary())
     else:
         rating_seq = await last_seq(js, subjects.RATING_APPLIED)
         replace_live(
@@ -285,9 +449,12 @@ async def rebuild_match_list_into(
     return position
 
 
-async def rebuild_match_list(js: JetStreamContext, live: Engine, check: bool, wait_s: float = 15.0) -> dict[str, Any]:
+async def rebuild_match_list(
+    js: JetStreamContext, live: Engine, check: bool, wait_s: float = 15.0, progress: Progress = _quiet
+) -> dict[str, Any]:
     """The match list (``match_list``) rebuilt from the match stream: compared with the live
     table (``check``) or put in its place, with the projection's position."""
+    progress("rebuilding the match list from the match stream")
     fresh = fresh_engine()
     started = time.perf_counter()
     chunks = read_chunks(js, subjects.MATCH_SUBJECTS, stream=subjects.MATCH_STREAM)
@@ -297,16 +464,26 @@ async def rebuild_match_list(js: JetStreamContext, live: Engine, check: bool, wa
         listed = session.scalar(select(func.count()).select_from(db.StoredMatch)) or 0
     report: dict[str, Any] = {"messages": stream_seq, "matches": int(listed), "rebuild_seconds": round(elapsed, 3)}
     if check:
+        progress(f"rebuilt in {elapsed:.1f} s; waiting for the live table to reach the read point")
         deadline = time.monotonic() + wait_s
-        while time.monotonic() <= deadline:
+        report["caught_up"] = False
+        while True:
             with Session(live) as session:
                 if db.get_position(session, subjects.MATCH_LIST_CONSUMER) >= stream_seq:
+                    report["caught_up"] = True
                     break
+            if time.monotonic() > deadline:
+                break
             await asyncio.sleep(0.2)
-        # a match decided again since the stream was read is newer live: not compared
-        diffs = compare(live, fresh, models=MATCH_LIST, moved_on=lambda row: row["stream_seq"] > stream_seq)
-        report["differences"] = diffs
-        report["ok"] = not diffs
+        progress("comparing")
+
+        def newer(_table: str, row: dict[str, Any]) -> bool:
+            return bool(row["stream_seq"] > stream_seq)  # decided again since the stream was read
+
+        found = await asyncio.to_thread(
+            lambda: diff_snapshots(snapshot(live, MATCH_LIST), snapshot(fresh, MATCH_LIST), newer)
+        )
+        report.update(found.summary())
     else:
         replace_live(live, fresh, {subjects.MATCH_LIST_CONSUMER: stream_seq}, models=MATCH_LIST)
         report["ok"] = True

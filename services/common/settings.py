@@ -341,6 +341,26 @@ class Settings(_Section):
         description="folder of the referees' Ed25519 keys that sign match certificates "
         "(`keys` in the data folder when unset)",
     )
+    referees: int | None = Field(
+        None,
+        ge=1,
+        le=8,
+        validation_alias="GAMEHALL_REFEREES",
+        description="referee processes `gamehall up` starts (a crash or kill of one then costs no client "
+        "error); 2 when the machine has at least 2 cores, else 1, when unset",
+    )
+    instance: str | None = Field(
+        None,
+        validation_alias="GAMEHALL_INSTANCE",
+        description="set by `gamehall up` for what it starts: a random name per start that the gateway's "
+        "`/readyz` returns as `instance`, so `up` knows the gateway it reports is its own",
+    )
+    supervisor_pid: int | None = Field(
+        None,
+        validation_alias="GAMEHALL_SUPERVISOR_PID",
+        description="set by `gamehall up` for what it starts: the pid of `up`; `gamehall serve` stops "
+        "when that process is gone (even after a SIGKILL), so no service outlives its supervisor",
+    )
     referee: RefereeSettings = Field(default_factory=RefereeSettings)
     scoring: ScoringSettings = Field(default_factory=ScoringSettings)
     matchmaking: MatchmakingSettings = Field(default_factory=MatchmakingSettings)

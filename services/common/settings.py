@@ -79,6 +79,26 @@ class ScoringSettings(_Section):
     glicko_tau: float = Field(
         _RATING.tau, gt=0, validation_alias="GAMEHALL_GLICKO_TAU", description="Glicko-2 system constant tau"
     )
+    doctor_every_s: float = Field(
+        300.0,
+        ge=0,
+        validation_alias="GAMEHALL_DOCTOR_EVERY_S",
+        description="seconds between scoring's sampled checks of derived data (match list, history) against "
+        "the log (`gamehall_derived_rows_differing`); 0 turns the check off",
+    )
+    doctor_sample: int = Field(
+        50,
+        ge=1,
+        validation_alias="GAMEHALL_DOCTOR_SAMPLE",
+        description="matches each sampled check rebuilds and compares",
+    )
+    doctor_full_every_s: float = Field(
+        3600.0,
+        ge=0,
+        validation_alias="GAMEHALL_DOCTOR_FULL_EVERY_S",
+        description="seconds between the checks that also rebuild ratings, standings, players and rulings "
+        "from the whole log (at a sampled check's turn); 0: never",
+    )
 
 
 class MatchmakingSettings(_Section):

@@ -7,6 +7,7 @@ import contextlib
 import dataclasses
 import importlib
 import os
+import secrets
 import signal
 import subprocess
 import time
@@ -14,15 +15,19 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from services.common import natsauth, stack
+import httpx
+
+from services.common import metrics, natsauth, stack
 from services.common.embedded import EmbeddedNats
 from services.common.natsauth import Credential
 from services.common.processes import (
     NotReady,
+    die_with_parent,
     free_port,
     gamehall_args,
     http_ok,
     port_open,
+    port_taken,
     spawn,
     stop_all,
     wait_until,
@@ -60,10 +65,32 @@ def service_runner(name: str) -> Callable[..., Awaitable[None]]:
 
 
 def http_port(settings: Settings) -> int:
-    """The configured port when free, else any free loopback port."""
-    if not port_open("127.0.0.1", settings.http_port):
+    """The configured port when it can be bound, else any free loopback port."""
+    if not port_taken(settings.http_host, settings.http_port):
         return settings.http_port
     return free_port()
+
+
+def referee_count(settings: Settings) -> int:
+    """Referee processes `up` runs: ``GAMEHALL_REFEREES``, else 2 when the machine has 2 cores."""
+    if settings.referees is not None:
+        return settings.referees
+    return 2 if (os.cpu_count() or 1) >= 2 else 1
+
+
+def instance_names(service: str, count: int) -> list[str]:
+    """``referee`` alone, or ``referee-1``, ``referee-2``, ... (their log files and metrics names)."""
+    return [service] if count == 1 else [f"{service}-{i}" for i in range(1, count + 1)]
+
+
+def own_gateway_ready(url: str, instance: str) -> bool:
+    """The gateway at ``url`` is ready and is the one started with ``instance`` (its /readyz says so);
+    another program answering on that port is not."""
+    try:
+        r = httpx.get(f"{url}/readyz", timeout=1.0)
+        return r.status_code == 200 and r.json().get("instance") == instance
+    except (httpx.HTTPError, ValueError, AttributeError):
+        return False
 
 
 def embedded_settings(settings: Settings, nats: EmbeddedNats) -> Settings:
@@ -71,7 +98,7 @@ def embedded_settings(settings: Settings, nats: EmbeddedNats) -> Settings:
     return settings.replace(nats_url=nats.url, nats_credentials=nats.credentials)
 
 
-def start_embedded_nats(settings: Settings) -> EmbeddedNats:
+def start_embedded_nats(settings: Settings, with_parent: bool = False) -> EmbeddedNats:
     """The embedded nats-server, with accounts and a user per service; the credentials are
     generated under the data folder (``credentials/nats``, mode 0600).  It listens on the port it
     used last time when that port is free (``nats.port`` in the data folder), so services started
@@ -90,6 +117,7 @@ def start_embedded_nats(settings: Settings) -> EmbeddedNats:
         port=port,
         log_file=settings.data_dir / "nats-server.log",
         credentials=natsauth.credentials_dir(settings.data_dir),
+        with_parent=with_parent,
     ).start()
     port_file.write_text(f"{nats.port}\n")
     return nats
@@ -106,7 +134,8 @@ def restart_delay(crashes: int) -> float:
 
 @dataclasses.dataclass
 class Child:
-    """One supervised process of the stack."""
+    """One supervised process of the stack: ``name`` is this process (``referee-2``), ``service``
+    what it runs (``referee``; the name when not given)."""
 
     name: str
     argv: list[str]
@@ -116,52 +145,155 @@ class Child:
     started_at: float = 0.0
     crashes: int = 0  # in a row
     restart_at: float | None = None
+    service: str = ""
+    with_parent: bool = False  # SIGTERM to it when the supervisor dies (Linux)
+    restarts: int = 0
+
+    def __post_init__(self) -> None:
+        self.service = self.service or self.name
+        metrics.SERVICE_RESTARTS.labels(self.name)
+        metrics.SERVICE_UP.labels(self.name).set(0)
 
     def start(self) -> None:
-        self.proc = spawn(self.argv, self.env, output=self.log_path)
+        self.proc = spawn(self.argv, self.env, output=self.log_path, with_parent=self.with_parent)
         self.started_at = time.monotonic()
         self.restart_at = None
+        metrics.SERVICE_UP.labels(self.name).set(1)
 
-    def supervise(self, now: float, echo: Callable[[str], None]) -> None:
-        """Restart the process when it has exited, after a delay that grows with each crash."""
+    def supervise(self, now: float, echo: Callable[[str], None]) -> bool:
+        """Restart the process when it has exited, after a delay that grows with each crash.
+        True when it started a new process."""
         if self.restart_at is not None:
             if now >= self.restart_at:
                 echo(f"restarting {self.name} (restart {self.crashes} in a row)")
                 self.start()
-            return
+                self.restarts += 1
+                metrics.SERVICE_RESTARTS.labels(self.name).inc()
+                return True
+            return False
         if self.proc is None or self.proc.poll() is None:
             if self.crashes and now - self.started_at > HEALTHY_AFTER_S:
                 self.crashes = 0
-            return
+            return False
+        metrics.SERVICE_UP.labels(self.name).set(0)
         self.crashes += 1
         delay = restart_delay(self.crashes)
         echo(
-            f"{self.name} exited with {self.proc.returncode}; restarting in {delay:g}s "
+            f"{self.service} exited with {self.proc.returncode}; restarting in {delay:g}s "
             f"(see {self.log_path})"
         )
         self.restart_at = now + delay
+        return False
+
+
+GATEWAY_MOVES = 5  # ports the gateway tries at start-up when another program takes its port
+
+
+def await_gateway(
+    gateway: Child, host: str, instance: str, echo: Callable[[str], None], timeout: float = 60.0
+) -> int:
+    """Wait until the gateway started with ``instance`` answers /readyz; its port.
+
+    A gateway that exits while another program holds its port (its bind failed) is started again
+    on a free port; a gateway that exits otherwise, or no answer within ``timeout``: ``NotReady``.
+    Another program answering /readyz on the port is never taken for the gateway."""
+    deadline = time.monotonic() + timeout
+    moves = 0
+    while True:
+        port = int(gateway.env["GAMEHALL_HTTP_PORT"])
+        if own_gateway_ready(f"http://{host}:{port}", instance):
+            return port
+        proc = gateway.proc
+        if proc is not None and proc.poll() is not None:
+            if moves < GATEWAY_MOVES and port_taken(host, port):
+                moves += 1
+                new = free_port()
+                echo(f"port {port} is taken by another program; the gateway moves to port {new}")
+                gateway.env["GAMEHALL_HTTP_PORT"] = str(new)
+                gateway.start()
+                continue
+            raise NotReady(f"the gateway: the process exited with {proc.returncode}")
+        if time.monotonic() > deadline:
+            raise NotReady(f"the gateway: not ready after {timeout:.0f}s")
+        time.sleep(0.05)
+
+
+def already_running(settings: Settings, lock: stack.UpLock, echo: Callable[[str], None]) -> int:
+    info = stack.read(settings.data_dir)
+    holder = lock.holder()
+    if info is not None and info.pid == holder:
+        echo(f"gamehall is already running in {settings.data_dir} (pid {info.pid}): open {info.gateway_url}/")
+    else:
+        echo(f"gamehall up is already starting in {settings.data_dir} (pid {holder}); wait for it or stop it")
+    return 1
+
+
+def clear_leftovers(settings: Settings, echo: Callable[[str], None]) -> bool:
+    """Stop what an earlier ``up`` of this data folder left running (killed, so it could not stop
+    its children); False when something would not stop, or an ``up`` without the lock still runs."""
+    previous = stack.read(settings.data_dir)
+    if previous is not None and previous.pid != os.getpid() and stack.alive(previous.pid):
+        if "services.cli.main" in stack.command_line(previous.pid) or "gamehall" in stack.command_line(
+            previous.pid
+        ):
+            echo(
+                f"gamehall is already running in {settings.data_dir} (pid {previous.pid}): "
+                f"open {previous.gateway_url}/"
+            )
+            return False
+    left = stack.leftovers(settings.data_dir, previous)
+    for pid, command in left.items():
+        echo(f"stopping pid {pid}, left running by an earlier gamehall up: {command[:120]}")
+    stuck = stack.stop_leftovers(list(left))
+    if stuck:
+        echo(
+            f"could not stop pids {', '.join(map(str, stuck))} of {settings.data_dir}: stop them, then start again"
+        )
+        return False
+    if previous is not None:
+        stack.stack_file(settings.data_dir).unlink(missing_ok=True)
+    return True
 
 
 def up(settings: Settings, services: list[str] | None = None, echo: Callable[[str], None] = print) -> int:
     """Run the whole stack until Ctrl-C: embedded nats-server unless NATS_URL, each service a process.
 
+    One ``up`` per data folder (``up.lock``): a second one refuses, naming the first's pid and URL.
     The stack supervises itself: a service that exits (or the embedded nats-server) is restarted
-    with a growing delay and a line on the terminal; the others keep running."""
-    existing = stack.running(settings.data_dir)
-    if existing is not None:
-        echo(f"gamehall is already running (pid {existing.pid}): open {existing.gateway_url}/")
-        return 1
+    with a growing delay and a line on the terminal; the others keep running.  The stack dies with
+    it: every child gets SIGTERM when ``up`` dies, even by SIGKILL, and what an earlier killed
+    ``up`` left running is stopped before anything starts."""
+    lock = stack.UpLock(settings.data_dir)
+    if not lock.acquire():
+        return already_running(settings, lock, echo)
+    try:
+        if not clear_leftovers(settings, echo):
+            return 1
+        return _run(settings, services, echo)
+    finally:
+        lock.release()
+
+
+def _run(settings: Settings, services: list[str] | None, echo: Callable[[str], None]) -> int:
+    from prometheus_client import start_http_server
+
     started = time.monotonic()
     nats: EmbeddedNats | None = None
     nats_url = settings.nats_url
     if nats_url is None:
-        nats = start_embedded_nats(settings)
+        nats = start_embedded_nats(settings, with_parent=True)
         nats_url = nats.url
         echo(f"embedded nats-server on {nats_url} (data in {settings.data_dir / 'nats'})")
     port = http_port(settings)
     names = services or available_services()
+    instance = secrets.token_hex(8)
     env = dict(
-        os.environ, NATS_URL=nats_url, GAMEHALL_DATA_DIR=str(settings.data_dir), GAMEHALL_HTTP_PORT=str(port)
+        os.environ,
+        NATS_URL=nats_url,
+        GAMEHALL_DATA_DIR=str(settings.data_dir),
+        GAMEHALL_HTTP_PORT=str(port),
+        GAMEHALL_INSTANCE=instance,
+        GAMEHALL_SUPERVISOR_PID=str(os.getpid()),
     )
     if nats is not None:
         env["GAMEHALL_NATS_CREDENTIALS"] = str(nats.credentials)
@@ -175,49 +307,88 @@ def up(settings: Settings, services: list[str] | None = None, echo: Callable[[st
 
     old_int = signal.signal(signal.SIGINT, on_signal)
     old_term = signal.signal(signal.SIGTERM, on_signal)
-    gateway_url = f"http://{settings.http_host}:{port}"
+    host = settings.http_host
     children: list[Child] = []
     nats_crashes = 0
-    try:
-        # Each service's /metrics on a port chosen here, so stack.json can tell a Prometheus
-        # where to scrape (the gateway serves /metrics on its own HTTP port).
-        metrics_urls: dict[str, str] = {}
-        for name in names:
-            child_env = dict(env)
-            if name == "gateway":
-                metrics_urls[name] = f"{gateway_url}/metrics"
-            else:
-                metrics_port = free_port()
-                child_env["GAMEHALL_METRICS_PORT"] = str(metrics_port)
-                metrics_urls[name] = f"http://127.0.0.1:{metrics_port}/metrics"
-            child = Child(name, gamehall_args("serve", name), child_env, log_dir / f"{name}.log")
-            child.start()
-            children.append(child)
-        gateway = next((c for c in children if c.name == "gateway"), None)
-        if gateway is not None:
-            try:
-                wait_until(lambda: http_ok(f"{gateway_url}/readyz"), "the gateway", gateway.proc, 60.0)
-            except NotReady as exc:
-                echo(f"{exc}; see {log_dir / 'gateway.log'} ({gateway_url}/readyz says why)")
-                return 1
+    # The supervisor's own /metrics: restarts and running state of each child.
+    metrics_server, _ = start_http_server(0, addr="127.0.0.1")
+    metrics.SERVICE_UP.labels("nats-server").set(1 if nats is not None else 0)
+    metrics.SERVICE_RESTARTS.labels("nats-server")
+    # Each service's /metrics on a port chosen here, so stack.json can tell a Prometheus
+    # where to scrape (the gateway serves /metrics on its own HTTP port).
+    metrics_urls: dict[str, str] = {"supervisor": f"http://127.0.0.1:{metrics_server.server_port}/metrics"}
+
+    def gateway_url() -> str:
+        return f"http://{host}:{env['GAMEHALL_HTTP_PORT']}"
+
+    def record() -> None:
+        pids = {c.name: c.proc.pid for c in children if c.proc is not None}
+        if nats is not None and nats.proc is not None:
+            pids["nats-server"] = nats.proc.pid
         stack.write(
             settings.data_dir,
             stack.StackInfo(
                 pid=os.getpid(),
                 nats_url=nats_url,
-                gateway_url=gateway_url,
+                gateway_url=gateway_url(),
                 embedded_nats=nats is not None,
                 metrics=metrics_urls,
+                children=pids,
+                instance=instance,
             ),
         )
-        echo(f"services: {', '.join(names)} (logs in {log_dir})")
+
+    def moved_gateway(gateway: Child) -> None:
+        """The gateway, and the processes started after now, on the port it serves."""
+        env["GAMEHALL_HTTP_PORT"] = gateway.env["GAMEHALL_HTTP_PORT"]
+        for child in children:
+            child.env["GAMEHALL_HTTP_PORT"] = env["GAMEHALL_HTTP_PORT"]
+        metrics_urls["gateway"] = f"{gateway_url()}/metrics"
+
+    try:
+        for name in names:
+            count = referee_count(settings) if name == "referee" else 1
+            for each in instance_names(name, count):
+                child_env = dict(env)
+                if name == "gateway":
+                    metrics_urls[each] = f"{gateway_url()}/metrics"
+                else:
+                    metrics_port = free_port()
+                    child_env["GAMEHALL_METRICS_PORT"] = str(metrics_port)
+                    metrics_urls[each] = f"http://127.0.0.1:{metrics_port}/metrics"
+                child = Child(
+                    each,
+                    gamehall_args("serve", name),
+                    child_env,
+                    log_dir / f"{each}.log",
+                    service=name,
+                    with_parent=True,
+                )
+                child.start()
+                children.append(child)
+        gateway = next((c for c in children if c.name == "gateway"), None)
+        if gateway is not None:
+            try:
+                await_gateway(gateway, host, instance, echo)
+            except NotReady as exc:
+                echo(f"{exc}; see {log_dir / 'gateway.log'} ({gateway_url()}/readyz says why)")
+                return 1
+            moved_gateway(gateway)
+        record()
+        referees = sum(1 for c in children if c.service == "referee")
         echo(
-            f"gamehall is up in {time.monotonic() - started:.1f}s: open {gateway_url}/  (API docs: {gateway_url}/docs)"
+            f"services: {', '.join(names)}"
+            + (f" ({referees} referees)" if referees > 1 else "")
+            + f" (logs in {log_dir}; supervisor metrics {metrics_urls['supervisor']})"
         )
+        url = gateway_url()
+        echo(f"gamehall is up in {time.monotonic() - started:.1f}s: open {url}/  (API docs: {url}/docs)")
         echo("Ctrl-C stops everything; stored matches stay in " + str(settings.data_dir))
         while not stopping:
             now = time.monotonic()
+            changed = False
             if nats is not None and (nats.proc is None or nats.proc.poll() is not None):
+                metrics.SERVICE_UP.labels("nats-server").set(0)
                 nats_crashes += 1
                 delay = restart_delay(nats_crashes)
                 echo(f"the embedded nats-server stopped; restarting it on {nats.url} in {delay:g}s")
@@ -225,10 +396,21 @@ def up(settings: Settings, services: list[str] | None = None, echo: Callable[[st
                 try:
                     nats.start()
                     nats_crashes = 0
+                    metrics.SERVICE_RESTARTS.labels("nats-server").inc()
+                    metrics.SERVICE_UP.labels("nats-server").set(1)
+                    changed = True
                 except RuntimeError as exc:
                     echo(f"nats-server did not restart: {exc}")
             for child in children:
-                child.supervise(now, echo)
+                due = child.restart_at is not None and now >= child.restart_at
+                if child is gateway and due and port_taken(host, int(child.env["GAMEHALL_HTTP_PORT"])):
+                    old = child.env["GAMEHALL_HTTP_PORT"]
+                    child.env["GAMEHALL_HTTP_PORT"] = str(free_port())
+                    moved_gateway(child)
+                    echo(f"port {old} is taken by another program; the gateway moves: open {gateway_url()}/")
+                changed = child.supervise(now, echo) or changed
+            if changed:
+                record()
             time.sleep(0.2)
         return 0
     finally:
@@ -236,10 +418,34 @@ def up(settings: Settings, services: list[str] | None = None, echo: Callable[[st
         stop_all(c.proc for c in children if c.proc is not None)
         if nats is not None:
             nats.stop()
+        metrics_server.shutdown()
+        metrics_server.server_close()
         stack.remove(settings.data_dir, os.getpid())
         signal.signal(signal.SIGINT, old_int)
         signal.signal(signal.SIGTERM, old_term)
         echo("stopped")
+
+
+def watch_supervisor(settings: Settings) -> int | None:
+    """The pid of the ``gamehall up`` this service belongs to (``GAMEHALL_SUPERVISOR_PID``), after
+    asking the kernel for SIGTERM when it dies; exits at once when it is gone already."""
+    parent = settings.supervisor_pid
+    if parent is None:
+        return None
+    die_with_parent(signal.SIGTERM)
+    if os.getppid() != parent:
+        raise SystemExit(f"the gamehall up that started this process (pid {parent}) is gone")
+    return parent
+
+
+async def stop_when_orphaned(parent: int, stop: asyncio.Event, every_s: float = 1.0) -> None:
+    """Set ``stop`` once this process's parent is no longer ``parent`` (it died: the portable way,
+    where the kernel sends no signal)."""
+    while not stop.is_set():
+        if os.getppid() != parent:
+            stop.set()
+            return
+        await asyncio.sleep(every_s)
 
 
 def serve(name: str, settings: Settings) -> None:
@@ -251,6 +457,7 @@ def serve(name: str, settings: Settings) -> None:
         settings = settings.replace(nats_url=found.nats_url)
         if found.embedded_nats and settings.nats_credentials is None:
             settings = settings.replace(nats_credentials=natsauth.credentials_dir(settings.data_dir))
+    parent = watch_supervisor(settings)
     runner = service_runner(name)
 
     async def main() -> None:
@@ -258,7 +465,12 @@ def serve(name: str, settings: Settings) -> None:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        await runner(settings, stop)
+        watcher = asyncio.create_task(stop_when_orphaned(parent, stop)) if parent is not None else None
+        try:
+            await runner(settings, stop)
+        finally:
+            if watcher is not None:
+                watcher.cancel()
 
     profile_to = settings.profile
     if not profile_to:

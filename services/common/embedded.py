@@ -30,7 +30,9 @@ class EmbeddedNats:
     With ``credentials`` (a folder) it runs with accounts and a user per service
     (``services.common.natsauth``): credentials are generated there (0600) on first start, and
     streams an open server stored before are moved into their accounts.  Without, it is open
-    to any local process (the tests' shared server)."""
+    to any local process (the tests' shared server).  With ``with_parent`` it stops when the
+    process that started it dies, even by SIGKILL (Linux: ``PR_SET_PDEATHSIG``; elsewhere the
+    next ``gamehall up`` stops a server left behind, ``services.common.stack.leftovers``)."""
 
     def __init__(
         self,
@@ -38,11 +40,13 @@ class EmbeddedNats:
         port: int | None = None,
         log_file: Path | None = None,
         credentials: Path | None = None,
+        with_parent: bool = False,
     ) -> None:
         self.store_dir = Path(store_dir)
         self.port = port or free_port()
         self.log_file = log_file
         self.credentials = Path(credentials) if credentials is not None else None
+        self.with_parent = with_parent
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -72,7 +76,9 @@ class EmbeddedNats:
                 "-sd",
                 str(self.store_dir),
             ]
-        self.proc = spawn(args, output=self.log_file or subprocess.DEVNULL, cwd=None)
+        self.proc = spawn(
+            args, output=self.log_file or subprocess.DEVNULL, cwd=None, with_parent=self.with_parent
+        )
         try:
             wait_until(
                 lambda: port_open("127.0.0.1", self.port),

@@ -3,6 +3,9 @@ embedded nats-server use it, and so do the end-to-end tests, the browser tests a
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import errno
 import re
 import signal
 import socket
@@ -12,8 +15,6 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import IO, Any
-
-import httpx
 
 ROOT = Path(__file__).resolve().parents[2]
 # What ``gamehall up`` prints once the gateway answers: "... open http://127.0.0.1:8000/ ..."
@@ -26,6 +27,22 @@ def free_port(host: str = "127.0.0.1") -> int:
         return int(s.getsockname()[1])
 
 
+def port_taken(host: str, port: int) -> bool:
+    """True when a server could not bind ``host:port`` now (another program holds it), as uvicorn
+    binds (``SO_REUSEADDR``): a connect probe misses a program listening on another address of
+    this machine or on the wildcard address."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((host, port))
+        except OSError as exc:
+            if exc.errno in (errno.EADDRINUSE, errno.EACCES):
+                return True
+            raise
+    return False
+
+
 def port_open(host: str, port: int) -> bool:
     try:
         with socket.create_connection((host, port), timeout=0.2):
@@ -35,6 +52,8 @@ def port_open(host: str, port: int) -> bool:
 
 
 def http_ok(url: str) -> bool:
+    import httpx  # here: the command line imports this module and must start fast
+
     try:
         return httpx.get(url, timeout=1.0).status_code == 200
     except httpx.HTTPError:
@@ -46,17 +65,46 @@ def gamehall_args(*args: str) -> list[str]:
     return [sys.executable, "-m", "services.cli.main", *args]
 
 
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def _prctl() -> Any:
+    """libc's ``prctl`` on Linux (None elsewhere), looked up once, before any fork."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+
+_PRCTL = _prctl()
+
+
+def die_with_parent(sig: int = signal.SIGTERM) -> bool:
+    """Ask the kernel to send ``sig`` to this process when its parent dies (Linux
+    ``PR_SET_PDEATHSIG``; kept across ``exec``).  False where there is no such thing: the caller
+    then needs another way to notice (``gamehall serve`` watches its parent's pid).  Safe to call between fork and exec."""
+    if _PRCTL is None:
+        return False
+    return bool(_PRCTL(PR_SET_PDEATHSIG, int(sig), 0, 0, 0) == 0)
+
+
 def spawn(
     args: list[str],
     env: Mapping[str, str] | None = None,
     output: Path | int | IO[Any] | None = subprocess.DEVNULL,
     text: bool = False,
     cwd: Path | None = ROOT,
+    with_parent: bool = False,
 ) -> subprocess.Popen[Any]:
     """Start ``args`` in its own session (Ctrl-C in a terminal reaches only the parent).
 
     ``output``: a file to append stdout and stderr to, ``subprocess.PIPE`` to read them (merged),
-    or ``subprocess.DEVNULL``."""
+    or ``subprocess.DEVNULL``.  ``with_parent``: the child gets SIGTERM when this process dies,
+    even by SIGKILL (Linux; elsewhere the child must watch its parent itself).  The kernel ties
+    that to the spawning thread, so spawn such children from a thread that lives as long as the
+    process (``gamehall up``'s main thread)."""
     if isinstance(output, Path):
         output.parent.mkdir(parents=True, exist_ok=True)
         sink: Any = open(output, "ab")  # noqa: SIM115 - owned by the child
@@ -70,6 +118,7 @@ def spawn(
         stderr=subprocess.STDOUT if sink == subprocess.PIPE else sink,
         text=text,
         start_new_session=True,
+        preexec_fn=die_with_parent if with_parent and _PRCTL is not None else None,  # noqa: PLW1509
     )
 
 

@@ -214,10 +214,12 @@ def router(gw: Gateway) -> APIRouter:
     async def readyz() -> Response:
         ready, checks = await readiness(readiness_checks(gw))
         record(checks)
+        # which start of the stack this gateway belongs to (`gamehall up` checks it is its own)
+        instance = {"instance": gw.settings.instance} if gw.settings.instance else {}
         if ready:
-            return JSONResponse({"ready": True, "checks": checks})
+            return JSONResponse({"ready": True, "checks": checks, **instance})
         return JSONResponse(
-            {"code": "unavailable", "detail": "the gateway is not ready", "retry_after": 1, "checks": checks},
+            {"code": "unavailable", "detail": "the gateway is not ready", "retry_after": 1, "checks": checks, **instance},
             status_code=503,
             headers={"Retry-After": "1"},
         )

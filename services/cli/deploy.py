@@ -446,6 +446,9 @@ def nats_metrics(
         str, typer.Option("--host", metavar="ADDRESS", envvar="GAMEHALL_METRICS_HOST", help="Address /metrics listens on (default: $GAMEHALL_METRICS_HOST).")
     ] = "127.0.0.1",
     interval: Annotated[float, typer.Option("--interval", metavar="SECONDS", help="Seconds between two reads of the servers.")] = 10.0,
+    log_format: Annotated[
+        str, typer.Option("--log-format", metavar="FORMAT", envvar="GAMEHALL_LOG_FORMAT", help="json, console or auto.")
+    ] = "auto",
 ) -> None:
     """Serve NATS's own health (connections, slow consumers, JetStream storage, cluster peers) as gamehall_nats_* series."""
     from services.common import logs, natsmonitor
@@ -455,7 +458,7 @@ def nats_metrics(
     if not urls:
         typer.echo("--monitor names no server", err=True)
         raise typer.Exit(2)
-    logs.configure("nats-metrics", os.environ.get("GAMEHALL_LOG_FORMAT", "auto"))
+    logs.configure("nats-metrics", log_format)
     log = logs.get("nats-metrics")
     collector = natsmonitor.NatsMonitor(urls, interval_s=interval)
     natsmonitor.install(collector)

@@ -9,6 +9,7 @@ from pathlib import Path
 from prometheus_client import REGISTRY
 
 import services.common.metrics  # noqa: F401 - registers the metrics
+import services.common.natsmonitor  # noqa: F401 - registers the gamehall_nats_* series
 
 ROOT = Path(__file__).resolve().parents[2]
 METRIC = re.compile(r"\b(gamehall_[a-z0-9_]+)")

@@ -6,7 +6,8 @@ Runs, each on its own fresh nats-server:
   3. the same through the gateway over HTTP (--mode gateway),
 then the time from `gamehall up` to its printed URL, and the game benchmarks that exist
 (bench/ugolki_perft.py, bench/kc_bench.py, bench/thousand_bench.py,
-bench/farkle_bench.py, bench/king_bench.py, bench/ranked_bench.py, bench/listing_bench.py,
+bench/farkle_bench.py, bench/king_bench.py, bench/ranked_bench.py, bench/projection_bench.py,
+bench/listing_bench.py,
 bench/ws_fanout_bench.py).  Prints each result and
 ends with one JSON line holding the ratios.
 """
@@ -154,6 +155,7 @@ def main() -> None:
             "farkle_bench.py",
             "king_bench.py",
             "ranked_bench.py",
+            "projection_bench.py",
             "listing_bench.py",
             "ws_fanout_bench.py",
         ):

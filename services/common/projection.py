@@ -224,13 +224,17 @@ class StreamReader:
         except nats.errors.Error as exc:
             raise ReaderLost(f"{type(exc).__name__}: {exc}") from exc
         batch = list(first)
-        if batch_size > 1:
+        # then more, as long as the server says it holds more and the batch has room
+        while len(batch) < batch_size and batch[-1].metadata.num_pending:
             try:
-                batch += await self.sub.fetch(batch_size - 1, timeout=max(linger_s, 0.002))
+                more = await self.sub.fetch(batch_size - len(batch), timeout=max(linger_s, 0.002))
             except (TimeoutError, nats.errors.TimeoutError):
-                pass
+                break
             except nats.errors.Error:
-                pass  # what came is kept; the next fetch finds out whether the reader is lost
+                break  # what came is kept; the next fetch finds out whether the reader is lost
+            if not more:
+                break
+            batch += more
         for msg in batch:
             self.check(msg)
         if batch:

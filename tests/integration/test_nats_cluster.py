@@ -190,6 +190,7 @@ def fresh_pg(tmp_path: Path, pg_url: str | None):  # noqa: ANN201
 
 def test_deploy_folder_runs_as_written(tmp_path: Path, fresh_pg: str) -> None:
     import json
+    import shutil
     import signal
     import subprocess
     import time
@@ -197,7 +198,7 @@ def test_deploy_folder_runs_as_written(tmp_path: Path, fresh_pg: str) -> None:
     import httpx
     import yaml
 
-    from services.common.processes import ROOT, gamehall_args, spawn
+    from services.common.processes import ROOT, free_port, gamehall_args, spawn, stop_all
 
     state = tmp_path / "deploy"
     log = tmp_path / "deploy-up.log"
@@ -243,6 +244,53 @@ def test_deploy_folder_runs_as_written(tmp_path: Path, fresh_pg: str) -> None:
 
         wait_for("every node has two peers", lambda: all(peers(s) == 2 for s in servers))
         assert all(samples(nm).get(("gamehall_nats_up", (("server", s),))) == 1 for s in servers)
+
+        # Prometheus with the loopback copy of deploy/prometheus/prometheus.yml: every target up, and
+        # the NATS panels and alerts (which the laptop stack of tests/e2e/test_monitoring.py lacks) read series
+        prometheus = shutil.which("prometheus")
+        if prometheus is not None:
+            from tests.e2e.test_monitoring import NATS_SERIES, alert_expressions, panel_expressions, query
+
+            scrape["global"] = {"scrape_interval": "1s", "evaluation_interval": "1s"}
+            config = tmp_path / "prometheus.yml"
+            config.write_text(yaml.safe_dump(scrape))
+            prom_port = free_port()
+            prom = f"http://127.0.0.1:{prom_port}"
+            prom_proc = spawn(
+                [prometheus, f"--config.file={config}", f"--storage.tsdb.path={tmp_path / 'tsdb'}",
+                 f"--web.listen-address=127.0.0.1:{prom_port}"],
+                output=tmp_path / "prometheus.log",
+            )
+            try:
+                def all_up() -> bool:
+                    try:
+                        ups = query(prom, "up")
+                    except httpx.HTTPError:
+                        return False
+                    return len(ups) == len(targets) and all(u["value"][1] == "1" for u in ups)  # type: ignore[index]
+
+                wait_for("Prometheus scrapes every target", all_up)
+                nats_exprs = {
+                    name: expr
+                    for name, expr in {**panel_expressions(), **alert_expressions()}.items()
+                    if NATS_SERIES in expr
+                }
+                assert len(nats_exprs) >= 6
+
+                def nats_series() -> bool:
+                    try:
+                        return all(query(prom, expr) for expr in nats_exprs.values())
+                    except httpx.HTTPError:
+                        return False
+
+                wait_for(f"series for {sorted(nats_exprs)}", nats_series)
+                def no_peer_missing() -> bool:  # the measure of GamehallNatsPeerMissing: 0 on each node
+                    found = query(prom, alert_expressions()["GamehallNatsPeerMissing"])
+                    return len(found) == 3 and all(float(f["value"][1]) == 0 for f in found)  # type: ignore[index]
+
+                wait_for("no peer missing", no_peer_missing)
+            finally:
+                stop_all([prom_proc], timeout=20)
 
         # the supervisor restarts what dies and counts it
         sup = info["supervisor_metrics"]

@@ -270,7 +270,7 @@ def loopback_prometheus(folder: Path, the_plan: Plan, supervisor_port: int) -> s
     config["scrape_configs"].append(
         {"job_name": "gamehall-supervisor", "static_configs": [{"targets": [f"{LOOPBACK}:{supervisor_port}"]}]}
     )
-    return yaml.safe_dump(config, sort_keys=False)
+    return str(yaml.safe_dump(config, sort_keys=False))
 
 
 @dataclass

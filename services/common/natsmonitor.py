@@ -143,6 +143,6 @@ PROCESS = _Registered()
 REGISTRY.register(PROCESS)
 
 
-def install(monitor: NatsMonitor) -> None:
-    """Make ``monitor`` the one this process's /metrics shows."""
+def install(monitor: NatsMonitor | None) -> None:
+    """Make ``monitor`` the one this process's /metrics shows (None: none)."""
     PROCESS.monitor = monitor

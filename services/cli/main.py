@@ -469,6 +469,7 @@ def _mount() -> None:
     from services.cli.apps import apps_app
     from services.cli.deploy import deploy_app
     from services.cli.disputes import disputes_app
+    from services.cli.doctor import doctor_cmd
     from services.cli.keys import keys_app
     from services.cli.ranked import leaderboard_cmd, matches_app, ratings_app
     from services.cli.rules import rules_app
@@ -477,6 +478,7 @@ def _mount() -> None:
     app.command("leaderboard")(leaderboard_cmd)
     app.add_typer(ratings_app, name="ratings")
     app.add_typer(matches_app, name="matches")
+    app.command("doctor")(doctor_cmd)
     app.add_typer(keys_app, name="keys")
     app.add_typer(apps_app, name="apps")
     app.add_typer(accounts_app, name="accounts")

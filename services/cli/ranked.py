@@ -98,6 +98,9 @@ def _report_rebuild(report: dict[str, Any], counts: str, check: bool, as_json: b
         typer.echo(f"{counts}, rebuilt in {report['rebuild_seconds']} s")
         for line in report.get("differences", []):
             typer.echo(f"  differs: {line}")
+        per_table = {table: n for table, n in report.get("differing", {}).items() if n}
+        if per_table:
+            typer.echo("differing rows: " + ", ".join(f"{table} {n}" for table, n in per_table.items()))
         if check:
             typer.echo(f"check: OK, {equal} the rebuild" if report["ok"] else "check: FAILED")
         else:

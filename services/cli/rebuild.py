@@ -98,8 +98,10 @@ async def read_chunks(
 
 
 def fresh_engine() -> Engine:
+    """An empty in-memory database with the read models' tables (made from the models, which a
+    test keeps equal to the migrations: a third of a second quicker than running them)."""
     engine = db.make_engine("sqlite://", poolclass=StaticPool)
-    db.upgrade(engine)
+    db.Base.metadata.create_all(engine)
     return engine
 
 

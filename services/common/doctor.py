@@ -25,6 +25,7 @@ the check runs in its own thread with its own NATS connection, off the projectio
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import threading
 import time
@@ -384,12 +385,16 @@ class PeriodicCheck:
                 done.set_result(result)  # type: ignore[arg-type]
 
         def work() -> None:
+            result: Report | None = None
+            error: BaseException | None = None
             try:
                 result = asyncio.run(self._check(full, halt))
             except BaseException as exc:  # noqa: BLE001 - reported to the service's loop
-                loop.call_soon_threadsafe(settle, None, exc)
-            else:
-                loop.call_soon_threadsafe(settle, result, None)
+                error = exc
+            if halt.is_set():
+                return  # the service stopped meanwhile (its loop may be closed already)
+            with contextlib.suppress(RuntimeError):  # the loop closed after all
+                loop.call_soon_threadsafe(settle, result, error)
 
         threading.Thread(target=work, name="derived-check", daemon=True).start()
         stopping: asyncio.Future[Any] = asyncio.ensure_future(stop.wait())

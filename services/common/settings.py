@@ -93,7 +93,7 @@ class ScoringSettings(_Section):
         description="matches each sampled check rebuilds and compares",
     )
     doctor_full_every_s: float = Field(
-        3600.0,
+        900.0,
         ge=0,
         validation_alias="GAMEHALL_DOCTOR_FULL_EVERY_S",
         description="seconds between the checks that also rebuild ratings, standings, players and rulings "

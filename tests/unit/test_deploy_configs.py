@@ -163,3 +163,52 @@ def test_only_the_gateway_and_the_operator_command_write_disputes() -> None:
         writer = user in natsauth.DISPUTE_WRITERS
         assert line.group(0).endswith("$RESTRICTED}") is writer, user
         assert ("dispute.>" in natsauth.deny_publish(user)) is not writer, user
+
+
+def test_deploy_up_plans_compose_on_loopback(tmp_path: Path) -> None:
+    """`gamehall deploy up` runs compose.yaml's commands and environment, with every compose host
+    and port turned into a loopback port of its own and the mounted credentials copied."""
+    from services.cli import deploy
+
+    deploy.ensure_nats_credentials(tmp_path / "creds")
+    plan = deploy.plan(ROOT / "deploy", tmp_path, "postgresql+psycopg://postgres@127.0.0.1:5432/x")
+    names = [p.name for p in plan.processes]
+    services = compose()["services"]
+    assert names == [n for n, s in services.items() if deploy.kind_of(s) in ("nats", "gamehall")]
+    hosts = set(services)
+    for p in plan.processes:
+        for key, value in p.env.items():
+            if key in services[p.name].get("environment", {}):
+                assert not any(f"{h}:" in value for h in hosts), (p.name, key, value)
+        if p.kind == "nats":
+            assert p.argv[1:] == ["-c", str(ROOT / "deploy/nats/cluster" / f"n{p.name[-1]}.conf")]
+            assert p.env["GH_NATS_LISTEN"].startswith("127.0.0.1:") and "GH_NATS_REFEREE_PASSWORD" in p.env
+        else:
+            assert p.argv[-2:] == services[p.name]["command"][1:]
+            if p.name != "nats-metrics":
+                assert p.env["GAMEHALL_DB_URL"].endswith("/x") and p.env["GAMEHALL_STREAM_REPLICAS"] == "3"
+                creds = Path(p.env["GAMEHALL_NATS_CREDENTIALS"])
+                mounted = {Path(v.split(":")[1]).name for v in services[p.name]["volumes"]}
+                assert {f.name for f in creds.iterdir()} == mounted
+    ports = [int(p.env["GAMEHALL_METRICS_PORT"]) for p in plan.processes if "GAMEHALL_METRICS_PORT" in p.env]
+    assert len(ports) == len(set(ports)) == len([p for p in plan.processes if p.kind == "gamehall"])
+    # the routes of each node name the other nodes' loopback cluster ports
+    n1 = plan.process("nats-1").env
+    assert n1["GH_NATS_ROUTE_N2"] == f"nats-route://{plan.process('nats-2').env['GH_NATS_CLUSTER_LISTEN']}"
+
+
+def test_documented_gamehall_deploy_flags_exist() -> None:
+    from typer.testing import CliRunner
+
+    from services.cli.main import app
+
+    runner = CliRunner()
+    helps = {cmd: runner.invoke(app, ["deploy", cmd, "--help"]).output for cmd in ("up", "nats-metrics")}
+    docs = [ROOT / "README.md", ROOT / "deploy/cluster.md", ROOT / "docs/operations.md"]
+    seen = 0
+    for doc in docs:
+        for cmd, rest in re.findall(r"gamehall deploy (up|nats-metrics)([^`\n|)]*)", doc.read_text()):
+            for flag in re.findall(r"(--[a-z][a-z-]*)", rest):
+                seen += 1
+                assert flag in helps[cmd], f"{doc.name}: gamehall deploy {cmd} has no {flag}"
+    assert seen >= 3

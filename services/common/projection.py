@@ -193,7 +193,7 @@ class StreamReader:
             deliver_policy=DeliverPolicy.BY_START_SEQUENCE if after else DeliverPolicy.ALL,
             opt_start_seq=after + 1 if after else None,
             filter_subject=self.filter_subject,
-            inactive_threshold=60.0,  # the server drops it a minute after this process is gone
+            inactive_threshold=600.0,  # the server drops it ten minutes after this process is gone
             mem_storage=True,
             num_replicas=1,
         )
@@ -396,13 +396,17 @@ class Projection:
         while not stop.is_set():
             await _sleep_or_stop(stop, self.options.lag_every_s)
             try:
-                pending = await self.reader.pending()
-            except ReaderLost:
-                self._lost = True
-                continue
+                try:
+                    lag = await self.reader.pending() + self.held
+                except ReaderLost:
+                    self._lost = True
+                    # no consumer to ask (the server dropped it while a batch waited for the
+                    # database): the stream's last sequence against the stored one, an upper bound
+                    info = await self.js.stream_info(self.stream)
+                    lag = max(int(info.state.last_seq or 0) - self.committed, self.held)
             except (TimeoutError, nats.errors.Error):
                 continue  # NATS does not answer: readiness says so
-            metrics.CONSUMER_LAG.labels(consumer=self.name).set(pending + self.held)
+            metrics.CONSUMER_LAG.labels(consumer=self.name).set(lag)
 
     async def _commit(self, batch: list[Msg], stop: asyncio.Event) -> None:
         self.held = len(batch)

@@ -64,13 +64,15 @@ def create_app(settings: Settings, nats_url: str) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # The readiness gauges (gamehall_ready_check), sampled as every service does.
         sampler = asyncio.create_task(health.sample_forever(lambda: routes.readiness_checks(gw)))
-        await gw.start()
-        await lobby.start()
-        yield
-        sampler.cancel()
-        await asyncio.gather(sampler, return_exceptions=True)
-        await lobby.stop()
-        await gw.stop()
+        try:
+            await gw.start()
+            await lobby.start()
+            yield
+            await lobby.stop()
+            await gw.stop()
+        finally:
+            sampler.cancel()
+            await asyncio.gather(sampler, return_exceptions=True)
 
     app = FastAPI(
         title="gamehall",

@@ -84,11 +84,26 @@ def up(
     services: Annotated[
         list[str] | None, typer.Option("--service", "-s", metavar="SERVICE", help="Run only these services (repeatable).")
     ] = None,
+    referees: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            max=8,
+            metavar="N",
+            help="Referee processes to run (GAMEHALL_REFEREES; 2 when the machine has at least 2 cores, else 1).",
+        ),
+    ] = None,
 ) -> None:
-    """Start the whole stack (embedded nats-server unless NATS_URL is set) and print where to open it."""
+    """Start the whole stack (embedded nats-server unless NATS_URL is set) and print where to open it.
+
+    One per data folder: a second 'up' refuses, naming the running one. Every process it starts
+    stops when it stops, even when it is killed."""
     from services.cli.stackrun import up as run_up
 
-    raise typer.Exit(run_up(_settings(create=True), services or None, echo=lambda m: typer.echo(m, err=False)))
+    settings = _settings(create=True)
+    if referees is not None:
+        settings = settings.replace(referees=referees)
+    raise typer.Exit(run_up(settings, services or None, echo=lambda m: typer.echo(m, err=False)))
 
 
 @app.command()

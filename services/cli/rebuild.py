@@ -343,23 +343,23 @@ async def wait_caught_up(
         await asyncio.sleep(0.2)
 
 
-def moved_on_since(live: Engine, finished_seq: int) -> MovedOn:
+def moved_on_since(session: Session, finished_seq: int) -> MovedOn:
     """Live rows written from MatchFinished events after ``finished_seq`` (the rebuild's read
     point): a match recorded later, a rating or standing whose last match is one, a player who
-    played one.  Left out of the comparison."""
-    with Session(live) as session:
-        later = set(
-            session.scalars(
-                select(db.MatchRecord.match_id).where(
-                    db.MatchRecord.position.is_not(None), db.MatchRecord.position > finished_seq
-                )
+    played one.  Left out of the comparison.  ``session``: the snapshot the live rows are read in
+    (rows committed between two reads would otherwise be neither left out nor equal)."""
+    later = set(
+        session.scalars(
+            select(db.MatchRecord.match_id).where(
+                db.MatchRecord.position.is_not(None), db.MatchRecord.position > finished_seq
             )
         )
-        players = (
-            set(session.scalars(select(db.MatchPlayer.player).where(db.MatchPlayer.match_id.in_(later))))
-            if later
-            else set()
-        )
+    )
+    players = (
+        set(session.scalars(select(db.MatchPlayer.player).where(db.MatchPlayer.match_id.in_(later))))
+        if later
+        else set()
+    )
 
     def moved(table: str, row: dict[str, Any]) -> bool:
         if table in ("match_history", "match_players"):
@@ -407,11 +407,13 @@ async def rebuild(
         progress(f"rebuilt in {elapsed:.1f} s; waiting for the live tables to reach the read point")
         report["caught_up"] = await wait_caught_up(js, live, finished_seq, disputes_seq, wait_s)
         progress("comparing")
-        moved = moved_on_since(live, finished_seq)
-        found = await asyncio.to_thread(
-            lambda: diff_snapshots(snapshot(live, models), snapshot(fresh, models), moved)
-        )
-        report.update(found.summary())
+
+        def compared() -> Comparison:
+            with db.snapshot(live) as session:  # the rows and what is newer than the read point, at once
+                rows, moved = snapshot(session, models), moved_on_since(session, finished_seq)
+            return diff_snapshots(rows, snapshot(fresh, models), moved)
+
+        report.update((await asyncio.to_thread(compared)).summary())
     else:
         rating_seq = await last_seq(js, subjects.RATING_APPLIED)
         replace_live(

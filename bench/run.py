@@ -19,14 +19,11 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from services.common.processes import NotReady, UpProcess  # noqa: E402
 
 SHARED_BENCH = Path(os.environ.get("GAMEHALL_SHARED_BENCH", ROOT.parent / "shared" / "bench"))
 
@@ -78,23 +75,6 @@ def cpu_per_move(run: dict) -> dict:
     return {k[len(prefix) : -1]: v for k, v in run.items() if k.startswith(prefix)}
 
 
-def time_to_url() -> float:
-    """Seconds from `gamehall up` to its printed URL (warm machine, empty data folder)."""
-    data = tempfile.mkdtemp(prefix="gh-up-")
-    env = dict(os.environ, GAMEHALL_DATA_DIR=data)
-    env.pop("NATS_URL", None)
-    t0 = time.perf_counter()
-    up = UpProcess(env, command=[str(ROOT / ".venv" / "bin" / "gamehall"), "up"])
-    try:
-        up.wait_url()
-        elapsed = time.perf_counter() - t0
-    except NotReady:
-        elapsed = float("nan")
-    finally:
-        up.stop()
-    return round(elapsed, 2)
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--secs", type=float, default=8.0, help="measured seconds per pipeline run")
@@ -117,9 +97,10 @@ def main() -> None:
     say("[3/4] gamehall through the gateway (HTTP), two referees...")
     gw_run = run_json([*pipeline, "--mode", "gateway", "--matches", "64", "--referees", "2"], ROOT)
     say(f"      {gw_run['moves_s']:.0f} moves/s, p99 {gw_run['p99_ms']} ms: {json.dumps(gw_run)}")
-    say("[4/4] time from `gamehall up` to the printed URL...")
-    up_s = time_to_url()
-    say(f"      {up_s} s")
+    say("[4/4] time from `gamehall up` to the printed URL (its own gateway ready), and a killed up to its stack gone...")
+    up_run = run_json([py, "bench/up_time.py", "--runs", "3", "--referees", "2"], ROOT)
+    up_s = up_run["referees_2"]["up_to_ready_s"]
+    say(f"      {up_s} s (median of 3, two referees): {json.dumps(up_run)}")
     say("      recovery: a referee killed under `gamehall up`, to the first command that succeeds...")
     recovery = run_json([py, "bench/recovery.py", "--kills", "3"], ROOT)
     say(f"      {json.dumps(recovery)}")
@@ -145,6 +126,7 @@ def main() -> None:
         "nats_3_referees_moves_s": triple["moves_s"],
         "nats_3_referees_ratio": round(triple["moves_s"] / raw["moves_s"], 3),
         "up_to_url_s": up_s,
+        "killed_up_to_stack_gone_s": up_run["referees_2"]["killed_up_to_stack_gone_s"],
         "referee_recovery_s": recovery["median_s"],
     }
     if not a.skip_games:

@@ -584,6 +584,10 @@ class Referee:
             if match_id in self.matches or not self._owns(game, match_id):
                 continue
             try:
+                # A match without a clock is left until its next command (no log is replayed
+                # for it at start-up): its first decision says whether it has one.
+                if not await self._has_clock(game, subject):
+                    continue
                 last = await self.js.get_last_msg(subjects.MATCH_STREAM, subject)
                 envelope = codec(game).decode_envelope(last.data or b"")
                 if any(isinstance(e, MatchEnded) for e in envelope.events):
@@ -599,6 +603,13 @@ class Referee:
                 if match_layer.bot_seats(live.state):
                     await self.resume_bots(game, match_id)
         return held
+
+    async def _has_clock(self, game: str, subject: str) -> bool:
+        """Whether the match stored on ``subject`` was created with a time control (its first
+        decision, one direct get)."""
+        first = await self.js.get_msg(subjects.MATCH_STREAM, seq=1, subject=subject, next=True, direct=True)
+        created = codec(game).decode_envelope(first.data or b"").events
+        return bool(created) and isinstance(created[0], MatchCreated) and created[0].time_control is not None
 
     def _owns(self, game: str, match_id: str) -> bool:
         if game not in self.games:

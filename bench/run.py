@@ -4,7 +4,9 @@ Runs, each on its own fresh nats-server:
   1. the bare reference pipeline (../shared/bench/raw_pipeline.py --configs main),
   2. gamehall's pipeline with commands straight over NATS (bench/pipeline.py --mode nats),
   3. the same through the gateway over HTTP (--mode gateway),
-then the time from `gamehall up` to its printed URL, and the game benchmarks that exist
+then the time from `gamehall up` to its printed URL and from a SIGKILL of `up` to its stack gone
+(bench/up_time.py, median of 3), the recovery from a referee's SIGKILL
+(bench/recovery.py: one and two referees, median of 5), and the game benchmarks that exist
 (bench/ugolki_perft.py, bench/kc_bench.py, bench/thousand_bench.py,
 bench/farkle_bench.py, bench/king_bench.py, bench/ranked_bench.py, bench/projection_bench.py,
 bench/listing_bench.py,
@@ -101,9 +103,15 @@ def main() -> None:
     up_run = run_json([py, "bench/up_time.py", "--runs", "3", "--referees", "2"], ROOT)
     up_s = up_run["referees_2"]["up_to_ready_s"]
     say(f"      {up_s} s (median of 3, two referees): {json.dumps(up_run)}")
-    say("      recovery: a referee killed under `gamehall up`, to the first command that succeeds...")
-    recovery = run_json([py, "bench/recovery.py", "--kills", "3"], ROOT)
-    say(f"      {json.dumps(recovery)}")
+    say("      recovery: a referee SIGKILLed under `gamehall up` and load, 5 kills, one and two referees...")
+    recovery = run_json([py, "bench/recovery.py", "--kills", "5", "--referees", "1,2"], ROOT, timeout=1800)
+    for count in (1, 2):
+        found = recovery[f"referees_{count}"]
+        say(
+            f"      {count} referee(s): first success after the kill {found['median_recovery_s']} s, "
+            f"longest client wait {found['median_gap_s']} s, client errors {found['errors']} (medians of 5); "
+            f"phases {json.dumps(found['median_phases_s'])}"
+        )
     summary: dict = {
         "raw_moves_s": raw["moves_s"],
         "raw_p99_ms": raw["p99_ms"],
@@ -127,7 +135,10 @@ def main() -> None:
         "nats_3_referees_ratio": round(triple["moves_s"] / raw["moves_s"], 3),
         "up_to_url_s": up_s,
         "killed_up_to_stack_gone_s": up_run["referees_2"]["killed_up_to_stack_gone_s"],
-        "referee_recovery_s": recovery["median_s"],
+        "referee_recovery_s": recovery["recovery_s"],
+        "referee_recovery_errors": recovery["referees_1"]["errors"],
+        "two_referees_kill_gap_s": recovery["two_referees_gap_s"],
+        "two_referees_kill_errors": recovery["two_referees_errors"],
     }
     if not a.skip_games:
         for script in (

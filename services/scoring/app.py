@@ -20,6 +20,7 @@ from services.common.natsio import EventStore
 from services.common.projection import Projection, ProjectionOptions
 from services.common.settings import Settings
 from services.common.shell import service_shell
+from services.common.shutdown import run_until_stopped
 from services.scoring import config as scoring_config
 from services.scoring import logic, outbox
 
@@ -60,7 +61,11 @@ async def run(
         )
         listed = MatchList(EventStore(js)).projection(js, engine)
         checked = PeriodicCheck(settings, engine, cfg)  # the standing check of derived data
-        await asyncio.gather(matches.run(stop), rulings.run(stop), listed.run(stop), checked.run(stop))
+        # bounded: a batch waiting for outbox acks from a nats-server that died with `gamehall up`
+        # held scoring for 30 s after its stop (services/common/shutdown.py)
+        await run_until_stopped(
+            asyncio.gather(matches.run(stop), rulings.run(stop), listed.run(stop), checked.run(stop)), stop
+        )
 
 
 async def _flush(js: object, engine: object) -> None:

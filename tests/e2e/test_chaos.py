@@ -21,6 +21,7 @@ import json
 import os
 import random
 import re
+import shutil
 import signal
 import subprocess
 import threading
@@ -303,7 +304,11 @@ def test_every_match_finishes_and_audits_while_services_nats_and_up_are_killed(
         stop.set()
         for t in helpers:
             t.join()
-        assert not failures, failures
+        if failures:  # the first in full (the killer's comes first), the rest by name
+            first = failures[0]
+            if len(failures) > 1:
+                first.add_note(f"and {len(failures) - 1} more: {failures[1:6]}")
+            raise first
         assert len(finished) == MATCHES and len(set(finished)) == MATCHES
         assert len(chaos.kills) >= 5, chaos.kills
 
@@ -360,6 +365,9 @@ def test_every_match_finishes_and_audits_while_services_nats_and_up_are_killed(
         with open(artifacts_dir / "chaos.txt", "a") as out:
             out.write(summary + "\n")
         (artifacts_dir / "chaos-up.log").write_text("".join(chaos.output))
+        logs = artifacts_dir / "chaos-logs"  # each service's log of this run, to read after a failure
+        shutil.rmtree(logs, ignore_errors=True)
+        shutil.copytree(stack.data_dir / "logs", logs, dirs_exist_ok=True)
     assert stopped == 0
     assert counts["lost"] == 0 and counts["duplicated"] == 0, counts
     assert counts["skipped"] == 0, counts

@@ -33,6 +33,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from nats.errors import Error as NatsError
 from nats.js import JetStreamContext
 from nats.js.errors import NotFoundError
 from sqlalchemy import Engine, func, select
@@ -143,12 +144,25 @@ async def _stream_picks(
         if len(out) >= count:
             break
         seq = rng.randint(1, upto)
-        try:
-            msg = await js.get_msg(stream, seq, direct=True)
-        except NotFoundError:
-            continue
-        out.append((seq, msg.subject or "", msg.data or b""))
+        msg = await _get(js, stream, seq)
+        if msg is not None:
+            out.append((seq, msg.subject or "", msg.data or b""))
     return out
+
+
+async def _get(js: JetStreamContext, stream: str, seq: int) -> Any:
+    """The message at ``seq`` (None when there is none): a direct get, or the stream's API when
+    the stream answers no direct gets."""
+    try:
+        return await js.get_msg(stream, seq, direct=True)
+    except NotFoundError:
+        return None
+    except (NatsError, TimeoutError):
+        pass
+    try:
+        return await js.get_msg(stream, seq)
+    except NotFoundError:
+        return None
 
 
 def _finished_of(data: bytes) -> MatchFinished | None:
@@ -293,13 +307,10 @@ async def sample_check(
         finished: dict[str, tuple[int, bytes]] = {}
         for match_id, position in sources.items():
             if position is not None:
-                try:
-                    msg = await js.get_msg(subjects.INTEGRATION_STREAM, position, direct=True)
-                except NotFoundError:
-                    msg = None
+                msg = await _get(js, subjects.INTEGRATION_STREAM, position)
                 event = _finished_of(msg.data or b"") if msg is not None else None
                 if event is not None and event.match_id == match_id:
-                    finished[match_id] = (position, msg.data or b"")  # type: ignore[union-attr]
+                    finished[match_id] = (position, msg.data or b"")
                     continue
             if match_id in finished_picks:
                 finished[match_id] = finished_picks[match_id]

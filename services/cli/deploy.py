@@ -108,13 +108,29 @@ def read_env_file(path: Path) -> dict[str, str]:
     return out
 
 
+def new_password() -> str:
+    """A password nats-server reads as a string from ``$VAR``: it parses the variable's value as a
+    config value, so one that starts with a digit or ``-`` (``12E…``) may be taken for a number
+    and refused; a letter first never is."""
+    import secrets
+
+    return "gh" + secrets.token_urlsafe(32)
+
+
 def ensure_nats_credentials(creds: Path) -> None:
     """One password per service user: ``<user>.json`` for the services and ``nats-server.env``
-    (``GH_NATS_<USER>_PASSWORD=…``) for the nodes, as deploy/nats/README.md makes them."""
+    (``GH_NATS_<USER>_PASSWORD=…``) for the nodes, as deploy/nats/README.md makes them (kept
+    across starts)."""
     from services.common import natsauth
 
-    made = natsauth.ensure_credentials(creds)
-    lines = [f"GH_NATS_{user.upper().replace('-', '_')}_PASSWORD={cred.password}" for user, cred in made.items()]
+    creds.mkdir(parents=True, exist_ok=True, mode=0o700)
+    lines = []
+    for user in natsauth.ALL_USERS:
+        path = creds / f"{user}.json"
+        if not path.exists():
+            natsauth.write_private(path, json.dumps({"user": user, "password": new_password()}))
+        password = natsauth.load_credential(path).password
+        lines.append(f"GH_NATS_{user.upper().replace('-', '_')}_PASSWORD={password}")
     natsauth.write_private(creds / "nats-server.env", "\n".join(lines) + "\n")
 
 
@@ -289,10 +305,20 @@ def run_up(folder: Path, state: Path, db_url: str, metrics_port: int, echo: Any 
     from prometheus_client import start_http_server
 
     from services.common import metrics
+    from services.common.stack import alive
 
     folder = folder.resolve()
     state = state.resolve()
     state.mkdir(parents=True, exist_ok=True)
+    try:
+        running = json.loads((state / "deploy.json").read_text())
+    except (OSError, ValueError):
+        running = None
+    pid = int(running.get("pid", 0) or 0) if isinstance(running, dict) else 0
+    if pid > 0 and pid != os.getpid() and alive(pid):
+        assert isinstance(running, dict)
+        echo(f"a deployment already runs from {state} (pid {running['pid']}): open {running.get('gateway_url')}/")
+        return 1
     ensure_nats_credentials(state / "creds")
     the_plan = plan(folder, state, db_url)
     port = metrics_port or free_port()

@@ -69,7 +69,9 @@ def scrape_config(targets: dict[str, str]) -> dict[str, object]:
 
 
 def query(prom: str, expr: str) -> list[object]:
-    reply = httpx.get(f"{prom}/api/v1/query", params={"query": expr}, timeout=10).json()
+    answer = httpx.get(f"{prom}/api/v1/query", params={"query": expr}, timeout=10)
+    answer.raise_for_status()  # 503 while Prometheus starts: an HTTPError, for the callers that wait
+    reply = answer.json()
     assert reply["status"] == "success", (expr, reply)
     return list(reply["data"]["result"])
 

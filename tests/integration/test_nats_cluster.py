@@ -216,6 +216,11 @@ def test_deploy_folder_runs_as_written(tmp_path: Path, fresh_pg: str) -> None:
         assert len(info["nats_url"].split(",")) == 3
         http = httpx.Client(base_url=info["gateway_url"], timeout=30)
         assert http.get("/readyz").status_code == 200
+        second = subprocess.run(
+            gamehall_args("deploy", "up", "--db-url", fresh_pg, "--state", str(state)),
+            capture_output=True, text=True, timeout=120, cwd=ROOT,
+        )
+        assert second.returncode == 1 and "already runs" in second.stdout, second.stdout + second.stderr
 
         # every target of the Prometheus config answers with gamehall series (and nothing else is scraped)
         scrape = yaml.safe_load((state / "prometheus.yml").read_text())

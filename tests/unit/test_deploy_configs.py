@@ -212,3 +212,24 @@ def test_documented_gamehall_deploy_flags_exist() -> None:
                 seen += 1
                 assert flag in helps[cmd], f"{doc.name}: gamehall deploy {cmd} has no {flag}"
     assert seen >= 3
+
+
+def test_generated_passwords_are_read_as_strings_by_nats_server(tmp_path: Path) -> None:
+    """nats-server parses a `$VAR` as a config value: a password such as `5E` or `12345` (a random
+    token may start so) stops it; the deployment's passwords start with a letter."""
+    from services.cli import deploy
+
+    conf = tmp_path / "p.conf"
+    conf.write_text("listen: 127.0.0.1:4222\nauthorization { user: a, password: $PW }\n")
+
+    def parses(password: str) -> bool:
+        done = subprocess.run([nats_server_binary(), "-c", str(conf), "-t"], capture_output=True,
+                              env=dict(os.environ, PW=password))
+        return done.returncode == 0
+
+    assert not parses("5E") and not parses("12345")
+    assert parses("gh5E") and parses("gh12345")
+    assert all(deploy.new_password()[0].isalpha() for _ in range(100))
+    deploy.ensure_nats_credentials(tmp_path / "creds")
+    env = (tmp_path / "creds" / "nats-server.env").read_text().splitlines()
+    assert len(env) == 8 and all(line.split("=", 1)[1][0].isalpha() for line in env)

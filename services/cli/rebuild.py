@@ -381,10 +381,13 @@ async def rebuild(
     wait_s: float = 15.0,
     models: tuple[type[Any], ...] = COMPARED,
     progress: Progress = _quiet,
+    attempts: int = 3,
 ) -> dict[str, Any]:
     """Ratings, standings, match history, players and rulings rebuilt from the integration and
     disputes streams: compared with the live tables (``check``: the report's ``differences``,
-    ``rows``, ``checked`` and ``differing``) or put in their place."""
+    ``rows``, ``checked`` and ``differing``) or put in their place.  A check during which a
+    ruling was applied live (it recomputes a whole group of ratings, which no row's source
+    sequence tells) is made again, up to ``attempts`` times."""
     progress("reading MatchFinished events and rulings")
     finished = await read_subject(js, subjects.MATCH_FINISHED)
     disputes = await read_subject(js, subjects.DISPUTE_SUBJECTS, stream=subjects.DISPUTE_STREAM)
@@ -408,12 +411,18 @@ async def rebuild(
         report["caught_up"] = await wait_caught_up(js, live, finished_seq, disputes_seq, wait_s)
         progress("comparing")
 
-        def compared() -> Comparison:
+        def compared() -> tuple[Comparison, int]:
             with db.snapshot(live) as session:  # the rows and what is newer than the read point, at once
                 rows, moved = snapshot(session, models), moved_on_since(session, finished_seq)
-            return diff_snapshots(rows, snapshot(fresh, models), moved)
+                ruled = db.get_position(session, subjects.RULINGS_CONSUMER)
+            return diff_snapshots(rows, snapshot(fresh, models), moved), ruled
 
-        report.update((await asyncio.to_thread(compared)).summary())
+        found, ruled = await asyncio.to_thread(compared)
+        if ruled > disputes_seq and found.differences and attempts > 1:
+            progress("a ruling was applied during the check: checking again")
+            fresh.dispose()
+            return await rebuild(js, live, config, check, wait_s, models, progress, attempts - 1)
+        report.update(found.summary())
     else:
         rating_seq = await last_seq(js, subjects.RATING_APPLIED)
         replace_live(

@@ -36,6 +36,7 @@ from services.cli.ranked import matches_app, ratings_app
 from services.cli.stackrun import in_process_stack
 from services.common import db, doctor, natsio
 from services.common.processes import free_port
+from services.scoring import config as scoring_config
 from tests.integration.ranked_support import finished, throwaway_database
 from tests.integration.test_dispute_scoring import publish_ruling
 from tests.support.gateway import open_settings
@@ -267,3 +268,55 @@ def test_doctor_exits_2_without_nats_or_database(tmp_path: Path, monkeypatch: py
     for bad in (["--full", "--sample", "3"], ["--model", "nope"], ["--sample", "3", "--model", "ratings"]):
         result = CliRunner().invoke(cli(), ["doctor", *bad])
         assert result.exit_code == 2 and "doctor: " in result.stderr, (bad, result.output)
+
+
+async def test_a_ruling_applied_during_the_check_makes_it_check_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A ruling recomputes a whole group of ratings, and no row's source sequence says so: a full
+    check during which one is applied live compares again, rather than report the group."""
+    with nats_server(tmp_path / "nats") as url:
+        settings = open_settings(url, tmp_path).replace(db_url=f"sqlite:///{tmp_path / 'gh.sqlite3'}")
+        settings = settings.replace(scoring=settings.scoring.model_copy(update={"doctor_every_s": 0}))
+        nc = await natsio.connect(url, "test")
+        js = nc.jetstream()
+        await natsio.ensure_streams(js)
+        engine = db.make_engine(settings.database_url)
+        ranked = [finished(f"rr-{i}", ("ann", "bob"), (1, 2), T0 + i * HOUR) for i in range(4)]
+        try:
+            async with in_process_stack(settings, ("scoring", "leaderboard")):
+                for m in ranked:
+                    await js.publish(
+                        subjects.MATCH_FINISHED, encode(m), headers={subjects.MSG_ID: f"finished:{m.match_id}"}
+                    )
+                await caught_up(js, engine)
+                cfg = scoring_config.load(settings.scoring)
+                waited = rebuild.wait_caught_up
+                rulings = iter([("rr-0", (2, 1)), ("rr-1", (2, 1))])
+
+                async def and_a_ruling(*args: Any) -> bool:
+                    done = await waited(*args)
+                    pick = next(rulings, None)
+                    if pick is not None:  # a ruling applied live after the rebuild read the disputes
+                        match = next(m for m in ranked if m.match_id == pick[0])
+                        before = await rebuild.last_seq(js, subjects.DISPUTE_SUBJECTS, subjects.DISPUTE_STREAM)
+                        await publish_ruling(js, match, "amended", pick[1])
+                        deadline = time.monotonic() + 60
+                        while True:
+                            with Session(engine) as session:
+                                if db.get_position(session, subjects.RULINGS_CONSUMER) > before + 1:
+                                    break
+                            assert time.monotonic() < deadline, "scoring did not apply the ruling"
+                            await asyncio.sleep(0.05)
+                        await caught_up(js, engine)
+                    return done
+
+                monkeypatch.setattr(rebuild, "wait_caught_up", and_a_ruling)
+                once = await rebuild.rebuild(js, engine, cfg, check=True, wait_s=10, attempts=1)
+                assert not once["ok"] and once["differing"]["ratings"] == 2  # the group, recomputed live
+                again = await rebuild.rebuild(js, engine, cfg, check=True, wait_s=10)
+                assert again["ok"], again["differences"]
+                assert again["rulings"] == 2
+        finally:
+            engine.dispose()
+            await nc.drain()

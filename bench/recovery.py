@@ -127,6 +127,16 @@ def last_started(log: Path) -> dict | None:
     return found
 
 
+def restarted(data: Path, killed: float) -> dict | None:
+    """The start-up line of the referee that started after the kill (``referee.log``, or
+    ``referee-1.log``, ``referee-2.log``... with several)."""
+    for log in sorted((data / "logs").glob("referee*.log")):
+        line = last_started(log)
+        if line is not None and log_time(line) > killed:
+            return line
+    return None
+
+
 def log_time(line: dict) -> float:
     return datetime.fromisoformat(line["timestamp"].replace("Z", "+00:00")).timestamp()
 
@@ -195,13 +205,7 @@ def one_kill(referees: int, clients: int, stored: int, watch_s: float) -> dict:
                 )
 
             wait_for(recovered, "no command succeeded after the kill", 120)
-        log = data / "logs" / "referee.log"
-
-        def restarted() -> bool:
-            line = last_started(log)
-            return line is not None and log_time(line) > killed
-
-        wait_for(restarted, "the restarted referee", 120)
+        wait_for(lambda: restarted(data, killed) is not None, "the restarted referee", 120)
         time.sleep(watch_s)
     finally:
         stop.set()
@@ -209,23 +213,20 @@ def one_kill(referees: int, clients: int, stored: int, watch_s: float) -> dict:
             p.join(timeout=35)
         stop_all(extra)
         up.stop()
-    return measure(players, killed, last_started(data / "logs" / "referee.log"))
+    return measure(players, killed, restarted(data, killed), referees)
 
 
-def measure(players: list[Player], killed: float, started: dict | None) -> dict:
+def measure(players: list[Player], killed: float, started: dict | None, referees: int) -> dict:
     commands = [c for p in players for c in p.commands]
     errors: Counter[int] = Counter()
     for c in commands:
         for sent, status in c.attempts:
             if sent >= killed - 0.5 and status != 200:
                 errors[status] += 1
-    # the first success of a command sent after the kill (a reply in transit at the kill is not one)
-    first_ok = min(
-        (s for c in commands for s, st in c.attempts if st == 200 and s >= killed and c.succeeded),
-        default=None,
-    )
-    if first_ok is not None:
-        first_ok = min(c.succeeded for c in commands if c.succeeded and c.succeeded >= first_ok)
+    # One referee: the first success once the restarted referee is up (a reply in transit at
+    # the kill is not one).  Two: the first success after the kill (the survivor's).
+    since = log_time(started) if started is not None and referees == 1 else killed
+    first_ok = min((c.succeeded for c in commands if c.succeeded and c.succeeded >= since), default=None)
     across = [c.succeeded - c.first_sent for c in commands if c.succeeded and c.succeeded >= killed - 0.5]
     out: dict = {
         "recovery_s": round(first_ok - killed, 2) if first_ok else None,
@@ -242,7 +243,7 @@ def measure(players: list[Player], killed: float, started: dict | None) -> dict:
         out["phases_s"] = {
             "supervisor": round(at - spent - killed, 2),
             **{k: round(v, 2) for k, v in phases.items() if v is not None},
-            "first_command": round(first_ok - at, 2) if first_ok else None,
+            "first_command": round(first_ok - at, 2) if first_ok and referees == 1 else None,
         }
     return out
 

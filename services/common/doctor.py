@@ -411,6 +411,10 @@ class PeriodicCheck:
         stopping: asyncio.Future[Any] = asyncio.ensure_future(stop.wait())
         try:
             await asyncio.wait([done, stopping], return_when=asyncio.FIRST_COMPLETED)
+        except asyncio.CancelledError:  # the service cancels what is still running at its stop
+            halt.set()
+            done.cancel()
+            raise
         finally:
             stopping.cancel()
         if not done.done():

@@ -33,6 +33,19 @@ async def run(
     options: ProjectionOptions | None = None,
     metrics_port: int | None = 0,
 ) -> None:
+    # Bounded from the start: a scoring told to stop while it still connects to NATS (its
+    # nats-server died with the `gamehall up` that started both) would otherwise retry the
+    # connection for ever; one stopped with a batch waiting for outbox acks from a dead
+    # nats-server would wait 30 s for them (services/common/shutdown.py).
+    await run_until_stopped(_run(settings, stop, options, metrics_port), stop)
+
+
+async def _run(
+    settings: Settings,
+    stop: asyncio.Event,
+    options: ProjectionOptions | None,
+    metrics_port: int | None,
+) -> None:
     async with service_shell(SERVICE, settings, metrics_port, database=True) as shell:
         js, engine = shell.nc.jetstream(), shell.engine
         assert engine is not None
@@ -61,11 +74,7 @@ async def run(
         )
         listed = MatchList(EventStore(js)).projection(js, engine)
         checked = PeriodicCheck(settings, engine, cfg)  # the standing check of derived data
-        # bounded: a batch waiting for outbox acks from a nats-server that died with `gamehall up`
-        # held scoring for 30 s after its stop (services/common/shutdown.py)
-        await run_until_stopped(
-            asyncio.gather(matches.run(stop), rulings.run(stop), listed.run(stop), checked.run(stop)), stop
-        )
+        await asyncio.gather(matches.run(stop), rulings.run(stop), listed.run(stop), checked.run(stop))
 
 
 async def _flush(js: object, engine: object) -> None:

@@ -147,7 +147,7 @@ def missing_bytecode(root: Path = ROOT) -> list[str]:
     return sorted(out)
 
 
-async def write_bytecode(stop: asyncio.Event, after_s: float = BYTECODE_AFTER_S) -> int:
+async def write_bytecode(stop: asyncio.Event, after_s: float = BYTECODE_AFTER_S, root: Path = ROOT) -> int:
     """Compile the project modules this process runs on to bytecode, once it has served a few
     seconds, in a child process (no time taken from commands): without bytecode every start
     compiles them again, a third of a referee's imports, and a referee restarted after a crash
@@ -157,7 +157,7 @@ async def write_bytecode(stop: asyncio.Event, after_s: float = BYTECODE_AFTER_S)
         await asyncio.wait_for(stop.wait(), after_s)
     if stop.is_set():
         return 0
-    files = missing_bytecode()
+    files = missing_bytecode(root)
     if not files:
         return 0
     try:

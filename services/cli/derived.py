@@ -17,7 +17,9 @@ ratings rebuild --check`` and ``gamehall matches rebuild --check``):
   Ratings, standings, players and rulings depend on the whole history: scoring checks them in
   full every ``GAMEHALL_DOCTOR_FULL_EVERY_S``.
 
-Scoring exports the result of its runs as ``gamehall_derived_rows_differing{model}`` and
+Scoring exports the result of its runs (``PeriodicCheck``, given to scoring by the composition root,
+``services.cli.stackrun.service_runner``: the check runs scoring's and the leaderboard's own code,
+which no single service may import) as ``gamehall_derived_rows_differing{model}`` and
 ``gamehall_derived_check_timestamp_seconds{model}`` (model = table) and logs each differing row;
 the check runs in its own thread with its own NATS connection, off the projections' path.
 """

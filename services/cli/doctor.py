@@ -1,5 +1,5 @@
 """``gamehall doctor``: every read model compared with a rebuild from the log
-(``services/common/doctor.py``); exit 0 when all agree, 1 when a row differs, 2 when the check
+(``services/cli/derived.py``); exit 0 when all agree, 1 when a row differs, 2 when the check
 could not run.
 
 Mounted in ``services/cli/main.py``::
@@ -89,7 +89,7 @@ def doctor_cmd(
     run (no NATS, no database). Progress goes to stderr."""
     import asyncio
 
-    from services.common import doctor
+    from services.cli import derived as doctor
 
     if full and sample is not None:
         typer.echo("doctor: --full and --sample exclude each other", err=True)
@@ -136,9 +136,10 @@ async def _check(models: tuple[str, ...], sample: int | None, seed: int | None, 
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import SQLAlchemyError
 
+    from services.cli import derived as doctor
     from services.cli.main import _settings
     from services.cli.stackrun import data_dir_nats_url
-    from services.common import db, doctor, natsio
+    from services.common import db, natsio
     from services.scoring import config as scoring_config
 
     settings = _settings()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import importlib
 import os
 import secrets
@@ -58,9 +59,16 @@ def available_services() -> list[str]:
 
 
 def service_runner(name: str) -> Callable[..., Awaitable[None]]:
+    """A service's ``run``.  Scoring gets the standing check of derived data here, the one place
+    that may join the services' code: the check rebuilds read models with scoring's and the
+    leaderboard's own code (``services/cli/derived.py``)."""
     if name not in SERVICE_MODULES:
         raise KeyError(name)
     module = importlib.import_module(SERVICE_MODULES[name])
+    if name == "scoring":
+        from services.cli.derived import PeriodicCheck
+
+        return functools.partial(module.run, check=PeriodicCheck)
     return module.run  # type: ignore[no-any-return]
 
 

@@ -2,9 +2,10 @@
 (the disputes stream) -> recomputed ratings and RatingsRevised.  The two projections share one
 lock, so their batches commit one at a time.  A third projection, of the match stream, keeps
 the list of every stored match (``services/common/matchlist.py``) that the gateway pages
-through; it writes only its own table.  Every ``GAMEHALL_DOCTOR_EVERY_S`` a sample of the read
-models is checked against a rebuild from the log, in a thread of its own
-(``services/common/doctor.py``).
+through; it writes only its own table.  Given a ``check`` (``gamehall serve scoring`` and
+``gamehall up`` give it the standing check of derived data, ``services/cli/derived.py``), it
+runs it beside the projections: every ``GAMEHALL_DOCTOR_EVERY_S`` a sample of the read models
+compared with a rebuild from the log, in a thread of its own.
 
 Run alone with ``run(settings, stop)``; ``/metrics`` on its own port.
 """
@@ -12,9 +13,12 @@ Run alone with ``run(settings, stop)``; ``/metrics`` on its own port.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+from sqlalchemy import Engine
 
 from contracts import subjects
-from services.common.doctor import PeriodicCheck
 from services.common.matchlist import MatchList
 from services.common.natsio import EventStore
 from services.common.projection import Projection, ProjectionOptions
@@ -27,17 +31,26 @@ from services.scoring import logic, outbox
 SERVICE = "scoring"
 
 
+class Check(Protocol):
+    async def run(self, stop: asyncio.Event) -> None: ...
+
+
+CheckFactory = Callable[[Settings, Engine, Any], Check]
+"""(settings, database, scoring config) -> a check that runs until ``stop``."""
+
+
 async def run(
     settings: Settings,
     stop: asyncio.Event,
     options: ProjectionOptions | None = None,
     metrics_port: int | None = 0,
+    check: CheckFactory | None = None,
 ) -> None:
     # Bounded from the start: a scoring told to stop while it still connects to NATS (its
     # nats-server died with the `gamehall up` that started both) would otherwise retry the
     # connection for ever; one stopped with a batch waiting for outbox acks from a dead
     # nats-server would wait 30 s for them (services/common/shutdown.py).
-    await run_until_stopped(_run(settings, stop, options, metrics_port), stop)
+    await run_until_stopped(_run(settings, stop, options, metrics_port, check), stop)
 
 
 async def _run(
@@ -45,6 +58,7 @@ async def _run(
     stop: asyncio.Event,
     options: ProjectionOptions | None,
     metrics_port: int | None,
+    check: CheckFactory | None = None,
 ) -> None:
     async with service_shell(SERVICE, settings, metrics_port, database=True) as shell:
         js, engine = shell.nc.jetstream(), shell.engine
@@ -73,8 +87,10 @@ async def _run(
             lock=lock,
         )
         listed = MatchList(EventStore(js)).projection(js, engine)
-        checked = PeriodicCheck(settings, engine, cfg)  # the standing check of derived data
-        await asyncio.gather(matches.run(stop), rulings.run(stop), listed.run(stop), checked.run(stop))
+        runs: list[Awaitable[None]] = [matches.run(stop), rulings.run(stop), listed.run(stop)]
+        if check is not None:
+            runs.append(check(settings, engine, cfg).run(stop))  # the standing check of derived data
+        await asyncio.gather(*runs)
 
 
 async def _flush(js: object, engine: object) -> None:

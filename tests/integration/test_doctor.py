@@ -30,11 +30,12 @@ from typer.testing import CliRunner
 
 from contracts import subjects
 from contracts.codecs import encode
+from services.cli import derived as doctor
 from services.cli import rebuild
 from services.cli.doctor import doctor_cmd
 from services.cli.ranked import matches_app, ratings_app
 from services.cli.stackrun import in_process_stack
-from services.common import db, doctor, natsio
+from services.common import db, natsio
 from services.common.processes import free_port
 from services.scoring import config as scoring_config
 from tests.integration.ranked_support import finished, throwaway_database

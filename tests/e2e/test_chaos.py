@@ -1,18 +1,20 @@
 """Chaos: while computer players play rated matches through the public API of `gamehall up`,
 something is killed with SIGKILL every few seconds: a random service (one that has been up for
-a minute since its last kill), the embedded nats-server, or `gamehall up` itself.  `up`'s supervision restarts a service and nats-server; a killed `up`
-takes its children with it, and the test starts a new `up` on the same data folder, against
-which the players go on.  Every match still finishes, every audit (hash chain, re-decision,
-outcome, certificate) passes, no acknowledged command is lost or applied twice, no projection
-skipped a message, and once the projections have caught up with the streams both rebuilds
-(`gamehall ratings rebuild --check`, `gamehall matches rebuild --check`) and, where it exists,
-`gamehall doctor --full` agree with the live tables.
+a minute since its last kill), the embedded nats-server, or `gamehall up` itself.  `up`'s
+supervision restarts a service and nats-server; a killed `up` takes its children with it, and
+the test starts a new `up` on the same data folder, against which the players go on.  Every
+match still finishes, every audit (hash chain, re-decision, outcome, certificate) passes, no
+acknowledged command is lost or applied twice, no projection skipped a message, and once the
+projections have caught up with the streams both rebuilds (`gamehall ratings rebuild --check`,
+`gamehall matches rebuild --check`) and, where it exists, `gamehall doctor --full` agree with
+the live tables.
 
 Size: ``GAMEHALL_CHAOS_MATCHES`` matches (default 16) on ``GAMEHALL_CHAOS_TABLES`` tables at
 once (default 4), Ugolki ``mini-3x3``, a kill every ``GAMEHALL_CHAOS_KILL_S`` seconds (default
-5), every ``GAMEHALL_CHAOS_UP_EVERY``-th kill (default 8) of `gamehall up` itself and every
-``GAMEHALL_CHAOS_NATS_EVERY``-th (default 8, half-way between) of nats-server: a few minutes on a 2-core machine (docs/testing.md).  The
-counts and the wall time are printed at the end and written to ``test-artifacts/chaos.txt``.
+5); every ``GAMEHALL_CHAOS_UP_EVERY``-th kill (default 8) is of `gamehall up` itself and every
+``GAMEHALL_CHAOS_NATS_EVERY``-th (default 8, half-way between) of nats-server: a few minutes on
+a 2-core machine (docs/testing.md).  The counts and the wall time are printed at the end and
+appended to ``test-artifacts/chaos.txt``.
 """
 
 from __future__ import annotations

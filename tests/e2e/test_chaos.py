@@ -332,6 +332,8 @@ def test_every_match_finishes_and_audits_while_services_nats_and_up_are_killed(
         for counter in skipped.values():
             counter.sample()
         counts["skipped"] = int(sum(counter.total for counter in skipped.values()))
+        unread = [name for name, counter in skipped.items() if not counter.samples]
+        assert not unread, f"{OUT_OF_ORDER} never read from the /metrics of {unread}"
         rows = chaos.call(client, "GET", "/api/history", params={"game": GAME, "limit": 500}).json()
         missing = set(finished) - {row.get("match_id") for row in rows}
         assert not missing, f"scoring has every match: {len(missing)} missing once caught up {lag}: {missing}"

@@ -87,7 +87,7 @@ class CounterAcrossRestarts:
         self.data_dir, self.service, self.name = data_dir, service, name
         self.before = 0.0  # counted by earlier processes
         self.last = 0.0
-        self.samples = 0
+        self.samples = 0  # pages read that export the counter
 
     def sample(self) -> None:
         info = stack.read(self.data_dir)
@@ -95,9 +95,12 @@ class CounterAcrossRestarts:
         if url is None:
             return
         try:
-            value = counter_total(httpx.get(url, timeout=2.0).text, self.name)
+            page = httpx.get(url, timeout=2.0).text
         except httpx.HTTPError:
             return
+        if f"# TYPE {self.name.removesuffix('_total')}" not in page:  # with or without _total
+            return
+        value = counter_total(page, self.name)
         if value < self.last:
             self.before += self.last
         self.last = value

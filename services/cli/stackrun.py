@@ -34,6 +34,7 @@ from services.common.processes import (
     wait_until,
 )
 from services.common.settings import Settings
+from services.common.shutdown import run_until_stopped
 
 # Service name -> module with ``async def run(settings, stop)``.  Only those that import are started.
 SERVICE_MODULES = {
@@ -475,7 +476,9 @@ def serve(name: str, settings: Settings) -> None:
             loop.add_signal_handler(sig, stop.set)
         watcher = asyncio.create_task(stop_when_orphaned(parent, stop)) if parent is not None else None
         try:
-            await runner(settings, stop)
+            # every service stops within a bound once told to, even while it still waits for a
+            # nats-server that is gone (services/common/shutdown.py)
+            await run_until_stopped(runner(settings, stop), stop)
         finally:
             if watcher is not None:
                 watcher.cancel()

@@ -137,8 +137,10 @@ async def create_match(
     guests: tuple[str, ...] | None = None,
     token_key: bytes | None = None,
     time_control: dict[str, Any] | TimeControl | None = None,
+    await_referee_s: float = 5.0,
 ) -> CreatedMatch | Rejected:
-    """Create a match.  ``guests``: the seats whose players presented no credential (all seats
+    """Create a match (waiting up to ``await_referee_s`` for a referee to serve its partition, as
+    during a referee's restart, before answering ``unavailable``).  ``guests``: the seats whose players presented no credential (all seats
     when None and ``ranked`` is false: a named guest is never rated).  ``token_key`` derives the
     seat tokens from a key instead of at random (an idempotent creation)."""
     decider = registry.GAMES.get(game)
@@ -183,7 +185,7 @@ async def create_match(
         time_control=clock,
     )
     mid = match_id or new_match_id()
-    reply = await send(nc, game, mid, command, partitions=partitions)
+    reply = await send(nc, game, mid, command, partitions=partitions, await_referee_s=await_referee_s)
     if isinstance(reply, Rejected):
         return reply
     return CreatedMatch(

@@ -265,3 +265,22 @@ def test_with_two_referees_a_sigkill_under_load_costs_no_client_an_error(tmp_pat
         stop_all(extra)
         up.stop()
     assert [(p.name, *f) for p in players for f in p.failures] == []
+
+
+async def test_a_match_created_while_no_referee_serves_waits_for_one(tmp_path: Path) -> None:
+    """Creation waits for a referee like a command does (a referee restarting), not 503 at once."""
+    async with own_nats(tmp_path / "nats") as nc:
+        bus = CountingBus(nc)
+        creating = asyncio.create_task(
+            commands.create_match(bus, "ugolki", await_referee_s=DEADLINE_S)  # type: ignore[arg-type]
+        )
+        await apoll(lambda: bus.no_responders >= 3 or creating.done(), "the creation asks again")
+        assert not creating.done(), creating.result()
+        referee = Referee(nc, nc.jetstream())
+        await referee.start()
+        try:
+            created = await asyncio.wait_for(creating, DEADLINE_S)
+        finally:
+            await referee.stop()
+        assert not isinstance(created, Rejected), created
+        assert created.seq == 1

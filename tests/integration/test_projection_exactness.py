@@ -11,17 +11,20 @@ covers the lost batch too; a reader that starts from the stored position cannot 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from nats.js import JetStreamContext
 from nats.js.api import StreamConfig
-from sqlalchemy import text
+from sqlalchemy import Engine, text
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
@@ -29,6 +32,7 @@ from services.cli import rebuild
 from services.common import db, metrics, natsio
 from services.common.embedded import EmbeddedNats
 from services.common.processes import ROOT
+from services.common.projection import Projection
 from tests.integration.ranked_support import throwaway_database
 from tests.support import projection_child as child
 
@@ -86,6 +90,41 @@ def out_of_order(name: str) -> float:
     )
 
 
+@dataclass
+class Running:
+    js: JetStreamContext
+    lane: Lane
+    engine: Engine
+    projection: Projection
+    task: asyncio.Task[None]
+
+    def position(self) -> int:
+        return position(self.engine, self.lane.name)
+
+
+@asynccontextmanager
+async def projected(nats_url: str, db_url: str, **options: object) -> AsyncIterator[Running]:
+    """A lane of its own, projected into ``db_url`` by a running projection (``options``: its
+    ProjectionOptions), stopped and cleaned up afterwards."""
+    nc = await natsio.connect(nats_url, "test")
+    js = nc.jetstream()
+    lane = Lane(js)
+    await lane.create()
+    engine = child.prepare_database(db_url)
+    stop = asyncio.Event()
+    projection = child.projection(js, engine, lane.stream, lane.subject, lane.name, **options)
+    task = asyncio.create_task(projection.run(stop))
+    try:
+        yield Running(js, lane, engine, projection, task)
+    finally:
+        stop.set()
+        await task
+        engine.dispose()
+        with contextlib.suppress(Exception):  # a test may have taken the server away
+            await lane.drop()
+        await nc.close()
+
+
 async def test_a_batch_delivered_then_killed_before_its_commit_is_applied_after_new_messages(
     nats_url: str, db_url: str
 ) -> None:
@@ -127,21 +166,14 @@ async def test_a_lost_consumer_and_a_moved_position_read_again_from_the_stored_p
     """The reader's consumer deleted under it (as a restarted nats-server loses it), then the
     stored position set back with its rows (as a rebuild does): the projection starts again from
     what is stored each time, and every message is applied exactly once."""
-    nc = await natsio.connect(nats_url, "test")
-    js = nc.jetstream()
-    lane = Lane(js)
-    await lane.create()
-    engine = child.prepare_database(db_url)
-    stop = asyncio.Event()
-    projection = child.projection(js, engine, lane.stream, lane.subject, lane.name, batch_size=5, lag_every_s=0.2)
-    task = asyncio.create_task(projection.run(stop))
-    try:
+    async with projected(nats_url, db_url, batch_size=5, lag_every_s=0.2) as run:
+        lane, engine = run.lane, run.engine
         await lane.publish(12)
-        await until(lambda: position(engine, lane.name) >= lane.wanted[-1], "the first messages")
-        await js.delete_consumer(lane.stream, projection.reader.consumer)
+        await until(lambda: run.position() >= lane.wanted[-1], "the first messages")
+        await run.js.delete_consumer(lane.stream, run.projection.reader.consumer)
         await lane.publish(12)
-        await until(lambda: position(engine, lane.name) >= lane.wanted[-1], "the messages after the lost consumer")
-        assert projection.restarts >= 1
+        await until(lambda: run.position() >= lane.wanted[-1], "the messages after the lost consumer")
+        assert run.projection.restarts >= 1
         # a rebuild puts back an older state: rows and position as of the 6th message
         back_to = lane.wanted[5]
         with db.session_scope(engine) as session:
@@ -149,14 +181,8 @@ async def test_a_lost_consumer_and_a_moved_position_read_again_from_the_stored_p
             session.get(db.ProjectionPosition, lane.name).position = back_to  # type: ignore[union-attr]
         await lane.publish(3)
         await until(lambda: child.applied(engine) == lane.wanted, "the rows set back to be applied again")
-        assert position(engine, lane.name) == lane.wanted[-1]
+        assert run.position() == lane.wanted[-1]
         assert out_of_order(lane.name) == 0
-    finally:
-        stop.set()
-        await task
-        engine.dispose()
-        await lane.drop()
-        await nc.close()
 
 
 async def test_while_the_database_refuses_writes_the_lag_grows_and_nothing_is_skipped(
@@ -164,44 +190,28 @@ async def test_while_the_database_refuses_writes_the_lag_grows_and_nothing_is_sk
 ) -> None:
     """SQLite locked by another writer: batches are retried, the lag read from the server grows
     (it is not frozen at the last good batch), and once the lock goes every message is there."""
-    nc = await natsio.connect(nats_url, "test")
-    js = nc.jetstream()
-    lane = Lane(js)
-    await lane.create()
-    url = f"sqlite:///{tmp_path / 'locked.sqlite3'}"
-    engine = child.prepare_database(url)
-    stop = asyncio.Event()
-    projection = child.projection(js, engine, lane.stream, lane.subject, lane.name, batch_size=4, lag_every_s=0.2, retry_s=0.05)
-    task = asyncio.create_task(projection.run(stop))
-    locker = sqlite3.connect(str(tmp_path / "locked.sqlite3"), isolation_level=None, check_same_thread=False)
-    try:
-        await lane.publish(3)
-        await until(lambda: position(engine, lane.name) >= lane.wanted[-1], "the first messages")
-        locker.execute("BEGIN EXCLUSIVE")
-        await lane.publish(10)
-        lag = metrics.CONSUMER_LAG.labels(consumer=lane.name)
-        await until(lambda: lag._value.get() >= 10, "the lag to show the messages not committed")  # noqa: SLF001
-        locker.execute("COMMIT")
-        await until(lambda: position(engine, lane.name) >= lane.wanted[-1], "the messages after the lock")
-        assert child.applied(engine) == lane.wanted
-        await until(lambda: lag._value.get() == 0, "the lag back to 0")  # noqa: SLF001
-    finally:
-        locker.close()
-        stop.set()
-        await task
-        engine.dispose()
-        await lane.drop()
-        await nc.close()
+    file = tmp_path / "locked.sqlite3"
+    async with projected(nats_url, f"sqlite:///{file}", batch_size=4, lag_every_s=0.2, retry_s=0.05) as run:
+        lane = run.lane
+        locker = sqlite3.connect(str(file), isolation_level=None, check_same_thread=False)
+        try:
+            await lane.publish(3)
+            await until(lambda: run.position() >= lane.wanted[-1], "the first messages")
+            locker.execute("BEGIN EXCLUSIVE")
+            await lane.publish(10)
+            lag = metrics.CONSUMER_LAG.labels(consumer=lane.name)
+            await until(lambda: lag._value.get() >= 10, "the lag to show the messages not committed")  # noqa: SLF001
+            locker.execute("COMMIT")
+            await until(lambda: run.position() >= lane.wanted[-1], "the messages after the lock")
+            assert child.applied(run.engine) == lane.wanted
+            await until(lambda: lag._value.get() == 0, "the lag back to 0")  # noqa: SLF001
+        finally:
+            locker.close()
 
 
 async def test_a_transaction_the_database_refuses_is_retried_with_the_same_batch(nats_url: str, tmp_path: Path) -> None:
-    """The database's refusal (here an OperationalError in the middle of the first batch) rolls
-    the batch back and the same batch is applied again: counted, nothing lost, nothing twice."""
-    nc = await natsio.connect(nats_url, "test")
-    js = nc.jetstream()
-    lane = Lane(js)
-    await lane.create()
-    engine = child.prepare_database(f"sqlite:///{tmp_path / 'refused.sqlite3'}")
+    """The database's refusal (here an OperationalError in the middle of a batch) rolls the batch
+    back and the same batch is applied again: counted, nothing lost, nothing twice."""
     refused: list[int] = []
 
     def refuse_once(count: int) -> None:
@@ -209,21 +219,13 @@ async def test_a_transaction_the_database_refuses_is_retried_with_the_same_batch
             refused.append(count)
             raise OperationalError("INSERT ...", {}, Exception("database is locked"))
 
-    stop = asyncio.Event()
-    projection = child.projection(js, engine, lane.stream, lane.subject, lane.name, batch_size=6, retry_s=0.01, fault=refuse_once)
-    failures = metrics.CONSUMER_COMMIT_FAILURES.labels(consumer=lane.name)
-    try:
-        await lane.publish(9)
-        task = asyncio.create_task(projection.run(stop))
-        await until(lambda: position(engine, lane.name) >= lane.wanted[-1] or task.done(), "every message")
+    url = f"sqlite:///{tmp_path / 'refused.sqlite3'}"
+    async with projected(nats_url, url, batch_size=6, retry_s=0.01, fault=refuse_once) as run:
+        failures = metrics.CONSUMER_COMMIT_FAILURES.labels(consumer=run.lane.name)
+        await run.lane.publish(9)
+        await until(lambda: run.position() >= run.lane.wanted[-1] or run.task.done(), "every message")
         assert refused and failures._value.get() == 1  # noqa: SLF001
-        assert child.applied(engine) == lane.wanted
-    finally:
-        stop.set()
-        await task
-        engine.dispose()
-        await lane.drop()
-        await nc.close()
+        assert child.applied(run.engine) == run.lane.wanted
 
 
 async def test_a_nats_server_killed_and_started_again_loses_the_reader_not_a_message(tmp_path: Path) -> None:
@@ -231,41 +233,31 @@ async def test_a_nats_server_killed_and_started_again_loses_the_reader_not_a_mes
     reader's consumer (in the server's memory) is gone, the projection makes it again from its
     stored position, and the messages published before and after are each applied once."""
     server = EmbeddedNats(tmp_path / "nats").start()
-    nc = await natsio.connect(server.url, "test")
-    js = nc.jetstream()
-    lane = Lane(js)
-    await lane.create()
-    engine = child.prepare_database(f"sqlite:///{tmp_path / 'restarted.sqlite3'}")
-    stop = asyncio.Event()
-    projection = child.projection(js, engine, lane.stream, lane.subject, lane.name, batch_size=4, lag_every_s=0.2)
-    task = asyncio.create_task(projection.run(stop))
     try:
-        await lane.publish(10)
-        await until(lambda: position(engine, lane.name) >= lane.wanted[-1], "the first messages")
-        server.kill()
-        server = EmbeddedNats(tmp_path / "nats", port=server.port).start()
-        await until(lambda: nc.is_connected, "the client to reconnect")
+        url = f"sqlite:///{tmp_path / 'restarted.sqlite3'}"
+        async with projected(server.url, url, batch_size=4, lag_every_s=0.2) as run:
+            lane = run.lane
+            await lane.publish(10)
+            await until(lambda: run.position() >= lane.wanted[-1], "the first messages")
+            server.kill()
+            server = EmbeddedNats(tmp_path / "nats", port=server.port).start()
 
-        async def published_again() -> None:
-            deadline = asyncio.get_running_loop().time() + 60
-            while True:  # JetStream answers a moment after the port opens
-                try:
-                    await lane.publish(10)
-                    return
-                except Exception:  # noqa: BLE001 - not ready yet
-                    assert asyncio.get_running_loop().time() < deadline
-                    await asyncio.sleep(0.2)
+            async def published_again() -> None:
+                deadline = asyncio.get_running_loop().time() + 60
+                while True:  # JetStream answers a moment after the port opens
+                    try:
+                        await lane.publish(10)
+                        return
+                    except Exception:  # noqa: BLE001 - not ready yet
+                        assert asyncio.get_running_loop().time() < deadline
+                        await asyncio.sleep(0.2)
 
-        await published_again()
-        # what the stream holds (a publish cut off by the restart may be stored without its ack)
-        stored = [seq for seq, _ in await rebuild.read_subject(js, lane.subject, stream=lane.stream)]
-        await until(lambda: position(engine, lane.name) >= stored[-1], "the messages after the restart")
-        assert child.applied(engine) == stored
-        assert projection.restarts >= 1
-        assert out_of_order(lane.name) == 0
+            await published_again()
+            # what the stream holds (a publish cut off by the restart may be stored without its ack)
+            stored = [seq for seq, _ in await rebuild.read_subject(run.js, lane.subject, stream=lane.stream)]
+            await until(lambda: run.position() >= stored[-1], "the messages after the restart")
+            assert child.applied(run.engine) == stored
+            assert run.projection.restarts >= 1
+            assert out_of_order(lane.name) == 0
     finally:
-        stop.set()
-        await task
-        engine.dispose()
-        await nc.close()
         server.stop()

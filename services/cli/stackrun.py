@@ -11,6 +11,8 @@ import os
 import secrets
 import signal
 import subprocess
+import sys
+import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -34,7 +36,7 @@ from services.common.processes import (
     wait_until,
 )
 from services.common.settings import Settings
-from services.common.shutdown import run_until_stopped
+from services.common.shutdown import STOP_GRACE_S, run_until_stopped
 
 # Service name -> module with ``async def run(settings, stop)``.  Only those that import are started.
 SERVICE_MODULES = {
@@ -457,6 +459,27 @@ async def stop_when_orphaned(parent: int, stop: asyncio.Event, every_s: float = 
         await asyncio.sleep(every_s)
 
 
+# A service's process is gone this long after its stop, whatever its libraries still wait for
+# (FastStream's broker, told to stop while its nats-server died with `gamehall up`, kept the
+# matchmaking process alive, retrying, after its work had been cancelled).
+HARD_EXIT_S = STOP_GRACE_S + 10.0
+
+
+async def exit_after_stop(name: str, stop: asyncio.Event, after_s: float = HARD_EXIT_S) -> None:
+    """Once ``stop`` is set, arm a timer (a daemon thread, so it also fires while the interpreter
+    waits at exit for a thread or a task that does not end) that ends the process."""
+    await stop.wait()
+
+    def hard_exit() -> None:
+        sys.stderr.write(f"{name}: still running {after_s:g}s after its stop; exiting\n")
+        sys.stderr.flush()
+        os._exit(3)
+
+    timer = threading.Timer(after_s, hard_exit)
+    timer.daemon = True
+    timer.start()
+
+
 def serve(name: str, settings: Settings) -> None:
     """Run one service in this process until SIGINT/SIGTERM."""
     if settings.nats_url is None:
@@ -475,6 +498,7 @@ def serve(name: str, settings: Settings) -> None:
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
         watcher = asyncio.create_task(stop_when_orphaned(parent, stop)) if parent is not None else None
+        last_resort = asyncio.create_task(exit_after_stop(name, stop))
         try:
             # every service stops within a bound once told to, even while it still waits for a
             # nats-server that is gone (services/common/shutdown.py)
@@ -482,6 +506,7 @@ def serve(name: str, settings: Settings) -> None:
         finally:
             if watcher is not None:
                 watcher.cancel()
+            last_resort.cancel()  # the timer it armed stays: it ends a process whose exit hangs
 
     profile_to = settings.profile
     if not profile_to:

@@ -15,7 +15,7 @@ from services.common.processes import free_port, gamehall_args, spawn, wait_unti
 pytestmark = pytest.mark.integration
 
 
-@pytest.mark.parametrize("service", ["referee", "leaderboard"])
+@pytest.mark.parametrize("service", ["referee", "leaderboard", "matchmaking", "bots", "gateway"])
 def test_a_service_told_to_stop_while_nats_is_unreachable_stops(service: str, tmp_path: Path) -> None:
     log = tmp_path / f"{service}.log"
     env = dict(
@@ -27,8 +27,8 @@ def test_a_service_told_to_stop_while_nats_is_unreachable_stops(service: str, tm
     env.pop("GAMEHALL_NATS_CREDENTIALS", None)
     proc = spawn(gamehall_args("serve", service), env, output=log)
     try:
-        # well into its start-up: it has configured its logs and opened its metrics port
-        wait_until(lambda: '"metrics"' in log.read_text(errors="replace"), f"{service} to start", proc, 180)
+        # well into its start-up: it tries to reach NATS
+        wait_until(lambda: "nats: encountered error" in log.read_text(errors="replace"), f"{service} to start", proc, 180)
         assert proc.poll() is None
         proc.send_signal(signal.SIGTERM)
         # generous: the bound is 5 s after the signal; without it the process never ends

@@ -11,7 +11,7 @@ echo "== import layers"; $BIN/lint-imports || status=1
 bash scripts/ensure-chromium.sh  # headless Chromium for tests/browser (Debian package, once)
 bash scripts/ensure-prometheus.sh  # prometheus + promtool for the monitoring tests (Debian package, once)
 echo "== pytest"
-$BIN/python -m pytest -q -p no:rerunfailures "$@"
+$BIN/python -m pytest -q "$@"
 rc=$?
 if [ $rc -eq 5 ]; then
   echo "pytest collected no tests"; rc=1

@@ -51,7 +51,7 @@ async def test_each_check_is_sampled_into_a_gauge_without_a_request() -> None:
     state = {"broken": True}
     hang = asyncio.Event()
 
-    async def flaky() -> str | None:
+    async def failing_then_fine() -> str | None:
         return "broken" if state["broken"] else None
 
     async def hung() -> str | None:
@@ -62,15 +62,15 @@ async def test_each_check_is_sampled_into_a_gauge_without_a_request() -> None:
     async def fine() -> None:
         return None
 
-    server = HealthServer({"unit-flaky": flaky, "unit-hung": hung, "unit-fine": fine}, sample_interval_s=0.05)
+    server = HealthServer({"unit-failing": failing_then_fine, "unit-hung": hung, "unit-fine": fine}, sample_interval_s=0.05)
     await server.start(0)
     try:
-        await wait_for_gauge("unit-flaky", 0)
+        await wait_for_gauge("unit-failing", 0)
         await wait_for_gauge("unit-fine", 1)
         await wait_for_gauge("unit-hung", 0)
         state["broken"] = False
         hang.set()
-        await wait_for_gauge("unit-flaky", 1)
+        await wait_for_gauge("unit-failing", 1)
         await wait_for_gauge("unit-hung", 1)
     finally:
         await server.stop()

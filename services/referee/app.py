@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib.util
 import os
-import sys
 import time
-from pathlib import Path
 
 from nats.aio.msg import Msg
 from nats.js import JetStreamContext
@@ -121,65 +118,6 @@ async def run_clocks(referee: Referee, stop: asyncio.Event) -> None:
             await asyncio.wait_for(stop.wait(), wait_s)
 
 
-ROOT = Path(__file__).resolve().parents[2]
-BYTECODE_AFTER_S = 5.0
-
-
-def missing_bytecode(root: Path = ROOT) -> list[str]:
-    """The project's modules this process imported whose bytecode is missing or older than the
-    source (``PYTHONDONTWRITEBYTECODE`` set where the stack runs)."""
-    venv = root / ".venv"
-    out = []
-    for module in list(sys.modules.values()):
-        path = getattr(module, "__file__", None)
-        if not path or not path.endswith(".py"):
-            continue
-        source = Path(path)
-        if root not in source.parents or venv in source.parents:
-            continue
-        try:
-            cached = Path(importlib.util.cache_from_source(path))
-            if cached.exists() and cached.stat().st_mtime >= source.stat().st_mtime:
-                continue
-        except (OSError, NotImplementedError, ValueError):
-            continue
-        out.append(path)
-    return sorted(out)
-
-
-async def write_bytecode(stop: asyncio.Event, after_s: float = BYTECODE_AFTER_S, root: Path = ROOT) -> int:
-    """Compile the project modules this process runs on to bytecode, once it has served a few
-    seconds, in a child process (no time taken from commands): without bytecode every start
-    compiles them again, a third of a referee's imports, and a referee restarted after a crash
-    is that much later back (docs/benchmarks.md, "Referee recovery").  Returns how many it
-    compiled."""
-    with contextlib.suppress(asyncio.TimeoutError):
-        await asyncio.wait_for(stop.wait(), after_s)
-    if stop.is_set():
-        return 0
-    files = missing_bytecode(root)
-    if not files:
-        return 0
-    try:
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "compileall",
-            "-q",
-            "-i",
-            "-",
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.DEVNULL,
-        )
-        await proc.communicate("\n".join(files).encode())
-    except OSError as exc:
-        log.warning("bytecode_not_written", error=repr(exc))
-        return 0
-    log.info("bytecode_written", modules=len(files), status=proc.returncode)
-    return len(files)
-
-
 async def run(settings: Settings, stop: asyncio.Event, metrics_port: int | None = 0) -> None:
     owned = owned_partitions(settings)
     # Where the seconds of a (re)start go, in the "referee_started" line: the process and its
@@ -231,7 +169,6 @@ async def run(settings: Settings, stop: asyncio.Event, metrics_port: int | None 
                 sweep_idle_matches(referee, settings.referee.idle_expiry_hours, stop)
             )
             clocks = asyncio.create_task(run_clocks(referee, stop))
-            bytecode = asyncio.create_task(write_bytecode(stop))
             phase("subscribe")
             shell.log.info(
                 "referee_started", nats=settings.nats_url, partitions=owned or "all", startup_s=phases
@@ -240,7 +177,6 @@ async def run(settings: Settings, stop: asyncio.Event, metrics_port: int | None 
             await sampler
             await sweeper
             await clocks
-            await bytecode
             await ping.unsubscribe()
             await referee.stop()
         finally:

@@ -209,6 +209,8 @@ class Account(Base):
     __tablename__ = "accounts"
     account_id: Mapped[str] = mapped_column(String(32), primary_key=True)
     name: Mapped[str] = mapped_column(ID, unique=True)
+    # The NFKC-normalised, case-folded name: unique, so "Ann" and "ann" are one account.
+    name_key: Mapped[str | None] = mapped_column(String(200), nullable=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
     app_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
     subject: Mapped[str | None] = mapped_column(String(128), nullable=True)
@@ -217,7 +219,10 @@ class Account(Base):
     # on disputes
     role: Mapped[str] = mapped_column(String(16), default="player", server_default="player")
 
-    __table_args__ = (UniqueConstraint("app_id", "subject", name="uq_accounts_app_subject"),)
+    __table_args__ = (
+        UniqueConstraint("app_id", "subject", name="uq_accounts_app_subject"),
+        UniqueConstraint("name_key", name="uq_accounts_name_key"),
+    )
 
 
 class AppKey(Base):
@@ -227,8 +232,11 @@ class AppKey(Base):
     __tablename__ = "app_keys"
     app_id: Mapped[str] = mapped_column(String(64), primary_key=True)
     name: Mapped[str] = mapped_column(String(32), unique=True)
-    secret: Mapped[str] = mapped_column(String(128))
+    secret: Mapped[str | None] = mapped_column(String(256), nullable=True)  # sealed; None: public keys only
     created_at: Mapped[int] = mapped_column(BigInteger)
+    algorithm: Mapped[str] = mapped_column(String(16), default="HS256", server_default="HS256")
+    public_keys: Mapped[list[dict[str, str]] | None] = mapped_column(JSON, nullable=True)  # JWKS-style
+    audience: Mapped[str | None] = mapped_column(String(200), nullable=True)
     revoked_at: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
 
 

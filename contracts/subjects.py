@@ -20,6 +20,10 @@ PUBLIC_KEY_SUBJECTS = "certificate.keys.*"
 # (contracts/disputes.py).  Only the gateway and the operator command write here.
 DISPUTE_STREAM = "GH_DISPUTES"
 DISPUTE_SUBJECTS = "dispute.>"
+# The sealing keys of running card matches (seal.<game>.<match_id>): the referee writes them, the
+# gateway reads them to open each seat's cards; no other identity may read or write them.
+SEAL_STREAM = "GH_SEALS"
+SEAL_SUBJECTS = "seal.>"
 
 DEFAULT_PARTITIONS = 4
 REFEREE_QUEUE = "referees"
@@ -66,6 +70,10 @@ def match_subject(game: str, match_id: str) -> str:
 
 def secret_subject(game: str, match_id: str) -> str:
     return f"secret.{game}.{match_id}"
+
+
+def seal_subject(game: str, match_id: str) -> str:
+    return f"seal.{game}.{match_id}"
 
 
 def partition_of(match_id: str, partitions: int = DEFAULT_PARTITIONS) -> int:

@@ -66,6 +66,7 @@ STREAM_SUBJECTS = (
     (subjects.INTEGRATION_STREAM, subjects.INTEGRATION_SUBJECTS),
     (subjects.CERTIFICATE_STREAM, subjects.CERTIFICATE_SUBJECTS),
     (subjects.DISPUTE_STREAM, subjects.DISPUTE_SUBJECTS),
+    (subjects.SEAL_STREAM, subjects.SEAL_SUBJECTS),
 )
 # Streams every service may see (account APP) and the referee's own (account SECRETS).
 APP_STREAMS = (
@@ -73,6 +74,7 @@ APP_STREAMS = (
     subjects.INTEGRATION_STREAM,
     subjects.CERTIFICATE_STREAM,
     subjects.DISPUTE_STREAM,
+    subjects.SEAL_STREAM,
 )
 SECRET_STREAMS = (subjects.SECRET_STREAM,)
 

@@ -61,7 +61,7 @@ def _settings(create: bool = False, log: bool = True) -> settings_mod.Settings:
     "Data folder"); with ``create`` a first ``gamehall up`` or ``demo`` starts ``./.gamehall``.
     Without a data folder: a clear message and exit status 2.  ``log``: this command's logs go to
     the data folder's logs/cli.log (stderr with --verbose), never among its output."""
-    from services.common import logs
+    from services.common import datadir, logs
     from services.common import settings as settings_mod
 
     found = find_data_dir(Path.cwd(), settings_mod.explicit_data_dir())
@@ -74,6 +74,10 @@ def _settings(create: bool = False, log: bool = True) -> settings_mod.Settings:
         typer.echo(f"no gamehall data folder at GAMEHALL_DATA_DIR={found} (a mistyped path?)", err=True)
         raise typer.Exit(2)
     settings = settings_mod.load().replace(data_dir=found)
+    # What this command and the processes it starts write is private to the user, and an older
+    # folder's 0755/0644 modes are made so (docs/operations.md "Data folder").
+    datadir.private_umask()
+    datadir.secure(settings.data_dir, create=create)
     if log:
         logs.configure_cli(settings.data_dir / "logs" / "cli.log", _verbose)
     return settings
@@ -443,6 +447,11 @@ def _audit_bytes(data: bytes, source: str, quiet: bool, as_json: bool, keys: Pat
             f"OK: hash chain intact, {report.redecided}/{report.envelopes} decisions re-decided identically, "
             + (f"outcome {report.outcome} confirmed" if report.finished else "match still running")
         )
+        if report.sealed:
+            typer.echo(
+                f"sealed decisions: {report.opened}/{report.sealed} opened with the revealed seed's key, "
+                "their public events checked"
+            )
         if report.certified_by:
             typer.echo(f"finished and certified by key {report.certified_by}")
         elif report.finished and bundle.certificate is None:

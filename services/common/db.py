@@ -7,6 +7,9 @@ runs them programmatically (no alembic.ini), and a test checks the models and mi
 
 from __future__ import annotations
 
+import contextlib
+import os
+import stat
 import threading
 import time
 from collections.abc import Iterator
@@ -265,14 +268,35 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+SQLITE_SIDE_FILES = ("-wal", "-shm", "-journal")
+
+
+def _private_sqlite_files(database: Path) -> None:
+    """The database file and its -wal/-shm/-journal readable by their owner alone (they hold app
+    keys and accounts): made 0600 before SQLite first opens it (SQLite gives the side files the
+    main file's mode), and an older 0644 set made 0600."""
+    if not database.exists():
+        with contextlib.suppress(FileExistsError):
+            os.close(os.open(database, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    for path in (database, *(database.with_name(database.name + side) for side in SQLITE_SIDE_FILES)):
+        with contextlib.suppress(FileNotFoundError):
+            if stat.S_IMODE(path.stat().st_mode) & 0o077:
+                os.chmod(path, 0o600)
+
+
 def make_engine(url: str, **kwargs: Any) -> Engine:
     url = normalise_url(url)
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
-        if parsed.database and parsed.database != ":memory:":
-            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        database = Path(parsed.database) if parsed.database and parsed.database != ":memory:" else None
+        if database is not None and not database.name.startswith("file:"):
+            database.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            _private_sqlite_files(database)
         engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False}, **kwargs)
         event.listen(engine, "connect", _sqlite_pragmas)
+        if database is not None and not database.name.startswith("file:"):
+            # The -wal and -shm appear at the first connection: private once they exist.
+            event.listen(engine, "connect", lambda *_: _private_sqlite_files(database))
         return engine
     return create_engine(url, pool_pre_ping=True, **kwargs)
 

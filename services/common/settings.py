@@ -361,6 +361,12 @@ class Settings(_Section):
         description="folder of the referees' Ed25519 keys that sign match certificates "
         "(`keys` in the data folder when unset)",
     )
+    server_key: Path | None = Field(
+        None,
+        validation_alias="GAMEHALL_SERVER_KEY",
+        description="file of the server key that seals app secrets and keys the hashes of API tokens "
+        "(`keys/server.key` in the data folder when unset; made on first use, mode 0600; back it up)",
+    )
     referees: int | None = Field(
         None,
         ge=1,
@@ -403,6 +409,10 @@ class Settings(_Section):
     @property
     def sqlite_url(self) -> str:
         return f"sqlite:///{self.data_dir / 'gamehall.sqlite3'}"
+
+    @property
+    def server_key_file(self) -> Path:
+        return self.server_key or self.data_dir / "keys" / "server.key"
 
     @property
     def database_url(self) -> str:

@@ -43,9 +43,10 @@ from domain.disputes import Actor, DisputeState
 from domain.games import registry
 from domain.games.catalogue import game_title, preset_family
 from domain.matchmaking.clocks import ranked_time_control
-from services.common import accounts, commands, db, logs, natsio, queries
+from services.common import accounts, commands, db, logs, natsio, queries, serverkey
 from services.common import disputes as disputes_io
 from services.common import matchmaking_client as mm_client
+from services.common.serverkey import ServerKey
 from services.common.tickets import TABLE_TOO_OLD_MS, QueueStore, table_match_id
 from services.gateway.bots import assign_bot
 from services.gateway.core import Gateway, asked_language
@@ -160,6 +161,7 @@ class Lobby:
         self._sub: Any = None
         self._engine: Engine | None = None
         self._migrated = False
+        self._server_key: ServerKey | None = None
 
     async def start(self) -> None:
         assert self.gw.nc is not None
@@ -240,11 +242,20 @@ class Lobby:
         return self._engine
 
     async def accounts_engine(self) -> Engine:
-        """The database with the accounts tables (migrated on first use)."""
+        """The database with the accounts tables (migrated on first use; app secrets an older
+        version stored in clear are sealed with the server key then)."""
         if not self._migrated:
             await asyncio.to_thread(db.upgrade, self.engine())
+            self._server_key = await asyncio.to_thread(serverkey.load, self.gw.settings.server_key_file)
+            await asyncio.to_thread(accounts.seal_stored_secrets, self.engine(), self._server_key)
             self._migrated = True
         return self.engine()
+
+    @property
+    def server_key(self) -> ServerKey:
+        """The server key (loaded by :meth:`accounts_engine`)."""
+        assert self._server_key is not None
+        return self._server_key
 
     async def player(self, authorization: str | None) -> accounts.Player:
         """The player the request's credential names; 401 without one or with a bad one."""
@@ -255,7 +266,7 @@ class Lobby:
                 "send 'Authorization: Bearer <API token or app JWT>' (sign up with POST /api/accounts)",
             )
         engine = await self.accounts_engine()
-        found = await asyncio.to_thread(accounts.authenticate, engine, authorization[7:].strip())
+        found = await asyncio.to_thread(accounts.authenticate, engine, authorization[7:].strip(), self.server_key)
         if isinstance(found, Rejected):
             raise ApiError(401, found.code, found.detail)
         return found
@@ -267,7 +278,7 @@ def router(lobby: Lobby) -> APIRouter:
     @api.post("/api/accounts", status_code=201, tags=["players"], summary="Sign up: a player name and its API token")
     async def sign_up(body: SignUpBody) -> dict[str, Any]:
         engine = await lobby.accounts_engine()
-        made = await asyncio.to_thread(accounts.sign_up, engine, body.name)
+        made = await asyncio.to_thread(accounts.sign_up, engine, body.name, lobby.server_key)
         if isinstance(made, Rejected):
             raise ApiError(AUTH_STATUS.get(made.code, 400), made.code, made.detail)
         player, token = made

@@ -14,7 +14,7 @@ from contracts import subjects
 from contracts.codecs import encode
 from domain import disputes as d
 from services.cli.main import app
-from services.common import accounts, db, natsio
+from services.common import accounts, db, natsio, serverkey
 from tests.support.natsserver import nats_server
 
 pytestmark = pytest.mark.integration
@@ -54,7 +54,7 @@ def test_operator_role_and_disputes_commands(tmp_path: Path, monkeypatch: pytest
 
         stored = asyncio.run(_seed(url))
         engine = db.open_database(f"sqlite:///{tmp_path / 'gamehall.sqlite3'}")
-        assert not isinstance(accounts.sign_up(engine, "olga"), type(None))
+        assert not isinstance(accounts.sign_up(engine, "olga", serverkey.ServerKey.generate()), type(None))
         engine.dispose()
 
         result = run("disputes", "rule", "cli-m1-1", "void", "--reason", "x", "--by", "olga")

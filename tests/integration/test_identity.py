@@ -17,7 +17,7 @@ import pytest
 from contracts.envelope import Rejected
 from contracts.match import MatchCreated
 from services.cli.stackrun import in_process_stack
-from services.common import accounts, db
+from services.common import accounts, db, serverkey
 from services.common import settings as settings_module
 from services.common.natsio import connect
 from tests.support.referees import stored_envelopes
@@ -62,14 +62,15 @@ async def test_sign_up_returns_a_token_once_and_names_are_unique(stack) -> None:
         assert refused.status_code in (400, 422), (bad, refused.text)
     me = await client.get("/api/accounts/me", headers={"Authorization": f"Bearer {token}"})
     assert me.json()["player"] == "ann"
-    # Only the token's hash is stored.
+    # Only the token's keyed hash is stored (HMAC with the server key), never its bare sha256.
     engine = db.open_database(settings.database_url)
     try:
         with engine.connect() as conn:
             rows = [tuple(r) for r in conn.exec_driver_sql("SELECT name, token_hash FROM accounts")]
     finally:
         engine.dispose()
-    assert rows == [("ann", accounts.token_hash(token))]
+    assert rows == [("ann", accounts.token_hash(token, serverkey.load(settings.server_key_file)))]
+    assert rows[0][1] != accounts.legacy_token_hash(token)
 
 
 async def test_a_stranger_cannot_take_or_see_another_players_queue_ticket(stack) -> None:
@@ -121,7 +122,7 @@ async def test_an_apps_jwt_presents_its_player(stack) -> None:
     client, settings = stack
     engine = db.open_database(settings.database_url)
     try:
-        made = accounts.add_app(engine, "puzzle-club")
+        made = accounts.add_app(engine, "puzzle-club", serverkey.load(settings.server_key_file))
         assert not isinstance(made, Rejected)
         app_id, secret = made
 

@@ -18,7 +18,7 @@ from contracts.codecs import encode
 from contracts.envelope import EventEnvelope, Rejected
 from contracts.match import CreateMatch
 from domain import audit as full_audit
-from domain.core import match
+from domain.core import match, seal
 from domain.core.audit import envelope_hash, genesis_hash
 from domain.core.rng import commitment
 from domain.games import registry
@@ -26,7 +26,7 @@ from domain.games import registry
 
 def record_match(game_name: str, ruleset: Any, preset: str, seats: int, seed: bytes, bot: str = "heuristic") -> AuditBundle:
     """A complete match of ``bot`` players, each decision stored as the referee stores it (the
-    decided command included), chained into an audit bundle."""
+    decided command included, sealed when it hides something), chained into an audit bundle."""
     game = registry.get(game_name)
     names = game.seat_names(seats)
     create = CreateMatch(
@@ -63,6 +63,8 @@ def record_match(game_name: str, ruleset: Any, preset: str, seats: int, seed: by
             command=msgspec.to_builtins(command),
             events=tuple(events),
         )
+        if game.hidden_info:
+            env = seal.seal_envelope(game, env, seal.seal_key(seed))
         data = encode(env)
         stored.append(StoredEnvelope(stream_seq=len(stored) + 1, data=data.decode()))
         prev = envelope_hash(data)

@@ -12,7 +12,7 @@ from typing import Any
 import msgspec
 
 from contracts.disputes import DisputeEvent
-from contracts.envelope import Accepted, CommandEnvelope, EventEnvelope, Rejected, Reply
+from contracts.envelope import Accepted, CommandEnvelope, EventEnvelope, Rejected, Reply, SealedDecision
 from contracts.games.registry import CONTRACTS
 from contracts.integration import IntegrationEvent
 from contracts.match import MatchCommand, MatchEvent
@@ -29,6 +29,16 @@ class GameCodec:
     inner_command_decoder: msgspec.json.Decoder[Any]
     event_decoder: msgspec.json.Decoder[Any]
     upcast: Any
+    sealed_decoder: msgspec.json.Decoder[Any] | None = None
+
+    def decode_sealed(self, data: bytes) -> SealedDecision[Any]:
+        """The opened plaintext of a sealed envelope -> its command and full events (current types;
+        raises on bytes that are not one, like ``decode_envelope``)."""
+        assert self.sealed_decoder is not None
+        sealed: SealedDecision[Any] = self.sealed_decoder.decode(data)
+        if self.upcast is not None:
+            sealed = msgspec.structs.replace(sealed, events=tuple(self.upcast(e) for e in sealed.events))
+        return sealed
 
     def decode_envelope(self, data: bytes) -> EventEnvelope[Any]:
         """Stored bytes -> envelope of current event types (raises on corrupt data: a bug or tampering)."""
@@ -68,6 +78,7 @@ def codec(game: str) -> GameCodec:
         inner_command_decoder=msgspec.json.Decoder(commands),
         event_decoder=msgspec.json.Decoder(events),
         upcast=contract.upcast,
+        sealed_decoder=msgspec.json.Decoder(SealedDecision[events]),  # type: ignore[valid-type]
     )
 
 

@@ -29,6 +29,18 @@ class EventEnvelope(msgspec.Struct, Generic[E], frozen=True, kw_only=True, tag="
     # compares the result with ``events``.
     command: Any = None
     events: tuple[E, ...]
+    # A sealed decision (docs/audit.md "Sealed decisions"): ``events`` holds what a spectator may
+    # see of them, ``command`` is None, and this is the base64 of the XSalsa20-Poly1305 box of the
+    # ``SealedDecision`` (the command and the full events) under the match's seal key.  UNSET (not
+    # encoded at all) for a decision with nothing hidden: those are stored exactly as before.
+    sealed: str | msgspec.UnsetType = msgspec.UNSET
+
+
+class SealedDecision(msgspec.Struct, Generic[E], frozen=True, kw_only=True, tag="sealed_decision.v1"):
+    """The plaintext of a sealed envelope: the decided command and every event in full."""
+
+    command: Any = None
+    events: tuple[E, ...]
 
 
 class CommandEnvelope(msgspec.Struct, Generic[C], frozen=True, kw_only=True, tag="command_envelope.v1"):

@@ -3,6 +3,11 @@
 Pure: bytes in, report out.  Every decision is re-decided from the state before it with the
 recorded command and compared with the recorded events, so an edited move, an illegal move,
 a wrong outcome or a forged deal all show up at the envelope where they happen.
+
+Sealed decisions (``domain/core/seal.py``) are opened with the key derived from the revealed
+server seed; their public events must be exactly what the opened events show a spectator.  Before
+the seed is revealed (a running match) they are folded from their public events and counted as
+not yet openable.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from contracts.codecs import codec
 from contracts.envelope import EventEnvelope, Rejected
 from contracts.match import MatchCreated, ServerSeedRevealed
 from domain.core import match as match_layer
+from domain.core import seal
 from domain.core.audit import envelope_hash, genesis_hash
 from domain.core.decider import Decider
 from domain.core.matchlog import Folded, fold_decision
@@ -121,8 +127,12 @@ def _audit_log(bundle: AuditBundle) -> AuditReport:
     notes: list[str] = []
     raw = [e.data.encode() for e in bundle.envelopes]
 
+    sealed = [0, 0]  # sealed envelopes, and those opened
+
     def report(redecided: int = 0, finished: bool = False, outcome: Any = None) -> AuditReport:
         return AuditReport(
+            sealed=sealed[0],
+            opened=sealed[1],
             match_id=bundle.match_id,
             game=bundle.game,
             rules_version=bundle.rules_version,
@@ -208,6 +218,32 @@ def _audit_log(bundle: AuditBundle) -> AuditReport:
             seed = None
     if match_layer.ruleset_hash(first.ruleset) != first.ruleset_hash:
         problems.append(f"{_where(0, envelopes[0])}: ruleset_hash does not match the recorded ruleset")
+    # Sealed decisions: opened with the key of the revealed seed, their public part checked.
+    key = seal.seal_key(seed) if seed is not None else None
+    in_clear = 0
+    for i, env in enumerate(envelopes):
+        if not env.sealed:
+            if seal.hides_something(game, env.events):
+                in_clear += 1
+            continue
+        sealed[0] += 1
+        if key is None:
+            continue
+        problem, opened = _open(game, env, key)
+        if problem:
+            problems.append(f"{_where(i, env)}: {problem}")
+            return report()
+        envelopes[i] = opened
+        sealed[1] += 1
+    if sealed[0] > sealed[1]:
+        notes.append(
+            f"{sealed[0] - sealed[1]} sealed decisions are not openable yet (the server seed is not revealed): "
+            "their public events are folded, their commands and hidden events are checked once the match ends"
+        )
+    if in_clear:
+        notes.append(
+            f"{in_clear} decisions hold in the clear what a spectator may not see (stored unsealed)"
+        )
     state: match_layer.MatchState | None = None
     redecided = 0
     can_redecide = not first.seed_commitment or seed is not None
@@ -224,7 +260,7 @@ def _audit_log(bundle: AuditBundle) -> AuditReport:
                 problems.append(f"{_where(i, env)}: {problem}")
                 return report(redecided)
             redecided += 1
-        elif env.command is None:
+        elif env.command is None and not env.sealed:
             problems.append(f"{_where(i, env)}: no recorded command to re-decide")
         current: list[Any] = [None]
 
@@ -305,6 +341,38 @@ def _timeout_clock_problem(
     return None
 
 
+def _open(
+    game: Decider[Any, Any, Any, Any, Any], env: EventEnvelope[Any], key: bytes
+) -> tuple[str | None, EventEnvelope[Any]]:
+    """A sealed envelope opened, or the problem: it does not open, its command is in the clear, or
+    its public events are not the spectator's redaction of the sealed ones (something public was
+    falsified)."""
+    try:
+        opened = seal.open_envelope(env, key)
+    except seal.SealBroken as exc:
+        return f"sealed events: {exc}", env
+    if env.command is not None:
+        return "a sealed decision carries its command in the clear (it belongs in the sealed part)", env
+    shown = [msgspec.to_builtins(e) for e in seal.public_events(game, opened.events)]
+    public = [msgspec.to_builtins(e) for e in env.events]
+    for k in range(max(len(shown), len(public))):
+        p = public[k] if k < len(public) else None
+        a = shown[k] if k < len(shown) else None
+        if p != a:
+            if p is None or a is None or p.get("type") != a.get("type"):
+                return (
+                    f"public event {k + 1} is {_short(p)} but the sealed events show a spectator {_short(a)}",
+                    env,
+                )
+            where, pv, av = _first_difference(p, a)
+            return (
+                f"public event {k + 1} ({p.get('type')}): {where} is {_short(pv)} in the clear, "
+                f"the sealed events show a spectator {_short(av)}",
+                env,
+            )
+    return None, opened
+
+
 def _revealed_seed(envelopes: list[EventEnvelope[Any]]) -> bytes | None:
     for env in envelopes:
         for event in env.events:
@@ -366,6 +434,8 @@ def _short(value: Any, limit: int = 160) -> str:
 def _listing_line(env: EventEnvelope[Any]) -> str:
     who = env.seat or "-"
     what = "; ".join(describe(e) for e in env.events)
+    if env.sealed and env.command is None:
+        what += "  [sealed, not opened]"
     return f"{env.seq:>4}  {who:<8} {what}"
 
 

@@ -20,6 +20,7 @@ from contracts.codecs import codec
 from contracts.envelope import Rejected
 from contracts.match import CreateMatch, MatchCreated, MatchEnded, Resign
 from domain.core import match as match_layer
+from domain.core import seal
 from domain.core.decider import Decider, RecordAdapter
 from domain.core.rng import commitment
 from domain.games import registry
@@ -249,11 +250,17 @@ def record_of_bundle(bundle: AuditBundle) -> dict[str, Any]:
     """The record of a finished match from its audit bundle (``gamehall export MATCH_ID --record``).
 
     Raises ``ValueError`` for a match that is not finished: a card game's record lists every deal,
-    hands a running match still hides."""
+    hands a running match still hides.  Sealed decisions are opened with the key of the revealed
+    server seed (``domain/core/seal.py``; ``SealBroken``, a ``ValueError``, when one does not open)."""
     c = codec(bundle.game)
     decisions: list[tuple[str | None, Any, Sequence[Any]]] = []
-    for stored in bundle.envelopes:
-        env = c.decode_envelope(stored.data.encode())
+    envelopes = [c.decode_envelope(stored.data.encode()) for stored in bundle.envelopes]
+    key = seal.revealed_key(envelopes)
+    for env in envelopes:
+        if env.sealed:
+            if key is None:
+                raise ValueError("the match is not finished; only a finished match is exported as a record")
+            env = seal.open_envelope(env, key)
         command = c.decode_inner_command(env.command) if env.command is not None else None
         if isinstance(command, Rejected):
             raise ValueError(f"decision {env.seq}: its command cannot be read: {command.detail}")

@@ -14,12 +14,20 @@ from contracts.codecs import encode
 from contracts.envelope import EventEnvelope, Rejected
 from contracts.match import CreateMatch
 from domain.core import match as match_layer
+from domain.core import seal
 from domain.core.audit import envelope_hash, genesis_hash
 from domain.games import registry
 
 
-def chain(match_id: str, game: str, decisions: list[tuple[str | None, Any, tuple[Any, ...]]]) -> AuditBundle:
-    rules_version = registry.get(game).rules_version
+def chain(
+    match_id: str,
+    game: str,
+    decisions: list[tuple[str | None, Any, tuple[Any, ...]]],
+    seal_key: bytes | None = None,
+) -> AuditBundle:
+    """With ``seal_key``, decisions that hide something are sealed as the referee seals them."""
+    decider = registry.get(game)
+    rules_version = decider.rules_version
     prev = genesis_hash(match_id)
     stored = []
     for seq, (seat, command, events) in enumerate(decisions, start=1):
@@ -36,6 +44,8 @@ def chain(match_id: str, game: str, decisions: list[tuple[str | None, Any, tuple
             command=msgspec.to_builtins(command),
             events=events,
         )
+        if seal_key is not None:
+            env = seal.seal_envelope(decider, env, seal_key)
         data = encode(env)
         stored.append(StoredEnvelope(stream_seq=seq, data=data.decode()))
         prev = envelope_hash(data)
@@ -57,9 +67,11 @@ def played_match(
     server_seed: bytes | None = None,
     first: Sequence[tuple[str, Any]] = (),
     seat_count: int | None = None,
+    sealed: bool = False,
 ) -> tuple[AuditBundle, list[tuple[str | None, Any, tuple[Any, ...]]]]:
     """A complete match played by the random computer player, as decisions and as a bundle
-    (after the ``first`` commands, each ``(seat, command)``)."""
+    (after the ``first`` commands, each ``(seat, command)``); with ``sealed`` the bundle's
+    decisions that hide something are sealed under the key of the server seed, as stored."""
     decider = registry.get(game)
     preset = preset or decider.default_preset
     ruleset = match_layer.resolve_ruleset(decider, preset, {})
@@ -96,7 +108,8 @@ def played_match(
         decisions.append((seat, command, events))
         for e in events:
             state = match_layer.evolve(decider, state, e, seed_bytes)
-    return chain("m-" + str(seed), game, decisions), decisions
+    key = seal.seal_key(seed_bytes) if sealed and seed_bytes else None
+    return chain("m-" + str(seed), game, decisions, key), decisions
 
 
 def edited_last(bundle: AuditBundle, edit: Callable[[dict[str, Any]], None]) -> AuditBundle:

@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint unit integration e2e browser bench mutants fuzz install clean help
+.PHONY: run test lint unit integration e2e browser bench mutants fuzz probes install clean help
 
 help:
 	@echo "make run    - create .venv, install, start the whole stack (embedded nats-server + SQLite)"
@@ -14,6 +14,7 @@ help:
 	@echo "make lint   - ruff, mypy (strict on contracts/ and domain/), import-linter"
 	@echo "make unit | integration | e2e | browser - one folder of tests/ (ARGS='-k name' to narrow)"
 	@echo "make fuzz   - a long schemathesis run against the gateway's OpenAPI, and the WebSocket fuzz"
+	@echo "make probes - the hostile-client probes against the stack \`make run\` started (DATA=.gamehall)"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -66,6 +67,10 @@ fuzz: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
+
+# The hostile-client probe set (tests/support/hostile.py) against a running stack.
+probes: $(STAMP)
+	$(BIN)/python -m tests.support.hostile --data-dir $${DATA:-.gamehall}
 
 # Mutation testing (mutmut) of the domain packages with their own tests; see docs/testing.md.
 mutants: $(STAMP)

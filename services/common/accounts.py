@@ -105,15 +105,18 @@ def by_token(engine: Engine, token: str, keys: ServerKey) -> Player | None:
     keyed = token_hash(token, keys)
     with Session(engine) as session:
         row = session.scalar(select(Account).where(Account.token_hash == keyed))
-    if row is None:
-        legacy = legacy_token_hash(token)
-        with Session(engine) as session, session.begin():
-            row = session.scalar(select(Account).where(Account.token_hash == legacy))
-            if row is not None:
-                session.execute(
-                    update(Account).where(Account.account_id == row.account_id, Account.token_hash == legacy).values(token_hash=keyed)
-                )
-    return None if row is None else Player(name=row.name, account_id=row.account_id, operator=row.role == OPERATOR)
+        if row is not None:
+            return Player(name=row.name, account_id=row.account_id, operator=row.role == OPERATOR)
+    legacy = legacy_token_hash(token)
+    with Session(engine) as session, session.begin():
+        row = session.scalar(select(Account).where(Account.token_hash == legacy))
+        if row is None:
+            return None
+        player = Player(name=row.name, account_id=row.account_id, operator=row.role == OPERATOR)
+        session.execute(
+            update(Account).where(Account.account_id == row.account_id, Account.token_hash == legacy).values(token_hash=keyed)
+        )
+    return player
 
 
 # ---------------------------------------------------------------------- roles

@@ -36,5 +36,7 @@ class AuditReport(msgspec.Struct, frozen=True, kw_only=True):
     outcome: dict[str, object] | None = None
     notes: tuple[str, ...] = ()
     certified_by: str | None = None  # key id of a certificate that checked out
+    # A ranked match's matchmaking table whose signature checked out: the signing key's id.
+    table_signed_by: str | None = None
     sealed: int = 0  # sealed decisions in the log (docs/audit.md "Sealed decisions")
     opened: int = 0  # ... opened with the key of the revealed server seed and checked

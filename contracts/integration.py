@@ -75,6 +75,10 @@ class TableFormed(msgspec.Struct, frozen=True, kw_only=True, tag="integration.ta
     formed_at: int = 0  # unix ms
     waited_ms: tuple[int, ...] = ()  # queue time of each human player
     gap: float = 0.0  # rating spread of the table
+    # A ranked table is signed by matchmaking (``contracts.match.SignedTable``,
+    # ``domain.matchmaking.provenance``): the signing key's id and the hex Ed25519 signature.
+    key_id: str = ""
+    signature: str = ""
 
 
 class RatingsRevised(msgspec.Struct, frozen=True, kw_only=True, tag="integration.ratings_revised.v1"):

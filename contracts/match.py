@@ -44,6 +44,25 @@ class TimeControl(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     on_timeout: str = ""
 
 
+class SignedTable(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A matchmaking table as matchmaking signed it (docs/audit.md "Where a ranked match came
+    from"): the fields that say who sits where in which game, and an Ed25519 signature over their
+    canonical bytes (``domain.matchmaking.provenance.signing_bytes``) by the matchmaking key
+    ``key_id``.  A ranked ``CreateMatch`` carries it; the referee creates the match only when the
+    signature verifies under a key it trusts and the creation is exactly this table, and records it
+    in ``MatchCreated``."""
+
+    table_id: str
+    game: str
+    preset: str
+    ranked: bool
+    players: tuple[str, ...]  # one per seat, in seat order
+    bots: tuple[int, ...] = ()  # seat indexes played by computer players
+    formed_at: int = 0  # unix ms
+    key_id: str = ""
+    signature: str = ""  # hex
+
+
 # ---------------------------------------------------------------- commands
 class CreateMatch(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="create_match.v1"):
     preset: str
@@ -56,6 +75,9 @@ class CreateMatch(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     # Seats whose player presented no credential (guests: named, never rated); issue 9.
     guests: tuple[str, ...] = ()
     time_control: TimeControl | None = None  # None: no clock
+    # The matchmaking table this match is created for; required for a ranked match (only
+    # matchmaking makes ranked tables), checked and recorded by the referee.
+    table: SignedTable | None = None
 
 
 class Resign(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="resign.v1"):
@@ -131,6 +153,9 @@ class MatchCreated(msgspec.Struct, frozen=True, kw_only=True, tag="match_created
     ranked: bool = False
     guests: tuple[str, ...] = ()  # seats played by guests (no credential): never rated
     time_control: TimeControl | None = None
+    # The signed matchmaking table the match was created for (None: created directly, unranked,
+    # or before tables were signed): an auditor checks a ranked match's provenance with it.
+    table: SignedTable | None = None
 
 
 class Resigned(msgspec.Struct, frozen=True, kw_only=True, tag="resigned.v1"):
@@ -227,6 +252,7 @@ MATCH_REJECTION_CODES: tuple[str, ...] = (
     "invalid_time_control",
     "out_of_time",
     "unknown_rules_version",  # a stored match's rules version this build does not have
+    "ranked_needs_matchmaking",  # a ranked creation without a matching table signed by matchmaking
 )
 
 

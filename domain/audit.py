@@ -29,6 +29,7 @@ from domain.core.decider import Decider
 from domain.core.matchlog import Folded, fold_decision
 from domain.core.rng import commitment
 from domain.games import registry
+from domain.matchmaking import provenance
 
 bundle_decoder = msgspec.json.Decoder(AuditBundle)
 
@@ -55,10 +56,15 @@ def _where(i: int, env: EventEnvelope[Any] | None) -> str:
 SignatureCheck = Callable[[SignedCertificate, MatchCertificate], str | None]
 
 
-def audit(bundle: AuditBundle, verify: SignatureCheck | None = None) -> AuditReport:
+def audit(
+    bundle: AuditBundle, verify: SignatureCheck | None = None, tables: provenance.TableCheck | None = None
+) -> AuditReport:
     """The full audit of a bundle; with a certificate in it, also the certificate: its signature
-    (when ``verify`` is given) and that it pins exactly this log and this outcome."""
-    report = _audit_log(bundle)
+    (when ``verify`` is given) and that it pins exactly this log and this outcome.  A ranked match
+    must record the matchmaking table it was created for, and a recorded table must be the match's
+    own; ``tables`` checks its signature with the trusted matchmaking keys (docs/audit.md "Where a
+    ranked match came from")."""
+    report = _with_table(bundle, _audit_log(bundle), tables)
     if bundle.certificate is None:
         return report
     problems, notes, certified_by = _certificate_problems(bundle, report, verify)
@@ -110,6 +116,26 @@ def _certificate_problems(
         problems.append(f"{name}: certifies a finished match but the log in the bundle never ends it")
     certified = not problems and verify is not None
     return problems, notes, signed.key_id if certified else None
+
+
+def _with_table(bundle: AuditBundle, report: AuditReport, tables: provenance.TableCheck | None) -> AuditReport:
+    try:
+        first = codec(bundle.game).decode_envelope(bundle.envelopes[0].data.encode())
+    except (KeyError, IndexError, msgspec.DecodeError, msgspec.ValidationError):
+        return report  # the log's own audit says what is wrong with it
+    created = first.events[0] if first.events else None
+    if not isinstance(created, MatchCreated) or (created.table is None and not created.ranked):
+        return report
+    problem = provenance.recorded_problem(bundle.match_id, created, first.recorded_at, tables)
+    if problem is not None:
+        return msgspec.structs.replace(
+            report, ok=False, problems=(*report.problems, f"{_where(0, first)}: {problem}")
+        )
+    assert created.table is not None
+    if tables is None:
+        note = f"table {created.table.table_id}: signature not checked (no matchmaking keys given)"
+        return msgspec.structs.replace(report, notes=(*report.notes, note))
+    return msgspec.structs.replace(report, table_signed_by=created.table.key_id)
 
 
 def _created(bundle: AuditBundle) -> MatchCreated | None:

@@ -198,6 +198,7 @@ def decide_create(game: Decider[Any, Any, Any, Any, Any], cmd: CreateMatch) -> t
             ranked=cmd.ranked and not game.helper,  # a table helper is never rated
             guests=tuple(cmd.guests),
             time_control=cmd.time_control,
+            table=cmd.table,  # checked by the referee before (domain.matchmaking.provenance)
         ),
     )
 

@@ -44,3 +44,22 @@ def keys_rotate() -> None:
     """Retire the signing key and make a new one (referees sign with it from their next certificate)."""
     fresh = _ring().rotate(time.time_ns() // 1_000_000)
     typer.echo(f"new signing key {fresh.key_id} ({fresh.public_key})")
+
+
+@keys_app.command("matchmaking")
+def keys_matchmaking() -> None:
+    """The matchmaking public keys referees trust to sign ranked tables (docs/audit.md "Where a
+    ranked match came from"): key id and hex Ed25519 public key, one a line."""
+    from services.cli.main import _settings
+    from services.common.tablekeys import TrustedTableKeys
+
+    settings = _settings()
+    trusted = TrustedTableKeys.from_entries(settings.trusted_matchmaking_keys)
+    if not trusted.key_ids:
+        typer.echo(
+            "no matchmaking key yet (matchmaking makes one when it first starts: "
+            f"{settings.matchmaking_key_file})"
+        )
+        return
+    for kid, public in trusted.public_keys().items():
+        typer.echo(f"{kid}  ed25519  {public}")

@@ -417,6 +417,18 @@ def _verifier(keys_file: Path | None) -> Any:
     return verifier(keyset)
 
 
+def _table_check() -> Any:
+    """The signature check of ranked matches' matchmaking tables: the data folder's trusted
+    matchmaking keys (``GAMEHALL_MATCHMAKING_KEYS``), None without a data folder or a key."""
+    from services.common.settings import explicit_data_dir
+    from services.common.tablekeys import TrustedTableKeys
+
+    if find_data_dir(Path.cwd(), explicit_data_dir()) is None:
+        return None
+    trusted = TrustedTableKeys.from_entries(_settings().trusted_matchmaking_keys)
+    return trusted.check if trusted.key_ids else None
+
+
 def _audit_bytes(data: bytes, source: str, quiet: bool, as_json: bool, keys: Path | None = None) -> int:
     import msgspec
 
@@ -430,7 +442,7 @@ def _audit_bytes(data: bytes, source: str, quiet: bool, as_json: bool, keys: Pat
     except msgspec.ValidationError as exc:
         typer.echo(f"AUDIT FAILED: {source} is not an audit bundle: {exc}", err=True)
         return 1
-    report = audit(bundle, _verifier(keys))
+    report = audit(bundle, _verifier(keys), _table_check())
     if as_json:
         typer.echo(msgspec.json.encode(report).decode())
         return 0 if report.ok else 1
@@ -452,6 +464,8 @@ def _audit_bytes(data: bytes, source: str, quiet: bool, as_json: bool, keys: Pat
                 f"sealed decisions: {report.opened}/{report.sealed} opened with the revealed seed's key, "
                 "their public events checked"
             )
+        if report.table_signed_by:
+            typer.echo(f"ranked: created for a matchmaking table signed by key {report.table_signed_by}")
         if report.certified_by:
             typer.echo(f"finished and certified by key {report.certified_by}")
         elif report.finished and bundle.certificate is None:

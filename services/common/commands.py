@@ -17,7 +17,7 @@ from nats.errors import NoRespondersError, TimeoutError
 from contracts import subjects
 from contracts.codecs import decode_reply, encode
 from contracts.envelope import Accepted, CommandEnvelope, Rejected
-from contracts.match import CreateMatch, TimeControl
+from contracts.match import CreateMatch, SignedTable, TimeControl
 from domain.core import match as match_layer
 from domain.games import registry
 
@@ -138,11 +138,14 @@ async def create_match(
     token_key: bytes | None = None,
     time_control: dict[str, Any] | TimeControl | None = None,
     await_referee_s: float = 5.0,
+    table: SignedTable | None = None,
 ) -> CreatedMatch | Rejected:
     """Create a match (waiting up to ``await_referee_s`` for a referee to serve its partition, as
     during a referee's restart, before answering ``unavailable``).  ``guests``: the seats whose players presented no credential (all seats
     when None and ``ranked`` is false: a named guest is never rated).  ``token_key`` derives the
-    seat tokens from a key instead of at random (an idempotent creation)."""
+    seat tokens from a key instead of at random (an idempotent creation).  ``table``: the signed
+    matchmaking table the match is created for; a ranked match needs one (the referee refuses a
+    ranked creation without it: ``ranked_needs_matchmaking``)."""
     decider = registry.GAMES.get(game)
     if decider is None:
         return Rejected(
@@ -183,6 +186,7 @@ async def create_match(
         ranked=ranked,
         guests=(() if ranked else seat_names) if guests is None else guests,
         time_control=clock,
+        table=table,
     )
     mid = match_id or new_match_id()
     reply = await send(nc, game, mid, command, partitions=partitions, await_referee_s=await_referee_s)

@@ -57,10 +57,24 @@ class RefereeSettings(_Section):
         "0 turns the rule off",
     )
 
+    matchmaking_keys: Annotated[tuple[str, ...] | None, NoDecode] = Field(
+        None,
+        validation_alias="GAMEHALL_MATCHMAKING_KEYS",
+        description="the matchmaking public keys a referee trusts to sign ranked tables (only those become "
+        "ranked matches): hex Ed25519 keys or files of them (one a line), comma-separated; the `.pub` beside "
+        "`GAMEHALL_MATCHMAKING_KEY` when unset",
+    )
+
     @field_validator("owned_partitions", mode="before")
     @classmethod
     def _parts(cls, raw: Any) -> Any:
         return _split(raw, ",")
+
+    @field_validator("matchmaking_keys", mode="before")
+    @classmethod
+    def _keys(cls, raw: Any) -> Any:
+        parts = _split(raw, ",")
+        return parts or None
 
 
 class ScoringSettings(_Section):
@@ -113,6 +127,13 @@ class MatchmakingSettings(_Section):
         ge=0,
         validation_alias="GAMEHALL_MM_BOT_FILL_MS",
         description="wait before computer players fill a table whose players allow it",
+    )
+    table_key: Path | None = Field(
+        None,
+        validation_alias="GAMEHALL_MATCHMAKING_KEY",
+        description="file of matchmaking's Ed25519 key that signs ranked tables, readable by matchmaking only "
+        "(made on first start, mode 0600, its public key beside it as `.pub`); `keys/matchmaking.key` in the "
+        "data folder when unset",
     )
 
     def policy(self) -> Policy:
@@ -407,12 +428,21 @@ class Settings(_Section):
         return self.signing_keys or self.data_dir / "keys"
 
     @property
-    def sqlite_url(self) -> str:
-        return f"sqlite:///{self.data_dir / 'gamehall.sqlite3'}"
-
-    @property
     def server_key_file(self) -> Path:
         return self.server_key or self.data_dir / "keys" / "server.key"
+
+    @property
+    def matchmaking_key_file(self) -> Path:
+        return self.matchmaking.table_key or self.data_dir / "keys" / "matchmaking.key"
+
+    @property
+    def trusted_matchmaking_keys(self) -> tuple[str, ...]:
+        """``GAMEHALL_MATCHMAKING_KEYS``, else the public key file beside matchmaking's key."""
+        return self.referee.matchmaking_keys or (str(self.matchmaking_key_file.with_suffix(".pub")),)
+
+    @property
+    def sqlite_url(self) -> str:
+        return f"sqlite:///{self.data_dir / 'gamehall.sqlite3'}"
 
     @property
     def database_url(self) -> str:

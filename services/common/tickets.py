@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 from typing import Any
 
 import nats.errors
@@ -20,6 +19,7 @@ from nats.js.kv import KV_DEL, KV_PURGE, KeyValue
 from contracts import subjects
 from contracts.codecs import encode
 from contracts.matchmaking import FormingLease, QueueEntry, entry_decoder, lease_decoder
+from domain.matchmaking.provenance import table_match_id as table_match_id
 
 WRONG_LAST_SEQUENCE = 10071
 # A table whose match was not created within this time is given up (its players are free again).
@@ -29,11 +29,6 @@ FORMING_TIMEOUT_MS = 60_000
 TABLE_TOO_OLD_MS = 30_000
 
 Revision = int
-
-
-def table_match_id(table_id: str) -> str:
-    """The id of the match a table becomes (whichever gateway creates it)."""
-    return hashlib.sha256(f"table:{table_id}".encode()).hexdigest()[:16]
 
 
 class QueueStore:

@@ -43,6 +43,7 @@ from domain.disputes import Actor, DisputeState
 from domain.games import registry
 from domain.games.catalogue import game_title, preset_family
 from domain.matchmaking.clocks import ranked_time_control
+from domain.matchmaking.provenance import signed_table
 from services.common import accounts, commands, db, logs, natsio, queries, serverkey
 from services.common import disputes as disputes_io
 from services.common import matchmaking_client as mm_client
@@ -224,6 +225,8 @@ class Lobby:
             # A ranked queue's preset carries its clock (docs/ranked.md "Time controls").
             time_control=ranked_time_control(table.game, table.preset) if table.ranked else None,
             token_key=table_token_key(self.secret, table.table_id),
+            # Matchmaking's signature: only a table it signed becomes a ranked match.
+            table=signed_table(table) if table.signature else None,
         )
         if isinstance(created, Rejected):
             log.warning(

@@ -59,6 +59,7 @@ from services.common import db, logs, metrics, natsio
 from services.common.natsauth import Credential
 from services.common.settings import Settings
 from services.common.shell import service_shell
+from services.common.tablekeys import TableSigner
 from services.common.tickets import FORMING_TIMEOUT_MS, QueueStore, table_match_id
 
 SERVICE = "matchmaking"
@@ -236,8 +237,11 @@ class MatchmakingService:
         lease_ms: int = 3_000,
         recover_after_ms: int = 10_000,
         forming_timeout_ms: int = FORMING_TIMEOUT_MS,
+        signer: TableSigner | None = None,
     ) -> None:
         self.nc = nc
+        # Signs every ranked table (only a signed table becomes a ranked match); None: unsigned.
+        self.signer = signer
         self.js = nc.jetstream()
         self.engine = engine
         self.mm = matchmaker
@@ -358,7 +362,10 @@ class MatchmakingService:
             at = now_ms()
             if await self.store.hold_lease(self.owner, at, self.lease_ms):
                 for table in form_tables(tuple(self.waiting()), at, self.mm.policy):
-                    await self.claim(table_event(table, at))
+                    event = table_event(table, at)
+                    if event.ranked and self.signer is not None:
+                        event = self.signer.sign(event)
+                    await self.claim(event)
                 await self.recover(at)
             self.count()
 
@@ -538,6 +545,8 @@ async def run(
 ) -> None:
     async with service_shell(SERVICE, settings, metrics_port, database=True) as shell:
         assert shell.engine is not None
+        signer = TableSigner.from_file(settings.matchmaking_key_file)
+        shell.log.info("table_key", key_id=signer.key_id, public_key=signer.public_key.hex())
         buckets = await natsio.ensure_buckets(shell.nc.jetstream(), replicas=settings.stream_replicas)
         service = MatchmakingService(
             shell.nc,
@@ -545,6 +554,7 @@ async def run(
             Matchmaker(policy=policy or settings.matchmaking.policy()),
             QueueStore(buckets[subjects.TICKETS_BUCKET]),
             tick_s=tick_s,
+            signer=signer,
         )
         assert settings.nats_url is not None
         await service.run(stop, settings.nats_url, settings.nats_credential(SERVICE))

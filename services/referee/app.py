@@ -18,6 +18,7 @@ from services.common.certificates import KeyRing
 from services.common.health import REFEREE_PING, Check
 from services.common.settings import Settings
 from services.common.shell import service_shell
+from services.common.tablekeys import TrustedTableKeys
 from services.referee.core import Referee, now_ms
 
 
@@ -147,6 +148,8 @@ async def run(settings: Settings, stop: asyncio.Event, metrics_port: int | None 
                 secrets_js, replicas=settings.stream_replicas, streams=natsio.SECRET_STREAMS
             )
             phase("secrets")
+            # The matchmaking keys whose ranked tables become ranked matches (a bad entry stops here).
+            trusted = TrustedTableKeys.from_entries(settings.trusted_matchmaking_keys)
             referee = Referee(
                 shell.nc,
                 shell.nc.jetstream(),
@@ -154,6 +157,7 @@ async def run(settings: Settings, stop: asyncio.Event, metrics_port: int | None 
                 owned=owned,
                 secrets_js=secrets_js,
                 keys=KeyRing(settings.signing_keys_dir),
+                table_check=trusted.check,
             )
             metrics.init_game_series(GAMES)
             await referee.start()
@@ -171,7 +175,11 @@ async def run(settings: Settings, stop: asyncio.Event, metrics_port: int | None 
             clocks = asyncio.create_task(run_clocks(referee, stop))
             phase("subscribe")
             shell.log.info(
-                "referee_started", nats=settings.nats_url, partitions=owned or "all", startup_s=phases
+                "referee_started",
+                nats=settings.nats_url,
+                partitions=owned or "all",
+                startup_s=phases,
+                matchmaking_keys=trusted.key_ids,
             )
             await stop.wait()
             await sampler

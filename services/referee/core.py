@@ -35,6 +35,7 @@ from domain.core.audit import envelope_hash, genesis_hash
 from domain.core.matchlog import Folded, fold_envelope
 from domain.core.rng import commitment
 from domain.games import registry
+from domain.matchmaking import provenance
 from services.common import certificates, metrics
 from services.common.certificates import KeyRing
 from services.common.commands import new_token, token_hash
@@ -78,6 +79,10 @@ def now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
+def _no_trusted_key(table: Any) -> str:
+    return "this referee trusts no matchmaking key (GAMEHALL_MATCHMAKING_KEYS)"
+
+
 class Referee:
     def __init__(
         self,
@@ -89,8 +94,12 @@ class Referee:
         name: str = "referee",
         secrets_js: JetStreamContext | None = None,
         keys: KeyRing | None = None,
+        table_check: provenance.TableCheck | None = None,
     ) -> None:
         self.nc = nc
+        # Verifies the matchmaking signature of a ranked creation's table
+        # (services.common.tablekeys.TrustedTableKeys.check); None trusts no matchmaking key.
+        self.table_check = table_check or _no_trusted_key
         # Signs a certificate of every match that ends (None: no certificates, e.g. in tests).
         self.keys = keys
         self._published_keys: set[str] = set()
@@ -260,6 +269,11 @@ class Referee:
         if isinstance(command, CreateMatch):
             if live.state is not None:
                 return Rejected(code="match_exists", detail=f"match {env.match_id!r} exists")
+            # Only matchmaking makes ranked matches: before anything is drawn or stored.
+            refused = provenance.creation_problem(game, env.match_id, command, self.table_check, now_ms())
+            if refused is not None:
+                log.warning("creation_refused", match_id=env.match_id, code=refused.code, detail=refused.detail)
+                return refused
             if game.chance:
                 live.server_seed = secrets.token_bytes(32)
                 command = msgspec.structs.replace(command, seed_commitment=commitment(live.server_seed))
@@ -674,6 +688,7 @@ class Referee:
             players=created.players,
             created_at=now_ms(),
             ranked=created.ranked,
+            table_id=created.table.table_id if created.table is not None else "",
             guests=created.guests,
         )
         await self.js.publish(

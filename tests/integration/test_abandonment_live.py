@@ -22,6 +22,7 @@ from services.common import commands
 from services.common import settings as settings_module
 from services.common.natsio import connect
 from services.referee.core import Referee
+from tests.support import tables
 from tests.support.bundles import claimed_at
 from tests.support.gateway import open_settings, running_bots
 from tests.support.referees import (
@@ -92,18 +93,11 @@ async def test_a_referee_restarted_past_the_grace_abandons_the_seat_once(tmp_pat
 
 async def test_a_ranked_match_forfeits_on_time(nc) -> None:
     async with clocked_referee(nc):
-        refused = await commands.create_match(
-            nc,
-            "ugolki",
-            players=("ann", "bob"),
-            ranked=True,
-            guests=(),
-            time_control={"base_s": 1, "on_timeout": "bot"},
+        refused = await tables.create_ranked(
+            nc, "ugolki", ("ann", "bob"), time_control={"base_s": 1, "on_timeout": "bot"}
         )
         assert isinstance(refused, Rejected) and refused.code == "invalid_time_control"
-        created = await commands.create_match(
-            nc, "ugolki", players=("ann", "bob"), ranked=True, guests=(), time_control={"base_s": 1}
-        )
+        created = await tables.create_ranked(nc, "ugolki", ("ann", "bob"), time_control={"base_s": 1})
         assert not isinstance(created, Rejected), created
         envs = await stored_envelopes(nc, "ugolki", created.match_id)
         first = envs[0].events[0]

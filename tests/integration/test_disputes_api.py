@@ -23,6 +23,7 @@ from services.cli.stackrun import in_process_stack
 from services.common import accounts, commands, db, natsio
 from services.common import settings as settings_module
 from services.scoring import config as scoring_config
+from tests.support import tables
 from tests.support.natsserver import nats_server
 
 pytestmark = pytest.mark.integration
@@ -32,6 +33,7 @@ pytestmark = pytest.mark.integration
 async def stack(tmp_path: Path) -> AsyncIterator[tuple[httpx.AsyncClient, settings_module.Settings, Any]]:
     with nats_server(tmp_path / "nats") as url:
         settings = settings_module.load().replace(nats_url=url, data_dir=tmp_path)
+        tables.install_key(tmp_path)  # the referee trusts the tables the tests sign as matchmaking
         async with in_process_stack(settings, ("referee", "gateway", "scoring", "leaderboard")) as base:
             nc = await natsio.connect(url, "test")
             async with httpx.AsyncClient(base_url=base, timeout=30) as client:
@@ -47,7 +49,7 @@ async def sign_up(client: httpx.AsyncClient, name: str) -> dict[str, str]:
 
 async def finished_match(client: httpx.AsyncClient, nc: Any, players: tuple[str, str], finish: bool = True) -> str:
     """A ranked Ugolki match of two accounts; the second seat resigns (the first wins)."""
-    created = await commands.create_match(nc, "ugolki", None, {}, players, ranked=True, guests=())
+    created = await tables.create_ranked(nc, "ugolki", players)
     assert not isinstance(created, commands.Rejected), created
     if finish:
         loser = created.seats[1]

@@ -26,6 +26,7 @@ from services.common.embedded import EmbeddedNats
 from services.common.natsio import EventStore, connect, ensure_streams
 from services.referee.app import run_clocks
 from services.referee.core import Referee
+from tests.support import tables
 
 
 async def stored_envelopes(nc: Client, game: str, match_id: str) -> list[Any]:
@@ -139,8 +140,9 @@ async def envelopes_until_ended(nc: Client, game: str, match_id: str, polls: int
 
 @contextlib.asynccontextmanager
 async def clocked_referee(nc: Client) -> AsyncIterator[Referee]:
-    """A started referee with its timer running (``run_clocks``), stopped on the way out."""
-    referee = Referee(nc, nc.jetstream())
+    """A started referee with its timer running (``run_clocks``), stopped on the way out; it trusts
+    the tests' matchmaking key (``tests.support.tables``), so ranked matches can be made for it."""
+    referee = Referee(nc, nc.jetstream(), table_check=tables.trusted().check)
     await referee.start()
     stop = asyncio.Event()
     timer = asyncio.create_task(run_clocks(referee, stop))

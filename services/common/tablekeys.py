@@ -1,0 +1,186 @@
+"""Matchmaking's table-signing key and the matchmaking keys a referee trusts (Ed25519, PyNaCl).
+
+Only matchmaking makes ranked matches (docs/audit.md "Where a ranked match came from"): it signs
+each ranked table with a key only it reads, ``GAMEHALL_MATCHMAKING_KEY`` (default
+``<data dir>/keys/matchmaking.key``: the hex seed, mode 0600, made on first start), and writes the
+public key beside it (``matchmaking.pub``).  A referee trusts the public keys of
+``GAMEHALL_MATCHMAKING_KEYS`` (hex keys or files of them), by default that ``matchmaking.pub``, so
+``gamehall up`` needs no configuration; on several machines the referees are given the public key.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterable
+from pathlib import Path
+
+import msgspec
+import structlog
+from nacl.exceptions import CryptoError
+from nacl.signing import SigningKey, VerifyKey
+
+from contracts.integration import TableFormed
+from contracts.match import SignedTable
+from domain.matchmaking.provenance import key_id, signed_table, signing_bytes
+
+log = structlog.get_logger("tablekeys")
+
+PUBLIC_SUFFIX = ".pub"
+HEX_KEY_LENGTH = 64  # 32 bytes
+RELOAD_AFTER_S = 1.0  # an unknown key id reads the key files again, at most this often
+
+
+def public_file(private: Path) -> Path:
+    """Where the public key of the private key file ``private`` is written."""
+    return private.with_suffix(PUBLIC_SUFFIX)
+
+
+def _write(path: Path, text: str, exclusive: bool) -> None:
+    flags = os.O_WRONLY | os.O_CREAT | (os.O_EXCL if exclusive else os.O_TRUNC)
+    fd = os.open(path, flags, 0o600)
+    try:
+        os.write(fd, text.encode())
+    finally:
+        os.close(fd)
+
+
+def load_or_create(path: Path) -> SigningKey:
+    """The signing key in ``path`` (hex seed), made on first use (mode 0600, its folder 0700);
+    its public key is (re)written beside it."""
+    path = Path(path)
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        try:
+            _write(path, bytes(SigningKey.generate()).hex() + "\n", exclusive=True)
+        except FileExistsError:
+            pass  # another matchmaker on the same data folder made it first: use theirs
+    try:
+        key = SigningKey(bytes.fromhex(path.read_text().strip()))
+    except (ValueError, CryptoError) as exc:
+        raise SystemExit(
+            f"gamehall: {path} is not a matchmaking signing key (a 64-digit hex seed): {exc}"
+        ) from None
+    public = bytes(key.verify_key)
+    line = f"{public.hex()}  # {key_id(public)}\n"
+    pub = public_file(path)
+    if not pub.exists() or pub.read_text() != line:
+        tmp = pub.with_suffix(".pub.tmp")
+        _write(tmp, line, exclusive=False)
+        tmp.replace(pub)
+    return key
+
+
+class TableSigner:
+    """Signs the ranked tables matchmaking forms."""
+
+    def __init__(self, key: SigningKey) -> None:
+        self._key = key
+        self.public_key = bytes(key.verify_key)
+        self.key_id = key_id(self.public_key)
+
+    @classmethod
+    def from_file(cls, path: Path) -> TableSigner:
+        return cls(load_or_create(path))
+
+    def sign(self, table: TableFormed) -> TableFormed:
+        named = msgspec.structs.replace(table, key_id=self.key_id, signature="")
+        signature = self._key.sign(signing_bytes(signed_table(named))).signature
+        return msgspec.structs.replace(named, signature=signature.hex())
+
+
+def parse_public_key(text: str) -> bytes:
+    """A hex Ed25519 public key (64 hex digits) -> its 32 bytes; ValueError otherwise."""
+    raw = bytes.fromhex(text.strip())
+    if len(raw) != 32:
+        raise ValueError(f"an Ed25519 public key is 32 bytes (64 hex digits), not {len(raw)}")
+    return raw
+
+
+def is_hex_key(entry: str) -> bool:
+    entry = entry.strip()
+    return len(entry) == HEX_KEY_LENGTH and all(c in "0123456789abcdefABCDEF" for c in entry)
+
+
+def read_key_file(path: Path) -> list[bytes]:
+    """The public keys of a key file: one hex key per line, ``#`` starts a comment.  A missing
+    file holds none (matchmaking has not made its key yet)."""
+    try:
+        text = Path(path).read_text()
+    except FileNotFoundError:
+        return []
+    keys = []
+    for number, line in enumerate(text.splitlines(), 1):
+        entry = line.split("#", 1)[0].strip()
+        if not entry:
+            continue
+        try:
+            keys.append(parse_public_key(entry))
+        except ValueError as exc:
+            raise ValueError(f"{path}, line {number}: {exc}") from None
+    return keys
+
+
+class TrustedTableKeys:
+    """The matchmaking public keys a referee (or an auditor) trusts, by key id: hex keys given
+    directly and key files, read again when a table names a key id not known yet (a matchmaker
+    that made its key after this process started, or a key added to a file)."""
+
+    def __init__(self, keys: Iterable[bytes] = (), files: Iterable[Path] = ()) -> None:
+        self._fixed = tuple(keys)
+        self._files = tuple(Path(f) for f in files)
+        self._keys: dict[str, VerifyKey] = {}
+        self._loaded_at = 0.0
+        self._load()  # a bad key file stops the process at start-up
+
+    @classmethod
+    def from_entries(cls, entries: Iterable[str]) -> TrustedTableKeys:
+        """``GAMEHALL_MATCHMAKING_KEYS``: each entry a hex public key or the path of a key file."""
+        keys, files = [], []
+        for entry in entries:
+            entry = entry.strip()
+            if is_hex_key(entry):
+                keys.append(parse_public_key(entry))
+            elif entry and all(c in "0123456789abcdefABCDEF" for c in entry):
+                raise ValueError(f"{entry[:12]}… is not a hex Ed25519 public key (64 hex digits)")
+            elif entry:
+                files.append(Path(entry).expanduser())
+        return cls(keys, files)
+
+    def _load(self) -> None:
+        found = list(self._fixed)
+        for path in self._files:
+            found.extend(read_key_file(path))
+        self._keys = {key_id(k): VerifyKey(k) for k in found}
+        self._loaded_at = time.monotonic()
+
+    @property
+    def key_ids(self) -> tuple[str, ...]:
+        return tuple(sorted(self._keys))
+
+    def public_keys(self) -> dict[str, str]:
+        """key id -> hex public key."""
+        return {kid: bytes(vk).hex() for kid, vk in sorted(self._keys.items())}
+
+    def _key(self, kid: str) -> VerifyKey | None:
+        key = self._keys.get(kid)
+        if key is None and self._files and time.monotonic() - self._loaded_at >= RELOAD_AFTER_S:
+            try:
+                self._load()
+            except (OSError, ValueError) as exc:
+                log.error("matchmaking_keys_unreadable", error=str(exc))
+                self._loaded_at = time.monotonic()
+            key = self._keys.get(kid)
+        return key
+
+    def check(self, table: SignedTable) -> str | None:
+        """None when the table's signature verifies under a trusted key, else what is wrong."""
+        key = self._key(table.key_id)
+        if key is None:
+            known = ", ".join(self.key_ids) or "none"
+            return f"key {table.key_id!r} is not among the matchmaking keys trusted here ({known})"
+        try:
+            key.verify(signing_bytes(table), bytes.fromhex(table.signature))
+        except (CryptoError, ValueError):
+            return f"the signature does not verify with matchmaking key {table.key_id}"
+        return None

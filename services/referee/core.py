@@ -21,7 +21,7 @@ import structlog
 from nats.aio.client import Client
 from nats.aio.msg import Msg
 from nats.js import JetStreamContext
-from nats.js.errors import APIError
+from nats.js.errors import APIError, NotFoundError
 
 from contracts import subjects
 from contracts.bots import BotSeatAssigned
@@ -31,6 +31,7 @@ from contracts.envelope import Accepted, CommandEnvelope, EventEnvelope, Rejecte
 from contracts.integration import MatchFinished, MatchStarted
 from contracts.match import ClaimAbandon, ClaimTimeout, CreateMatch, ExpireIdle, MatchCreated, MatchEnded
 from domain.core import match as match_layer
+from domain.core import seal
 from domain.core.audit import envelope_hash, genesis_hash
 from domain.core.matchlog import Folded, fold_envelope
 from domain.core.rng import commitment
@@ -204,6 +205,10 @@ class Referee:
         except registry.UnknownRulesVersion as exc:
             # never decided (nor folded) with other rules than the match was recorded under
             return Rejected(code="unknown_rules_version", detail=exc.detail)
+        except seal.SealError as exc:
+            # a stored sealed decision that does not open (its seed lost, or changed bytes)
+            log.error("sealed_decision_unreadable", match_id=env.match_id, error=str(exc))
+            return Rejected(code=exc.code, detail=str(exc))
 
     async def _handle_command(self, env: CommandEnvelope[Any]) -> Accepted | Rejected:
         from_log = env.match_id not in self.matches  # True once this call has read the log
@@ -297,6 +302,8 @@ class Referee:
             command=msgspec.to_builtins(command),
             events=decided,
         )
+        if live.seal_key is not None:
+            envelope = seal.seal_envelope(game, envelope, live.seal_key)
         data = encode(envelope)
         appended = await self.store.append(
             subjects.match_subject(env.game, env.match_id),
@@ -394,6 +401,8 @@ class Referee:
             if isinstance(created, MatchCreated) and created.seed_commitment:
                 fresh.server_seed = await self._load_seed(game_name, match_id)
             game = registry.get(game_name, fresh.rules_version)
+            if game.hidden_info and fresh.server_seed is not None:
+                fresh.seal_key = seal.seal_key(fresh.server_seed)
             folded = Folded()
             for item in stored:
                 envelope = cdc.decode_envelope(item.data)
@@ -406,6 +415,10 @@ class Referee:
             if fresh.state is not None and fresh.state.outcome is not None:
                 # The finish notice may have been lost in a crash after the append: republish (deduped).
                 await self._publish_finished(match_id, fresh)
+            elif fresh.seal_key is not None and not await self._seal_key_stored(game_name, match_id):
+                # a match created before its key was kept (or whose key was lost): the gateway needs
+                # it before the next sealed decision is stored
+                await self._store_seal_key(game_name, match_id, fresh.seal_key)
         self.matches[match_id] = fresh
         return fresh
 
@@ -663,6 +676,30 @@ class Referee:
         await self.secrets_js.publish(
             subject, seed.hex().encode(), headers={subjects.MSG_ID: f"seed:{match_id}"}
         )
+
+    async def _stored_seed(self, game: str, match_id: str) -> bytes | None:
+        """The seed stored for a match id, or None (the usual case at creation: nothing stored)."""
+        try:
+            msg = await self.secrets_js.get_last_msg(
+                subjects.SECRET_STREAM, subjects.secret_subject(game, match_id)
+            )
+        except NotFoundError:
+            return None
+        return bytes.fromhex((msg.data or b"").decode())
+
+    async def _store_seal_key(self, game: str, match_id: str, key: bytes) -> None:
+        """The match's seal key on ``seal.<game>.<match_id>`` (GH_SEALS: the referee writes, the
+        gateway reads), deduplicated by message id, so a retried creation stores it once."""
+        await self.js.publish(
+            subjects.seal_subject(game, match_id), key.hex().encode(), headers={subjects.MSG_ID: f"seal:{match_id}"}
+        )
+
+    async def _seal_key_stored(self, game: str, match_id: str) -> bool:
+        try:
+            await self.js.get_last_msg(subjects.SEAL_STREAM, subjects.seal_subject(game, match_id))
+        except NotFoundError:
+            return False
+        return True
 
     async def _load_seed(self, game: str, match_id: str) -> bytes | None:
         try:

@@ -65,6 +65,9 @@ class Live:
     last_hash: str = ""
     last_recorded_at: int = 0  # recorded_at of the last stored decision (unix ms): idle expiry
     server_seed: bytes | None = None
+    # Derived from the server seed for a game with hidden information: seals what the public may
+    # not see of each decision (domain/core/seal.py); None for a public game.
+    seal_key: bytes | None = None
     # (seat, command_id) -> (envelope seq, events) so that a seat's retry gets the first reply.
     # Command ids are scoped to (match, seat): another seat's id is a new command for this seat.
     decided: dict[tuple[str | None, str], tuple[int, tuple[Any, ...]]] = field(default_factory=dict)
@@ -251,6 +254,7 @@ class Referee:
         live.state, live.seq, live.last_stream_seq = fresh.state, fresh.seq, fresh.last_stream_seq
         live.rules_version = fresh.rules_version
         live.last_hash, live.server_seed, live.decided = fresh.last_hash, fresh.server_seed, fresh.decided
+        live.seal_key = fresh.seal_key
         live.last_recorded_at = fresh.last_recorded_at
         self.matches[env.match_id] = live
 
@@ -280,7 +284,9 @@ class Referee:
                 log.warning("creation_refused", match_id=env.match_id, code=refused.code, detail=refused.detail)
                 return refused
             if game.chance:
-                live.server_seed = secrets.token_bytes(32)
+                # A creation retried after its seed was stored (and never appended) keeps that seed,
+                # so the seed and the seal key stored once are the match's.
+                live.server_seed = await self._stored_seed(env.game, env.match_id) or secrets.token_bytes(32)
                 command = msgspec.structs.replace(command, seed_commitment=commitment(live.server_seed))
         at = command.at if isinstance(command, PLATFORM_COMMANDS) else now_ms()
         outcome = match_layer.decide_and_evolve(game, live.state, seat, command, live.server_seed, at)
@@ -289,6 +295,10 @@ class Referee:
         decided, state = outcome
         if isinstance(command, CreateMatch) and live.server_seed is not None:
             await self._store_seed(env.game, env.match_id, live.server_seed)
+            if game.hidden_info:
+                # stored before the match exists: a gateway that finds the match finds its key
+                live.seal_key = seal.seal_key(live.server_seed)
+                await self._store_seal_key(env.game, env.match_id, live.seal_key)
         envelope = EventEnvelope(
             match_id=env.match_id,
             game=env.game,
@@ -405,7 +415,7 @@ class Referee:
                 fresh.seal_key = seal.seal_key(fresh.server_seed)
             folded = Folded()
             for item in stored:
-                envelope = cdc.decode_envelope(item.data)
+                envelope = seal.open_envelope(cdc.decode_envelope(item.data), fresh.seal_key)
                 folded = fold_envelope(game, folded, envelope, fresh.server_seed)
                 fresh.decided[(envelope.seat, envelope.command_id)] = (envelope.seq, envelope.events)
                 fresh.last_stream_seq = item.stream_seq

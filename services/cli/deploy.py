@@ -134,6 +134,15 @@ def ensure_nats_credentials(creds: Path) -> None:
     natsauth.write_private(creds / "nats-server.env", "\n".join(lines) + "\n")
 
 
+def ensure_server_key(creds: Path) -> Path:
+    """``creds/server.key``, the gateway's server key (made once, mode 0600, kept across starts)."""
+    from services.common import serverkey
+
+    path = creds / "server.key"
+    serverkey.load(path)
+    return path
+
+
 def resolve_source(source: str, folder: Path, state: Path) -> Path:
     """A volume's source: ``./creds/…`` is the state folder's credentials, ``./…`` the deploy folder."""
     if source.startswith("./creds/") or source == "./creds":
@@ -214,6 +223,8 @@ def plan(folder: Path, state: Path, db_url: str) -> Plan:
                 if var in env:
                     env[var] = LOOPBACK
             env["GAMEHALL_DATA_DIR"] = str(state / "data")
+            if "GAMEHALL_SERVER_KEY" in env:  # the file compose mounts (creds/server.key)
+                env["GAMEHALL_SERVER_KEY"] = local_path(env["GAMEHALL_SERVER_KEY"], binds)
             argv = gamehall_args(*[str(a) for a in svc["command"][1:]])
         result.processes.append(Planned(name, kind, argv, {**base, **env}, ports))
     return result
@@ -320,6 +331,7 @@ def run_up(folder: Path, state: Path, db_url: str, metrics_port: int, echo: Any 
         echo(f"a deployment already runs from {state} (pid {running['pid']}): open {running.get('gateway_url')}/")
         return 1
     ensure_nats_credentials(state / "creds")
+    ensure_server_key(state / "creds")
     the_plan = plan(folder, state, db_url)
     port = metrics_port or free_port()
     server, _thread = start_http_server(port, addr=LOOPBACK)

@@ -171,6 +171,7 @@ def test_deploy_up_plans_compose_on_loopback(tmp_path: Path) -> None:
     from services.cli import deploy
 
     deploy.ensure_nats_credentials(tmp_path / "creds")
+    deploy.ensure_server_key(tmp_path / "creds")
     plan = deploy.plan(ROOT / "deploy", tmp_path, "postgresql+psycopg://postgres@127.0.0.1:5432/x")
     names = [p.name for p in plan.processes]
     services = compose()["services"]
@@ -188,8 +189,10 @@ def test_deploy_up_plans_compose_on_loopback(tmp_path: Path) -> None:
             if p.name != "nats-metrics":
                 assert p.env["GAMEHALL_DB_URL"].endswith("/x") and p.env["GAMEHALL_STREAM_REPLICAS"] == "3"
                 creds = Path(p.env["GAMEHALL_NATS_CREDENTIALS"])
-                mounted = {Path(v.split(":")[1]).name for v in services[p.name]["volumes"]}
+                mounted = {Path(v.split(":")[1]).name for v in services[p.name]["volumes"] if "/nats/" in v}
                 assert {f.name for f in creds.iterdir()} == mounted
+    # the gateway's server key is the state folder's, as compose mounts it
+    assert plan.process("gateway").env["GAMEHALL_SERVER_KEY"] == str(tmp_path / "creds" / "server.key")
     ports = [int(p.env["GAMEHALL_METRICS_PORT"]) for p in plan.processes if "GAMEHALL_METRICS_PORT" in p.env]
     assert len(ports) == len(set(ports)) == len([p for p in plan.processes if p.kind == "gamehall"])
     # the routes of each node name the other nodes' loopback cluster ports

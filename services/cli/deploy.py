@@ -413,9 +413,7 @@ def describe(the_plan: Plan, supervisor_port: int, logs: Path) -> DeployInfo:
     gateway_url = f"http://{LOOPBACK}:{gateway.env['GAMEHALL_HTTP_PORT']}"
     metrics_urls = {}
     for p in services:
-        if p.name == "gateway":
-            metrics_urls[p.name] = f"{gateway_url}/metrics"
-        elif p.env.get("GAMEHALL_METRICS_PORT"):
+        if p.env.get("GAMEHALL_METRICS_PORT"):
             metrics_urls[p.name] = f"http://{LOOPBACK}:{p.env['GAMEHALL_METRICS_PORT']}/metrics"
     return DeployInfo(
         pid=os.getpid(),

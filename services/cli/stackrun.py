@@ -326,7 +326,7 @@ def _run(settings: Settings, services: list[str] | None, echo: Callable[[str], N
     metrics.SERVICE_UP.labels("nats-server").set(1 if nats is not None else 0)
     metrics.SERVICE_RESTARTS.labels("nats-server")
     # Each service's /metrics on a port chosen here, so stack.json can tell a Prometheus
-    # where to scrape (the gateway serves /metrics on its own HTTP port).
+    # where to scrape (the gateway's too: its public HTTP port serves none).
     metrics_urls: dict[str, str] = {"supervisor": f"http://127.0.0.1:{metrics_server.server_port}/metrics"}
 
     def gateway_url() -> str:
@@ -354,19 +354,15 @@ def _run(settings: Settings, services: list[str] | None, echo: Callable[[str], N
         env["GAMEHALL_HTTP_PORT"] = gateway.env["GAMEHALL_HTTP_PORT"]
         for child in children:
             child.env["GAMEHALL_HTTP_PORT"] = env["GAMEHALL_HTTP_PORT"]
-        metrics_urls["gateway"] = f"{gateway_url()}/metrics"
 
     try:
         for name in names:
             count = referee_count(settings) if name == "referee" else 1
             for each in instance_names(name, count):
                 child_env = dict(env)
-                if name == "gateway":
-                    metrics_urls[each] = f"{gateway_url()}/metrics"
-                else:
-                    metrics_port = free_port()
-                    child_env["GAMEHALL_METRICS_PORT"] = str(metrics_port)
-                    metrics_urls[each] = f"http://127.0.0.1:{metrics_port}/metrics"
+                metrics_port = free_port()
+                child_env["GAMEHALL_METRICS_PORT"] = str(metrics_port)
+                metrics_urls[each] = f"http://127.0.0.1:{metrics_port}/metrics"
                 child = Child(
                     each,
                     gamehall_args("serve", name),

@@ -99,18 +99,30 @@ async def sample_forever(
 
 
 class HealthServer:
-    """/healthz, /readyz and /metrics on one port (services without an HTTP server of their own)."""
+    """/healthz, /readyz and /metrics on one port: the port of a service without an HTTP server
+    of its own, and the gateway's operations port (its public port serves no /metrics).
 
-    def __init__(self, checks: dict[str, Check] | None = None, sample_interval_s: float = SAMPLE_INTERVAL_S) -> None:
+    ``checks_of``: the checks as of now (the gateway's change once it is connected); the
+    ``checks`` dict otherwise."""
+
+    def __init__(
+        self,
+        checks: dict[str, Check] | None = None,
+        sample_interval_s: float = SAMPLE_INTERVAL_S,
+        checks_of: Callable[[], dict[str, Check]] | None = None,
+    ) -> None:
         self.checks: dict[str, Check] = dict(checks or {})
         self.sample_interval_s = sample_interval_s
+        self.checks_of: Callable[[], dict[str, Check]] = checks_of or (lambda: self.checks)
         self._server: asyncio.Server | None = None
         self._sampler: asyncio.Task[None] | None = None
 
-    async def start(self, port: int, host: str = "127.0.0.1") -> int:
-        """Serve on ``port`` (0: a free one) and start sampling the readiness gauges."""
+    async def start(self, port: int, host: str = "127.0.0.1", sample: bool = True) -> int:
+        """Serve on ``port`` (0: a free one) and, with ``sample``, sample the readiness gauges
+        (the gateway's app samples its own)."""
         self._server = await asyncio.start_server(self._serve, host, port)
-        self._sampler = asyncio.create_task(sample_forever(lambda: self.checks, self.sample_interval_s))
+        if sample:
+            self._sampler = asyncio.create_task(sample_forever(self.checks_of, self.sample_interval_s))
         return int(self._server.sockets[0].getsockname()[1])
 
     async def stop(self) -> None:
@@ -147,7 +159,7 @@ class HealthServer:
         if path == "/healthz":
             return "200 OK", "application/json", b'{"ok": true}'
         if path == "/readyz":
-            ready, report = await readiness(self.checks)
+            ready, report = await readiness(self.checks_of())
             record(report)
             body = json.dumps({"ready": ready, "checks": report}).encode()
             return ("200 OK" if ready else "503 Service Unavailable"), "application/json", body

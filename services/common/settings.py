@@ -199,10 +199,12 @@ class EdgeLimits:
     per_credential: Rate = Rate(30.0, 120.0)
     create_match: Rate = Rate(2.0, 30.0)
     auth_failures: Rate = Rate(1.0, 20.0)
+    sign_up: Rate = Rate(0.1, 20.0)
     max_connections_per_address: int = 128
     max_sockets_per_address: int = 32
     ws_send_queue: int = 64
     header_timeout_s: float = 5.0
+    body_timeout_s: float = 10.0
     idempotency_window_s: float = 24 * 3600.0
 
 
@@ -229,6 +231,11 @@ class GatewaySettings(_Section):
         str(_EDGE.auth_failures),
         validation_alias="GAMEHALL_RATE_AUTH_FAILURES",
         description="failed authentications (401) per client address; when spent, requests with a credential wait",
+    )
+    rate_signup: str = Field(
+        str(_EDGE.sign_up),
+        validation_alias="GAMEHALL_RATE_SIGNUP",
+        description="token bucket of sign-ups (`POST /api/accounts`) per client address",
     )
     max_connections_per_address: int = Field(
         _EDGE.max_connections_per_address,
@@ -257,6 +264,13 @@ class GatewaySettings(_Section):
         validation_alias="GAMEHALL_HEADER_TIMEOUT_S",
         description="a request's headers must arrive within this many seconds (slow clients are dropped)",
     )
+    body_timeout_s: float = Field(
+        _EDGE.body_timeout_s,
+        gt=0,
+        validation_alias="GAMEHALL_BODY_TIMEOUT_S",
+        description="a request's whole body must arrive within this many seconds of its headers; later, "
+        "408 `body_timeout` and the connection is closed",
+    )
     idempotency_window_s: float = Field(
         _EDGE.idempotency_window_s,
         gt=0,
@@ -270,7 +284,7 @@ class GatewaySettings(_Section):
         description="proxies whose `X-Forwarded-For` names the client; the socket's peer is the client when unset",
     )
 
-    @field_validator("rate_address", "rate_credential", "rate_create", "rate_auth_failures", mode="after")
+    @field_validator("rate_address", "rate_credential", "rate_create", "rate_auth_failures", "rate_signup", mode="after")
     @classmethod
     def _rate(cls, value: str) -> str:
         Rate.parse(value)
@@ -282,10 +296,12 @@ class GatewaySettings(_Section):
             per_credential=Rate.parse(self.rate_credential),
             create_match=Rate.parse(self.rate_create),
             auth_failures=Rate.parse(self.rate_auth_failures),
+            sign_up=Rate.parse(self.rate_signup),
             max_connections_per_address=self.max_connections_per_address,
             max_sockets_per_address=self.max_sockets_per_address,
             ws_send_queue=self.ws_send_queue,
             header_timeout_s=self.header_timeout_s,
+            body_timeout_s=self.body_timeout_s,
             idempotency_window_s=self.idempotency_window_s,
         )
 
@@ -297,10 +313,12 @@ class GatewaySettings(_Section):
             rate_credential=str(limits.per_credential),
             rate_create=str(limits.create_match),
             rate_auth_failures=str(limits.auth_failures),
+            rate_signup=str(limits.sign_up),
             max_connections_per_address=limits.max_connections_per_address,
             max_sockets_per_address=limits.max_sockets_per_address,
             ws_send_queue=limits.ws_send_queue,
             header_timeout_s=limits.header_timeout_s,
+            body_timeout_s=limits.body_timeout_s,
             idempotency_window_s=limits.idempotency_window_s,
         )
 

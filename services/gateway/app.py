@@ -119,7 +119,11 @@ def asgi_app(settings: Settings, nats_url: str, fast_path: bool = True) -> tuple
     return edge.EdgeGuard(inner, gw.limiter, self_checked=COMMAND_PATH), gw
 
 
-async def run(settings: Settings, stop: asyncio.Event, port: int | None = None) -> None:
+async def run(settings: Settings, stop: asyncio.Event, port: int | None = None, metrics_port: int | None = 0) -> None:
+    """The gateway until ``stop``: its public port (``port``, else ``GAMEHALL_HTTP_PORT``) and its
+    operations port with ``/metrics``, ``/healthz`` and ``/readyz`` (``metrics_port`` 0: the
+    configured ``GAMEHALL_METRICS_PORT`` on ``GAMEHALL_METRICS_HOST``, else a free loopback port;
+    None: none), as every service without HTTP has.  The public port serves no ``/metrics``."""
     import uvicorn
 
     logs.configure("gateway", settings.log_format)
@@ -128,7 +132,7 @@ async def run(settings: Settings, stop: asyncio.Event, port: int | None = None) 
     host = "127.0.0.1" if settings.http_host in ("0.0.0.0", "::", "") else settings.http_host
     gw.internal_url = f"http://{host}:{port or settings.http_port}"
     limits = settings.gateway.limits()
-    guard = edge.ConnectionGuard(limits.max_connections_per_address, limits.header_timeout_s)
+    guard = edge.ConnectionGuard(limits.max_connections_per_address, limits.header_timeout_s, limits.body_timeout_s)
     gw.connections = guard
     protocol = edge.guarded_http_protocol(guard)
     config = uvicorn.Config(
@@ -147,10 +151,20 @@ async def run(settings: Settings, stop: asyncio.Event, port: int | None = None) 
         proxy_headers=settings.gateway.forwarded_allow_ips is not None,
         forwarded_allow_ips=settings.gateway.forwarded_allow_ips,
     )
+    ops: health.HealthServer | None = None
+    if metrics_port is not None:
+        # The app samples the readiness gauges (its lifespan); this port only answers.
+        ops = health.HealthServer(checks_of=lambda: routes.readiness_checks(gw))
+        bound = await ops.start(metrics_port or settings.metrics_port or 0, settings.metrics_host, sample=False)
+        logs.get("gateway").info("metrics", port=bound, path="/metrics", health="/healthz", ready="/readyz")
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
     stopper = asyncio.create_task(stop.wait())
-    await asyncio.wait({task, stopper}, return_when=asyncio.FIRST_COMPLETED)
-    server.should_exit = True
-    await task
-    stopper.cancel()
+    try:
+        await asyncio.wait({task, stopper}, return_when=asyncio.FIRST_COMPLETED)
+        server.should_exit = True
+        await task
+    finally:
+        stopper.cancel()
+        if ops is not None:
+            await ops.stop()

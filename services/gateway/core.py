@@ -108,12 +108,6 @@ def asked_language(
     return language(lang, accept_language)
 
 
-def bearer(authorization: str | None, token: str | None) -> str | None:
-    if authorization and authorization.lower().startswith("bearer "):
-        return authorization[7:].strip()
-    return token or None
-
-
 class Gateway:
     def __init__(self, settings: Settings, nats_url: str) -> None:
         self.settings = settings

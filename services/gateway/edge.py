@@ -5,15 +5,19 @@ may send one.
   and 503, with a ``Retry-After`` header); :func:`error_response` builds it, never echoing input
   it cannot encode.
 - **Bodies.** ``POST`` bodies must be ``application/json`` (415), at most :data:`MAX_BODY` bytes,
-  refused from ``Content-Length`` before a byte is read and counted while reading (413), nested
+  refused from ``Content-Length`` before a byte is read and counted while reading (413), whole
+  within ``body_timeout_s`` of the headers (408 ``body_timeout``, connection closed; below), nested
   at most :data:`MAX_DEPTH` deep, with arrays and objects of at most :data:`MAX_ITEMS` entries and
   strings of at most :data:`MAX_STRING` characters (400 ``too_deep`` / ``too_long``); JSON that
   does not decode, lone surrogates included, is ``400 malformed``.
-- **Rate limits.** Token buckets per client address, per credential (seat token or bearer), on
-  match creation per address and on failed authentications per address: ``429 rate_limited``.
+- **Rate limits.** Token buckets per client address, per credential (seat token or bearer, read
+  by :func:`services.gateway.credentials.credential_of`, the routes' own reading), on match
+  creation per address, on sign-ups per address and on failed authentications per address:
+  ``429 rate_limited``.
 - **Connections.** :func:`guarded_http_protocol` is the server's HTTP protocol: at most
-  ``max_connections_per_address`` open connections per address, and a request's headers must
-  arrive within ``header_timeout_s`` (slow clients are dropped).
+  ``max_connections_per_address`` open connections per address, a request's headers must
+  arrive within ``header_timeout_s`` and its whole body within ``body_timeout_s`` of them
+  (slow clients are dropped).
 
 The limits are documented in docs/api.md, the settings in docs/operations.md.
 """
@@ -36,6 +40,7 @@ import msgspec
 
 from services.common.settings import EdgeLimits
 from services.gateway import outlet
+from services.gateway.credentials import credential_of, limiter_key
 
 MAX_BODY = 64 * 1024  # bytes of any request body (commands included)
 MAX_DEPTH = 32  # nesting of arrays and objects
@@ -43,8 +48,6 @@ MAX_ITEMS = 256  # entries of one array or object
 MAX_STRING = 1024  # characters of one string (or object key)
 MAX_COMMAND_ID = 128
 MAX_PLAYER_NAME = 64
-MAX_CREDENTIAL = 512  # a longer token or bearer is no credential of ours
-BODY_READ_TIMEOUT_S = 10.0  # after the first chunk, each further chunk must come within this
 
 JSON_TYPES = (b"application/json",)
 
@@ -218,21 +221,6 @@ class Buckets:
             self.state.clear()
 
 
-def credential_of(scope: Any) -> str | None:
-    """The seat token or bearer a request carries (header first, then ``?token=``)."""
-    for name, value in scope["headers"]:
-        if name == b"authorization":
-            if value[:7].lower() == b"bearer ":
-                return value[7 : 7 + MAX_CREDENTIAL].strip().decode("latin-1")
-            break
-    query: bytes = scope.get("query_string", b"")
-    at = query.find(b"token=")
-    if at != -1 and (at == 0 or query[at - 1 : at] == b"&"):
-        end = query.find(b"&", at)
-        return query[at + 6 : end if end != -1 else None][:MAX_CREDENTIAL].decode("latin-1")
-    return None
-
-
 def header(scope: Any, name: bytes) -> bytes | None:
     for key, value in scope["headers"]:
         if key == name:
@@ -254,6 +242,7 @@ class Limiter:
         self.by_credential = Buckets(limits.per_credential.per_s, limits.per_credential.burst)
         self.creations = Buckets(limits.create_match.per_s, limits.create_match.burst)
         self.auth_failures = Buckets(limits.auth_failures.per_s, limits.auth_failures.burst)
+        self.sign_ups = Buckets(limits.sign_up.per_s, limits.sign_up.burst)
         self.limited = 0  # 429s answered
 
     def throttled(self, scope: Any, credential: str | None, now: float) -> tuple[str, float] | None:
@@ -269,20 +258,26 @@ class Limiter:
                 if wait:
                     return "too many failed authentications from this address", wait
             if self.by_credential.rate:
-                wait = self.by_credential.take(credential, now)
+                wait = self.by_credential.take(limiter_key(credential), now)
                 if wait:
                     return "too many requests with this credential", wait
-        if self.creations.rate and scope.get("method") == "POST" and scope["path"] == "/api/matches":
-            wait = self.creations.take(addr, now)
-            if wait:
-                return "too many matches created from this address", wait
+        if scope.get("method") == "POST":
+            path = scope["path"]
+            if self.creations.rate and path == "/api/matches":
+                wait = self.creations.take(addr, now)
+                if wait:
+                    return "too many matches created from this address", wait
+            elif self.sign_ups.rate and path == "/api/accounts":
+                wait = self.sign_ups.take(addr, now)
+                if wait:
+                    return "too many sign-ups from this address", wait
         return None
 
     def credential_throttled(self, credential: str) -> float:
         """Seconds to wait before this credential may send again (0.0: now; a token is taken)."""
         if not self.by_credential.rate:
             return 0.0
-        return self.by_credential.take(credential, time.monotonic())
+        return self.by_credential.take(limiter_key(credential), time.monotonic())
 
 
 class EdgeGuard:
@@ -336,7 +331,8 @@ class EdgeGuard:
         return watching
 
     async def read_body(self, scope: Any, receive: Any, send: Any) -> bytes | None:
-        """The checked body, or None when an error was answered."""
+        """The checked body, or None when an error was answered.  (How long it may take to
+        arrive is the server protocol's: :func:`guarded_http_protocol`.)"""
         length = header(scope, b"content-length")
         if length is not None:
             if not length.isdigit():
@@ -357,11 +353,7 @@ class EdgeGuard:
             chunks = [body]
             size = len(body)
             while True:
-                try:
-                    message = await asyncio.wait_for(receive(), BODY_READ_TIMEOUT_S)
-                except TimeoutError:
-                    await send_error(send, 408, "body_timeout", "the body did not arrive in time")
-                    return None
+                message = await receive()
                 if message["type"] == "http.disconnect":
                     return None
                 chunk = message.get("body", b"")
@@ -416,6 +408,10 @@ HEADER_TIMEOUT = (
     b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\n"
     b"connection: close\r\ncontent-length: %d\r\n\r\n%s"
 )
+BODY_TIMEOUT = (
+    b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\n"
+    b"connection: close\r\ncontent-length: %d\r\n\r\n%s"
+)
 HEADERS_TOO_LARGE = (
     b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: application/json\r\n"
     b"connection: close\r\ncontent-length: %d\r\n\r\n%s"
@@ -431,12 +427,14 @@ def _raw_error(template: bytes, code: str, detail: str, retry_after: float | Non
 class ConnectionGuard:
     """Open connections per client address (shared by every connection of one server)."""
 
-    def __init__(self, max_per_address: int, header_timeout_s: float) -> None:
+    def __init__(self, max_per_address: int, header_timeout_s: float, body_timeout_s: float = 0.0) -> None:
         self.max_per_address = max_per_address
         self.header_timeout_s = header_timeout_s
+        self.body_timeout_s = body_timeout_s  # 0: no deadline
         self.open: dict[str, int] = {}
         self.refused = 0
         self.timed_out = 0
+        self.body_timed_out = 0
 
     def acquire(self, addr: str) -> bool:
         n = self.open.get(addr, 0)
@@ -491,8 +489,14 @@ def websocket_protocol() -> type[asyncio.Protocol] | str:
 
 
 def guarded_http_protocol(guard: ConnectionGuard) -> type[asyncio.Protocol] | None:
-    """uvicorn's httptools protocol with the per-address cap and the header read timeout; None
-    where httptools is missing (uvicorn then uses its own, unguarded)."""
+    """uvicorn's httptools protocol with the per-address cap, the header read timeout and the
+    body deadline; None where httptools is missing (uvicorn then uses its own, unguarded).
+
+    The body deadline is total: a request's whole body must arrive within ``body_timeout_s`` of
+    the end of its headers, however it trickles in (each byte in time is not enough).  When it
+    passes, a request still unanswered gets ``408 body_timeout``, and the connection is closed
+    (the app reading the body sees the client gone).  The timer is armed only when a read ends
+    with the body still incomplete, so a request that comes in one read costs none."""
     try:
         from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
     except ImportError:  # pragma: no cover - uvicorn[standard] brings httptools
@@ -502,6 +506,8 @@ def guarded_http_protocol(guard: ConnectionGuard) -> type[asyncio.Protocol] | No
         _gh_addr: str | None = None
         _gh_timer: asyncio.TimerHandle | None = None
         _gh_header_bytes = 0
+        _gh_body_from: float | None = None  # loop time the headers of a request still being read ended
+        _gh_body_timer: asyncio.TimerHandle | None = None
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
@@ -550,6 +556,33 @@ def guarded_http_protocol(guard: ConnectionGuard) -> type[asyncio.Protocol] | No
                     self.transport.close()
                     return
             super().data_received(data)
+            if self._gh_body_from is not None and self._gh_body_timer is None and guard.body_timeout_s > 0:
+                self._gh_body_timer = self.loop.call_at(
+                    self._gh_body_from + guard.body_timeout_s, self._gh_body_timeout
+                )
+
+        def _gh_body_done(self) -> None:
+            self._gh_body_from = None
+            if self._gh_body_timer is not None:
+                self._gh_body_timer.cancel()
+                self._gh_body_timer = None
+
+        def _gh_body_timeout(self) -> None:
+            self._gh_body_timer = None
+            self._gh_body_from = None
+            guard.body_timed_out += 1
+            if self.transport.is_closing():
+                return
+            cycle = self.cycle
+            if cycle is None or not cycle.response_started:
+                self.transport.write(
+                    _raw_error(
+                        BODY_TIMEOUT,
+                        "body_timeout",
+                        f"the request body did not arrive within {guard.body_timeout_s:g} s",
+                    )
+                )
+            self.transport.close()
 
         def on_message_begin(self) -> None:
             super().on_message_begin()
@@ -558,14 +591,21 @@ def guarded_http_protocol(guard: ConnectionGuard) -> type[asyncio.Protocol] | No
         def on_headers_complete(self) -> None:
             self._gh_disarm()
             super().on_headers_complete()
+            self._gh_body_from = self.loop.time()
+
+        def on_message_complete(self) -> None:
+            self._gh_body_done()
+            super().on_message_complete()
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._gh_disarm()
+            self._gh_body_done()
             self._gh_release()
             super().connection_lost(exc)
 
         def handle_websocket_upgrade(self) -> None:
             self._gh_disarm()
+            self._gh_body_done()
             super().handle_websocket_upgrade()
             # The WebSocket protocol owns the transport now: it releases the address's slot.
             ws = self.transport.get_protocol()

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import re
 from typing import Any
-from urllib.parse import parse_qsl
 
 import msgspec
 
 from contracts.codecs import encode
 from services.common import metrics
 from services.gateway import edge
-from services.gateway.core import Gateway, bearer, command_request_decoder
+from services.gateway.core import Gateway, command_request_decoder
+from services.gateway.credentials import credential_of
 from services.gateway.edge import ApiError
 
 
@@ -68,11 +68,7 @@ class CommandFastPath:
             chunks.append(message.get("body", b""))
             if not message.get("more_body"):
                 break
-        authorization = next((v.decode() for k, v in scope["headers"] if k == b"authorization"), None)
-        query = dict(parse_qsl(scope.get("query_string", b"").decode()))
-        status, payload, retry_after = await process_command(
-            self.gw, match_id, b"".join(chunks), bearer(authorization, query.get("token"))
-        )
+        status, payload, retry_after = await process_command(self.gw, match_id, b"".join(chunks), credential_of(scope))
         await send(
             {
                 "type": "http.response.start",

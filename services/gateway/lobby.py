@@ -27,7 +27,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-from fastapi import APIRouter, Depends, Header, Query
+from fastapi import APIRouter, Depends, Query
 from nats.js.api import ConsumerConfig, DeliverPolicy
 from pydantic import BaseModel, Field
 from sqlalchemy import Engine
@@ -51,6 +51,7 @@ from services.common.serverkey import ServerKey
 from services.common.tickets import TABLE_TOO_OLD_MS, QueueStore, table_match_id
 from services.gateway.bots import assign_bot
 from services.gateway.core import Gateway, asked_language
+from services.gateway.credentials import request_credential
 from services.gateway.edge import ApiError, gateway_secret
 from services.gateway.errors import errors
 
@@ -260,16 +261,17 @@ class Lobby:
         assert self._server_key is not None
         return self._server_key
 
-    async def player(self, authorization: str | None) -> accounts.Player:
-        """The player the request's credential names; 401 without one or with a bad one."""
-        if not authorization or not authorization.lower().startswith("bearer "):
+    async def player(self, credential: str | None) -> accounts.Player:
+        """The player the request's credential (``credentials.request_credential``) names; 401
+        without one or with a bad one."""
+        if not credential:
             raise ApiError(
                 401,
                 "unauthenticated",
                 "send 'Authorization: Bearer <API token or app JWT>' (sign up with POST /api/accounts)",
             )
         engine = await self.accounts_engine()
-        found = await asyncio.to_thread(accounts.authenticate, engine, authorization[7:].strip(), self.server_key)
+        found = await asyncio.to_thread(accounts.authenticate, engine, credential, self.server_key)
         if isinstance(found, Rejected):
             raise ApiError(401, found.code, found.detail)
         return found
@@ -289,15 +291,15 @@ def router(lobby: Lobby) -> APIRouter:
         return {"player": player.name, "token": token, "authorization": "Bearer <token>"}
 
     @api.get("/api/accounts/me", tags=["players"], summary="The player your credential names")
-    async def me(authorization: str | None = Header(default=None)) -> dict[str, Any]:
-        player = await lobby.player(authorization)
+    async def me(credential: str | None = Depends(request_credential)) -> dict[str, Any]:
+        player = await lobby.player(credential)
         return {"player": player.name, "app_id": player.app_id}
 
     @api.post("/api/queue", tags=["lobby"], summary="Quick match: join a matchmaking queue (your credential)")
-    async def join(body: JoinBody, authorization: str | None = Header(default=None)) -> dict[str, Any]:
+    async def join(body: JoinBody, credential: str | None = Depends(request_credential)) -> dict[str, Any]:
         gw = lobby.gw
         assert gw.nc is not None
-        me = await lobby.player(authorization)
+        me = await lobby.player(credential)
         if body.player is not None and body.player != me.name:
             raise ApiError(403, "not_your_player", "you may join the queue only as the player your credential names")
         game = registry.GAMES.get(body.game)
@@ -330,8 +332,8 @@ def router(lobby: Lobby) -> APIRouter:
         return {"state": type(reply).__name__.lower(), **_plain(reply)}
 
     @api.get("/api/queue", tags=["lobby"], summary="Quick match: where you are (your own ticket when queued)")
-    async def my_queue(authorization: str | None = Header(default=None)) -> dict[str, Any]:
-        me = await lobby.player(authorization)
+    async def my_queue(credential: str | None = Depends(request_credential)) -> dict[str, Any]:
+        me = await lobby.player(credential)
         assert lobby.gw.nc is not None
         try:
             reply = await mm_client.status(lobby.gw.nc, me.name)
@@ -343,8 +345,8 @@ def router(lobby: Lobby) -> APIRouter:
         return {"state": state, **_plain(reply)}
 
     @api.get("/api/queue/{ticket_id}", tags=["lobby"], summary="Quick match: your seat once the table formed")
-    async def ticket(ticket_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:
-        me = await lobby.player(authorization)
+    async def ticket(ticket_id: str, credential: str | None = Depends(request_credential)) -> dict[str, Any]:
+        me = await lobby.player(credential)
         gw = lobby.gw
         gw.check_bus()
         assert gw.nc is not None and lobby.queue is not None
@@ -423,8 +425,8 @@ def router(lobby: Lobby) -> APIRouter:
         }
 
     @api.post("/api/queue/leave", tags=["lobby"], summary="Quick match: leave the queue (your credential)")
-    async def leave(body: LeaveBody | None = None, authorization: str | None = Header(default=None)) -> dict[str, Any]:
-        me = await lobby.player(authorization)
+    async def leave(body: LeaveBody | None = None, credential: str | None = Depends(request_credential)) -> dict[str, Any]:
+        me = await lobby.player(credential)
         if body is not None and body.player is not None and body.player != me.name:
             raise ApiError(403, "not_your_player", "you may take only yourself out of the queue")
         assert lobby.gw.nc is not None
@@ -471,8 +473,8 @@ def router(lobby: Lobby) -> APIRouter:
         return profile
 
     # ------------------------------------------------------------------ disputes
-    async def actor(authorization: str | None) -> Actor:
-        player = await lobby.player(authorization)
+    async def actor(credential: str | None) -> Actor:
+        player = await lobby.player(credential)
         return Actor(name=player.name, operator=player.operator)
 
     def refused(rej: Rejected) -> ApiError:
@@ -494,11 +496,11 @@ def router(lobby: Lobby) -> APIRouter:
         return dispute_id
 
     async def decided(
-        authorization: str | None, act: Callable[[Actor], Awaitable[DisputeState | Rejected]]
+        credential: str | None, act: Callable[[Actor], Awaitable[DisputeState | Rejected]]
     ) -> tuple[Actor, DisputeState]:
         """Who acts (from the credential), what their ``act`` on the disputes stream made of the
         dispute; a refusal is raised with its status and code."""
-        who = await actor(authorization)
+        who = await actor(credential)
         made = await act(who)
         if isinstance(made, Rejected):
             raise refused(made)
@@ -511,10 +513,10 @@ def router(lobby: Lobby) -> APIRouter:
         summary="Dispute a finished match (a player of the match or an operator)",
     )
     async def open_dispute(
-        match_id: str, body: DisputeBody, authorization: str | None = Header(default=None)
+        match_id: str, body: DisputeBody, credential: str | None = Depends(request_credential)
     ) -> dict[str, Any]:
         who, made = await decided(
-            authorization, lambda by: disputes_io.open_dispute(js(), checked_match(match_id), by, body.reason)
+            credential, lambda by: disputes_io.open_dispute(js(), checked_match(match_id), by, body.reason)
         )
         log.info("dispute_opened", dispute_id=made.dispute_id, by=who.name)
         return disputes_io.as_dict(made)
@@ -522,9 +524,9 @@ def router(lobby: Lobby) -> APIRouter:
     @api.get("/api/disputes", tags=["disputes"], summary="Every dispute, newest first (operators)")
     async def list_disputes(
         status: str | None = Query(None, pattern="^(open|ruled)$", description="Only 'open' or 'ruled' ones."),
-        authorization: str | None = Header(default=None),
+        credential: str | None = Depends(request_credential),
     ) -> list[dict[str, Any]]:
-        who = await actor(authorization)
+        who = await actor(credential)
         if not who.operator:
             raise ApiError(403, "not_an_operator", "only an operator lists every dispute")
         return [disputes_io.as_dict(s) for s in await disputes_io.list_all(js(), status)]
@@ -534,8 +536,8 @@ def router(lobby: Lobby) -> APIRouter:
         tags=["disputes"],
         summary="A dispute with its notes and ruling (operators, and the match's players)",
     )
-    async def show_dispute(dispute_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:
-        who = await actor(authorization)
+    async def show_dispute(dispute_id: str, credential: str | None = Depends(request_credential)) -> dict[str, Any]:
+        who = await actor(credential)
         state = await disputes_io.get(js(), checked_dispute(dispute_id))
         if state is None and who.operator:
             raise ApiError(404, "dispute_not_found", "no such dispute")
@@ -546,10 +548,10 @@ def router(lobby: Lobby) -> APIRouter:
 
     @api.post("/api/disputes/{dispute_id}/notes", tags=["disputes"], summary="Add an operator's note")
     async def add_note(
-        dispute_id: str, body: NoteBody, authorization: str | None = Header(default=None)
+        dispute_id: str, body: NoteBody, credential: str | None = Depends(request_credential)
     ) -> dict[str, Any]:
         _, made = await decided(
-            authorization, lambda by: disputes_io.add_note(js(), checked_dispute(dispute_id), by, body.text)
+            credential, lambda by: disputes_io.add_note(js(), checked_dispute(dispute_id), by, body.text)
         )
         return disputes_io.as_dict(made)
 
@@ -558,9 +560,9 @@ def router(lobby: Lobby) -> APIRouter:
         tags=["disputes"],
         summary="Rule on a dispute: upheld, amended or void (operators); closes it",
     )
-    async def rule(dispute_id: str, body: RulingBody, authorization: str | None = Header(default=None)) -> dict[str, Any]:
+    async def rule(dispute_id: str, body: RulingBody, credential: str | None = Depends(request_credential)) -> dict[str, Any]:
         who, made = await decided(
-            authorization,
+            credential,
             lambda by: disputes_io.rule(
                 js(), checked_dispute(dispute_id), by, body.ruling, body.ranks, body.scores, body.reason
             ),

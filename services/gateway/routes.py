@@ -11,7 +11,6 @@ from typing import Annotated, Any, Literal
 import msgspec
 from fastapi import APIRouter, Depends, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse, Response
-from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from contracts.codecs import encode
@@ -24,7 +23,8 @@ from services.common.certificates import published_keys
 from services.common.health import Check, nats_checks, not_yet, readiness, record, referee_answers
 from services.gateway import edge
 from services.gateway.bots import assign_bot, bot_seats_problem
-from services.gateway.core import Gateway, asked_language, bearer, language, replay_frames
+from services.gateway.core import Gateway, asked_language, language, replay_frames
+from services.gateway.credentials import credential_of, request_credential
 from services.gateway.edge import ApiError, Idempotent
 from services.gateway.errors import errors, rejection_error, retry_header
 from services.gateway.fastpath import process_command
@@ -224,10 +224,6 @@ def router(gw: Gateway) -> APIRouter:
             headers={"Retry-After": "1"},
         )
 
-    @api.get("/metrics", tags=["ops"], include_in_schema=False)
-    async def prometheus_metrics() -> Response:
-        return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
-
     @api.get(
         "/api/games", tags=["games"], summary="Games, presets and their rules", responses=errors(422)
     )
@@ -268,7 +264,7 @@ def router(gw: Gateway) -> APIRouter:
             )
         idem = None
         if idempotency_key is not None:
-            client = edge.credential_of(request.scope) or edge.client_address(request.scope)
+            client = credential_of(request.scope) or edge.client_address(request.scope)
             idem = gw.idempotency.begin(client, idempotency_key, body.model_dump_json().encode())
             if idem.reply is not None:
                 response.headers["Idempotent-Replayed"] = "true"
@@ -309,12 +305,11 @@ def router(gw: Gateway) -> APIRouter:
     )
     async def get_match(
         match_id: str,
-        authorization: str | None = Header(default=None),
-        token: str | None = None,
+        credential: str | None = Depends(request_credential),
         words: Lang = Depends(asked_language),
     ) -> dict[str, Any]:
         folded = await gw.load(match_id)
-        return gw.render(folded, gw.viewer(folded, bearer(authorization, token)), words)
+        return gw.render(folded, gw.viewer(folded, credential), words)
 
     @api.get(
         "/api/matches/{match_id}/rules",
@@ -341,11 +336,10 @@ def router(gw: Gateway) -> APIRouter:
     async def get_events(
         match_id: str,
         since: int = Query(0, ge=0, description="Only decisions after this seq."),
-        authorization: str | None = Header(default=None),
-        token: str | None = None,
+        credential: str | None = Depends(request_credential),
     ) -> list[dict[str, Any]]:
         folded = await gw.load(match_id)
-        return gw.events_for(folded, gw.viewer(folded, bearer(authorization, token)), since)
+        return gw.events_for(folded, gw.viewer(folded, credential), since)
 
     @api.post(
         "/api/matches/{match_id}/commands",
@@ -362,14 +356,11 @@ def router(gw: Gateway) -> APIRouter:
     async def post_command(
         match_id: str,
         request: Request,
-        authorization: str | None = Header(default=None),
-        token: str | None = None,
+        credential: str | None = Depends(request_credential),
     ) -> Response:
         # Served by CommandFastPath in front of the app; this route documents it (and answers
         # when the app runs without the fast path).
-        status, payload, retry_after = await process_command(
-            gw, match_id, await request.body(), bearer(authorization, token)
-        )
+        status, payload, retry_after = await process_command(gw, match_id, await request.body(), credential)
         return Response(payload, status_code=status, headers=retry_header(retry_after), media_type="application/json")
 
     @api.get(
@@ -407,13 +398,13 @@ def router(gw: Gateway) -> APIRouter:
 
     @api.websocket("/ws/matches/{match_id}")
     async def ws_match(
-        websocket: WebSocket, match_id: str, token: str | None = None, since: int = 0, lang: str | None = None
+        websocket: WebSocket, match_id: str, since: int = 0, lang: str | None = None
     ) -> None:
         await websocket.accept()
         metrics.WS_CONNECTIONS.inc()
         try:
             words = language(lang, websocket.headers.get("accept-language"))
-            await serve_socket(gw, websocket, match_id, token, since, words)
+            await serve_socket(gw, websocket, match_id, credential_of(websocket.scope), since, words)
         except WebSocketDisconnect:
             pass
         except ApiError as exc:

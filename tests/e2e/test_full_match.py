@@ -15,6 +15,7 @@ import msgspec
 import pytest
 from websockets.sync.client import connect as ws_connect
 
+from services.common import stack as stack_file
 from services.common.players import PublicFold, choose_command
 from services.common.processes import UpProcess, free_port
 
@@ -55,7 +56,12 @@ def test_full_match_over_http_and_websocket(tmp_path: Path) -> None:
     try:
         client = httpx.Client(base_url=stack.url, timeout=30)
         assert client.get("/docs").status_code == 200
-        assert "gamehall_commands_total" in client.get("/metrics").text
+        # /metrics is on the gateway's operations port (stack.json), not on the public one
+        public = client.get("/metrics")
+        assert public.status_code == 404 and "gamehall_" not in public.text
+        info = stack_file.read(stack.data_dir)
+        assert info is not None and info.metrics["gateway"] != f"{stack.url}/metrics"
+        assert "gamehall_commands_total" in httpx.get(info.metrics["gateway"], timeout=30).text
         bad = client.post("/api/matches", json={"game": "ugolki", "preset": "nope"})
         assert bad.status_code == 400 and bad.json()["code"] == "unknown_preset"
         malformed = client.post("/api/matches", json={"gaem": "ugolki"})

@@ -46,24 +46,25 @@ def wait_for(what: str, condition: object, timeout: float = 60.0) -> None:
 @pytest.fixture
 def stack(tmp_path: Path) -> Iterator[tuple[EmbeddedNats, dict[str, str]]]:
     nats = EmbeddedNats(tmp_path / "nats", log_file=tmp_path / "nats.log").start()
-    metrics_port, http_port = free_port(), free_port()
+    ports = {"leaderboard": free_port(), "gateway": free_port()}  # their /metrics (the gateway's operations port)
     env = dict(
         os.environ,
         NATS_URL=nats.url,
         GAMEHALL_DATA_DIR=str(tmp_path / "data"),
         GAMEHALL_LOG_FORMAT="json",
-        GAMEHALL_METRICS_PORT=str(metrics_port),
-        GAMEHALL_HTTP_PORT=str(http_port),
+        GAMEHALL_HTTP_PORT=str(free_port()),
     )
     env.pop("GAMEHALL_DB_URL", None)
     env.pop("GAMEHALL_NATS_CREDENTIALS", None)
     procs = [
-        spawn(gamehall_args("serve", name), env, output=tmp_path / f"{name}.log") for name in ("leaderboard", "gateway")
+        spawn(
+            gamehall_args("serve", name),
+            dict(env, GAMEHALL_METRICS_PORT=str(port)),
+            output=tmp_path / f"{name}.log",
+        )
+        for name, port in ports.items()
     ]
-    urls = {
-        "leaderboard": f"http://127.0.0.1:{metrics_port}/metrics",
-        "gateway": f"http://127.0.0.1:{http_port}/metrics",
-    }
+    urls = {name: f"http://127.0.0.1:{port}/metrics" for name, port in ports.items()}
     try:
         yield nats, urls
     finally:

@@ -23,6 +23,7 @@ OPEN = EdgeLimits(
     per_credential=Rate(0, 0),
     create_match=Rate(0, 0),
     auth_failures=Rate(0, 0),
+    sign_up=Rate(0, 0),
     max_connections_per_address=0,
     max_sockets_per_address=0,
     header_timeout_s=5.0,

@@ -89,8 +89,10 @@ def test_prometheus_scrapes_every_service_and_nothing_else() -> None:
         if (svc.get("command") or [""])[0] != "gamehall":
             continue
         env = svc.get("environment") or {}
-        port = env.get("GAMEHALL_HTTP_PORT") if svc["command"][-1] == "gateway" else env.get("GAMEHALL_METRICS_PORT")
+        port = env.get("GAMEHALL_METRICS_PORT")
         assert port, f"{name} has no fixed /metrics port"
+        if svc["command"][-1] == "gateway":  # its public port serves no /metrics, and only it is published
+            assert port != env.get("GAMEHALL_HTTP_PORT") and svc["ports"] == [f"{env['GAMEHALL_HTTP_PORT']}:{env['GAMEHALL_HTTP_PORT']}"]
         expected.add(f"{name}:{port}")
     assert targets == expected
     for job in config["scrape_configs"]:

@@ -12,7 +12,7 @@ from contracts.codecs import codec
 from contracts.games.registry import CONTRACTS
 from contracts.match import MatchCommand
 from services.common.settings import GatewaySettings, Rate
-from services.gateway import edge
+from services.gateway import credentials, edge
 
 
 def test_depth_under_the_limit_passes_and_over_it_is_named() -> None:
@@ -96,6 +96,9 @@ def test_rates_parse_from_the_environment() -> None:
         {"GAMEHALL_RATE_CREATE": "1/2", "GAMEHALL_HEADER_TIMEOUT_S": "2.5"}
     ).limits()
     assert limits.create_match == Rate(1.0, 2.0) and limits.header_timeout_s == 2.5
+    assert limits.sign_up == Rate(0.1, 20.0) and limits.body_timeout_s == 10.0
+    tight = GatewaySettings.model_validate({"GAMEHALL_RATE_SIGNUP": "off", "GAMEHALL_BODY_TIMEOUT_S": "1.5"}).limits()
+    assert tight.sign_up == Rate(0.0, 0.0) and tight.body_timeout_s == 1.5
     assert limits.per_address == GatewaySettings().limits().per_address == Rate(100.0, 400.0)
     assert GatewaySettings.of(limits).limits() == limits
     with pytest.raises(ValueError):
@@ -107,8 +110,46 @@ def test_the_credential_is_read_from_the_header_then_the_query() -> None:
     assert edge.credential_of(scope) == "white.abc"
     assert edge.credential_of({"headers": [], "query_string": b"since=3&token=black.x"}) == "black.x"
     assert edge.credential_of({"headers": [], "query_string": b"notoken=1"}) is None
+    # the app's credential is the whole of it; a rate-limit bucket is keyed by its beginning
     long = {"headers": [(b"authorization", b"Bearer " + b"x" * 5000)], "query_string": b""}
-    assert len(edge.credential_of(long) or "") == edge.MAX_CREDENTIAL
+    assert len(edge.credential_of(long) or "") == 5000
+    assert credentials.limiter_key("x" * 5000) == "x" * credentials.MAX_CREDENTIAL
+
+
+@pytest.mark.parametrize(
+    ("headers", "query", "expected"),
+    [
+        ([], b"xtoken=1&token=bad", "bad"),  # another parameter ending in "token" first
+        ([], b"%74oken=bad", "bad"),  # a percent-encoded name
+        ([], b"to%6Ben=bad&since=1", "bad"),
+        ([], b"token=a&token=b", "b"),  # repeated: the last wins, as for FastAPI's `token: str`
+        ([], b"token=%62ad+x", "bad x"),  # the value percent-decoded, '+' a space
+        ([], b"token=", None),  # empty: none
+        ([], b"token", None),
+        ([], b"tok+en=bad", None),  # "tok en" is another name
+        ([], b"token=caf%C3%A9", "café"),
+        ([(b"authorization", b"Bearer   seat.1  ")], b"token=other", "seat.1"),
+        ([(b"authorization", b"bearer seat.1")], b"", "seat.1"),  # the scheme in any case
+        ([(b"authorization", b"Basic dXNlcg==")], b"token=seat.2", "seat.2"),  # not a bearer: the query
+        ([(b"authorization", b"Bearer a"), (b"authorization", b"Bearer b")], b"", "a"),  # the first header
+        ([(b"authorization", b"Bearer ")], b"token=seat.3", None),  # an empty bearer is none
+    ],
+)
+def test_one_reading_of_the_credential_as_starlette_reads_the_request(
+    headers: list[tuple[bytes, bytes]], query: bytes, expected: str | None
+) -> None:
+    """The edge's limiter and every route read a request's credential with one function, and it
+    reads the query string and the header exactly as Starlette does (issue 22)."""
+    from starlette.requests import Request
+
+    scope = {"type": "http", "headers": headers, "query_string": query}
+    assert credentials.credential_of(dict(scope)) == expected
+    request = Request(dict(scope))
+    header = request.headers.get("authorization")
+    if header is not None and header[:7].lower() == "bearer ":
+        assert (header[7:].strip() or None) == expected
+    else:
+        assert (request.query_params.get("token") or None) == expected
 
 
 def command_types(union: object) -> list[type]:

@@ -37,16 +37,18 @@ def _operator(name: str) -> Any:
 
     engine = db.open_database(_settings().database_url)
     try:
-        operator = accounts.is_operator(engine, name)
+        # The account's own name, however the operator typed its case.
+        exact = accounts.account_name(engine, name)
+        operator = exact is not None and accounts.is_operator(engine, exact)
     finally:
         engine.dispose()
-    if not operator:
+    if not operator or exact is None:
         typer.echo(
             f"not_an_operator: {name!r} has no operator role (gamehall accounts grant-operator NAME)",
             err=True,
         )
         raise typer.Exit(1)
-    return Actor(name=name, operator=True)
+    return Actor(name=exact, operator=True)
 
 
 def _on_stream(work: Callable[[Any], Awaitable[Any]]) -> Any:

@@ -22,6 +22,7 @@ import hashlib
 import re
 import secrets
 import time
+import unicodedata
 from dataclasses import dataclass
 
 import jwt
@@ -76,6 +77,16 @@ def legacy_token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def name_key(name: str) -> str:
+    """What makes a player name unique (``accounts.name_key``): the NFKC-normalised, case-folded
+    name, so ``ANN``, ``Ann`` and ``ann`` are one name (a sign-up name is ASCII, NAME_RE, so a
+    fullwidth ``Ａnn`` is refused before it gets here; NFKC would fold it to ``ann`` anyway)."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+TAKEN = "that player name is taken (names are unique without regard to case); pick another"
+
+
 def name_problem(name: str) -> str | None:
     if not 1 <= len(name) <= MAX_NAME:
         return f"a player name has 1-{MAX_NAME} characters"
@@ -93,9 +104,17 @@ def sign_up(engine: Engine, name: str, keys: ServerKey) -> tuple[Player, str] | 
     account_id = secrets.token_hex(16)
     try:
         with Session(engine) as session, session.begin():
-            session.add(Account(account_id=account_id, name=name, token_hash=token_hash(token, keys), created_at=now_ms()))
+            session.add(
+                Account(
+                    account_id=account_id,
+                    name=name,
+                    name_key=name_key(name),
+                    token_hash=token_hash(token, keys),
+                    created_at=now_ms(),
+                )
+            )
     except IntegrityError:
-        return Rejected(code="name_taken", detail="that player name is taken; pick another")
+        return Rejected(code="name_taken", detail=TAKEN)
     return Player(name=name, account_id=account_id), token
 
 
@@ -120,22 +139,39 @@ def by_token(engine: Engine, token: str, keys: ServerKey) -> Player | None:
 
 
 # ---------------------------------------------------------------------- roles
+def find_by_name(session: Session, name: str) -> Account | None:
+    """The account a person means by ``name``: the one of exactly that name, else the one whose
+    name is the same without regard to case (``name_key``)."""
+    row = session.scalar(select(Account).where(Account.name == name))
+    if row is None:
+        row = session.scalar(select(Account).where(Account.name_key == name_key(name)))
+    return row
+
+
 def set_role(engine: Engine, name: str, role: str) -> bool:
-    """Give the account ``name`` the role ``role`` (``player`` or ``operator``); False if unknown."""
+    """Give the account ``name`` (:func:`find_by_name`) the role ``role`` (``player`` or
+    ``operator``); False if unknown."""
     if role not in ROLES:
         raise ValueError(f"a role is one of {ROLES}")
     with Session(engine) as session, session.begin():
-        row = session.scalar(select(Account).where(Account.name == name))
+        row = find_by_name(session, name)
         if row is None:
             return False
         row.role = role
     return True
 
 
+def account_name(engine: Engine, name: str) -> str | None:
+    """The exact name of the account a person means by ``name`` (:func:`find_by_name`), or None."""
+    with Session(engine) as session:
+        row = find_by_name(session, name)
+        return None if row is None else row.name
+
+
 def is_operator(engine: Engine, name: str) -> bool:
     with Session(engine) as session:
-        role = session.scalar(select(Account.role).where(Account.name == name))
-    return role == OPERATOR
+        row = find_by_name(session, name)
+        return row is not None and row.role == OPERATOR
 
 
 def list_accounts(engine: Engine, operators_only: bool = False) -> list[dict[str, object]]:
@@ -384,12 +420,21 @@ def _app_player(engine: Engine, app_id: str, app_name: str, subject: str) -> Pla
     try:
         with Session(engine) as session, session.begin():
             session.add(
-                Account(account_id=account_id, name=name, app_id=app_id, subject=subject, created_at=now_ms())
+                Account(
+                    account_id=account_id,
+                    name=name,
+                    name_key=name_key(name),
+                    app_id=app_id,
+                    subject=subject,
+                    created_at=now_ms(),
+                )
             )
-    except IntegrityError:  # created by a concurrent request
+    except IntegrityError:
         with Session(engine) as session:
             found = session.scalar(query)
-        assert found is not None
+        if found is None:  # another player holds the name without regard to case (``app:Bob``, ``app:bob``)
+            return _bad(f"the player name {name} is taken (names are unique without regard to case)")
+        # created by a concurrent request
         return Player(name=found.name, account_id=found.account_id, app_id=app_id, operator=found.role == OPERATOR)
     return Player(name=name, account_id=account_id, app_id=app_id)
 

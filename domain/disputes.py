@@ -62,6 +62,10 @@ class MatchFacts(msgspec.Struct, frozen=True, kw_only=True):
     scores: tuple[float, ...] = ()
 
     def is_player(self, name: str) -> bool:
+        """Whether the account ``name`` played a seat of the match.  Only a seat that had a
+        credential counts: its player is the name of the account the credential named (names are
+        unique and never change, so the name is that account's identity).  A guest seat's name is
+        whatever its creator typed and grants nothing to an account that happens to carry it."""
         return any(
             player == name and seat not in self.guests
             for seat, player in zip(self.seats, self.players, strict=False)
@@ -71,6 +75,12 @@ class MatchFacts(msgspec.Struct, frozen=True, kw_only=True):
 class Actor(msgspec.Struct, frozen=True, kw_only=True):
     name: str
     operator: bool = False
+
+
+def may_read(match: MatchFacts | None, actor: Actor) -> bool:
+    """Operators read every dispute; a player of the match (:meth:`MatchFacts.is_player`, never a
+    guest seat's name) reads the match's disputes."""
+    return actor.operator or (match is not None and match.is_player(actor.name))
 
 
 def evolve(disputes: dict[str, DisputeState], event: DisputeEvent) -> dict[str, DisputeState]:

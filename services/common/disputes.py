@@ -197,10 +197,13 @@ async def list_all(js: JetStreamContext, status: str | None = None) -> list[rule
     return sorted(out, key=lambda s: (-s.opened.opened_at, s.dispute_id))
 
 
-def may_read(state: rules.DisputeState, actor: rules.Actor) -> bool:
-    """Operators read every dispute; a player of the match (or whoever opened it) reads its own."""
-    opened = state.opened
-    return actor.operator or actor.name == opened.opened_by or actor.name in opened.players
+async def may_read(js: JetStreamContext, state: rules.DisputeState, actor: rules.Actor) -> bool:
+    """Whether ``actor`` may read the dispute (``domain.disputes.may_read``): the match's seats and
+    guests are read from its log, so a guest seat named like an account grants that account
+    nothing, whatever the dispute event recorded."""
+    if actor.operator:
+        return True
+    return rules.may_read(await match_facts(js, state.opened.match_id), actor)
 
 
 def as_dict(state: rules.DisputeState) -> dict[str, Any]:

@@ -542,7 +542,7 @@ def router(lobby: Lobby) -> APIRouter:
         if state is None and who.operator:
             raise ApiError(404, "dispute_not_found", "no such dispute")
         # Whether a dispute exists is for its readers only.
-        if state is None or not disputes_io.may_read(state, who):
+        if state is None or not await disputes_io.may_read(js(), state, who):
             raise ApiError(403, "not_allowed", "only an operator or a player of the match reads a dispute")
         return disputes_io.as_dict(state)
 

@@ -141,3 +141,15 @@ def test_dispute_events_round_trip_and_ids_name_their_match() -> None:
     assert match_id_of_dispute("abc123-1") == "abc123"
     assert match_id_of_dispute("a-b-12") == "a-b"
     assert match_id_of_dispute("abc123") == "" and match_id_of_dispute("x.y-1") == ""
+
+
+def test_reading_a_dispute_is_for_operators_and_the_seats_that_had_a_credential() -> None:
+    """A guest seat's name is whatever its creator typed: an account that happens to carry it
+    reads nothing of the match's disputes (issue 22)."""
+    guests = msgspec.structs.replace(MATCH, guests=("white",))
+    assert d.may_read(MATCH, ANN) and d.may_read(MATCH, d.Actor(name="bob"))
+    assert not d.may_read(guests, ANN)  # "ann" sat at white as a guest
+    assert d.may_read(guests, d.Actor(name="bob"))  # black had a credential
+    assert not d.may_read(MATCH, CAROL) and not d.may_read(None, ANN)
+    assert not d.may_read(MATCH, d.Actor(name="ANN"))  # the account's exact name, nothing else
+    assert d.may_read(guests, OPERATOR) and d.may_read(None, OPERATOR)

@@ -346,7 +346,12 @@ audit_app = typer.Typer(
 @audit_app.callback()
 def audit_main(
     ctx: typer.Context,
-    file: Annotated[Path | None, typer.Option("--file", "-f", metavar="BUNDLE", help="Audit an exported bundle file.")] = None,
+    file: Annotated[
+        Path | None,
+        typer.Option(
+            "--file", "-f", metavar="BUNDLE", help="Audit an exported bundle file (a regular file of at most 64 MiB)."
+        ),
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No move listing.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="The report as JSON.")] = False,
     keys: Annotated[
@@ -359,17 +364,22 @@ def audit_main(
         ),
     ] = None,
 ) -> None:
-    """gamehall audit MATCH_ID | gamehall audit --file match.json | gamehall audit shuffle ..."""
+    """gamehall audit MATCH_ID | gamehall audit --file match.json | gamehall audit shuffle ...
+
+    Exit 0: the audit holds; 1: it fails (what does not check is named); 2: no match to audit (a
+    file that is not a regular file of at most 64 MiB, or not an audit bundle)."""
     if ctx.invoked_subcommand is not None:
         ctx.obj = {"quiet": quiet, "json": as_json, "keys": keys}
         return
     if file is None:
         typer.echo("give a MATCH_ID or --file BUNDLE (see --help)", err=True)
         raise typer.Exit(2)
+    from services.cli.files import Unreadable, read_input
+
     try:
-        data = file.read_bytes()
-    except OSError as exc:
-        typer.echo(f"cannot read {file}: {exc}", err=True)
+        data = read_input(file)
+    except Unreadable as exc:
+        typer.echo(str(exc), err=True)
         raise typer.Exit(2) from None
     raise typer.Exit(_audit_bytes(data, str(file), quiet, as_json, keys))
 
@@ -401,9 +411,14 @@ def _verifier(keys_file: Path | None) -> Any:
     from services.common.certificates import KeyRing, verifier
 
     if keys_file is not None:
+        from services.cli.files import Unreadable, read_input
+
         try:
-            keyset = keyset_decoder.decode(keys_file.read_bytes())
-        except (OSError, msgspec.DecodeError, msgspec.ValidationError) as exc:
+            keyset = keyset_decoder.decode(read_input(keys_file))
+        except Unreadable as exc:
+            typer.echo(str(exc), err=True)
+            raise typer.Exit(2) from None
+        except (msgspec.DecodeError, msgspec.ValidationError, RecursionError) as exc:
             typer.echo(f"cannot read public keys from {keys_file}: {exc}", err=True)
             raise typer.Exit(2) from None
     else:
@@ -434,14 +449,19 @@ def _audit_bytes(data: bytes, source: str, quiet: bool, as_json: bool, keys: Pat
 
     from domain.audit import audit, decode_bundle
 
+    # A file that is no audit bundle at all is exit 2 (nothing was audited), as a malformed
+    # record is for `rules replay`; exit 1 is an audit that fails.
     try:
         bundle = decode_bundle(data)
     except msgspec.DecodeError as exc:
-        typer.echo(f"AUDIT FAILED: {source} is not valid JSON: {exc}", err=True)
-        return 1
+        typer.echo(f"{source}: not an audit bundle: not valid JSON: {exc}", err=True)
+        return 2
     except msgspec.ValidationError as exc:
-        typer.echo(f"AUDIT FAILED: {source} is not an audit bundle: {exc}", err=True)
-        return 1
+        typer.echo(f"{source}: not an audit bundle: {exc}", err=True)
+        return 2
+    except RecursionError:
+        typer.echo(f"{source}: not an audit bundle: it nests too deep", err=True)
+        return 2
     report = audit(bundle, _verifier(keys), _table_check())
     if as_json:
         typer.echo(msgspec.json.encode(report).decode())

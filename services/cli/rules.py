@@ -41,14 +41,17 @@ def _parse_value(text: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError:
         return text
+    except RecursionError:
+        raise typer.BadParameter("a value nests too deep") from None
 
 
 def _read_json(path: str) -> Any:
+    from services.cli.files import Unreadable, read_json
+
     try:
-        with open(path, encoding="utf-8") as fh:
-            return json.load(fh)
-    except (OSError, json.JSONDecodeError) as exc:
-        raise typer.BadParameter(f"cannot read JSON from {path}: {exc}") from exc
+        return read_json(path)
+    except Unreadable as exc:
+        raise typer.BadParameter(str(exc)) from None
 
 
 def parse_overrides(items: list[str]) -> dict[str, Any]:
@@ -102,7 +105,7 @@ def show(
     from domain.core.match import resolve_ruleset
 
     g = _game(game)
-    ruleset = resolve_ruleset(g, preset or g.meta.default_preset, parse_overrides(set_ or []))
+    ruleset = resolve_ruleset(g, preset or g.default_preset, parse_overrides(set_ or []))
     if isinstance(ruleset, Rejected):
         typer.echo(f"{ruleset.code}: {ruleset.detail}", err=True)
         raise typer.Exit(2)
@@ -149,31 +152,36 @@ def perft(
 
 @rules_app.command()
 def replay(
-    file: Annotated[str, typer.Argument(metavar="FILE", help="A game record (rules/records.md); - for standard input.")],
+    file: Annotated[
+        str,
+        typer.Argument(
+            metavar="FILE",
+            help="A game record (rules/records.md), a regular file of at most 64 MiB; - for standard input.",
+        ),
+    ],
     as_json: Annotated[bool, typer.Option("--json", help="The answer as one JSON object.")] = False,
 ) -> None:
     """Referee a game record with the rules code of live play.
 
     Exit 0: the record is legal (its result, per-deal points and totals); exit 1: an illegal action
-    (its index, rejection code and detail); exit 2: a malformed record (the field named)."""
-    import sys
-
+    (its index, rejection code and detail); exit 2: a malformed record (the field named), or a file
+    that is not a regular file of at most 64 MiB of UTF-8 JSON (refused before it is read)."""
     from domain.records import Illegal, MalformedRecord
     from domain.records import replay as referee
+    from services.cli.files import Unreadable, read_json
 
     try:
-        text = sys.stdin.read() if file == "-" else open(file, encoding="utf-8").read()  # noqa: SIM115
-        record = json.loads(text)
-    except (OSError, UnicodeDecodeError) as exc:
-        typer.echo(f"cannot read {file}: {exc}", err=True)
-        raise typer.Exit(2) from None
-    except json.JSONDecodeError as exc:
-        typer.echo(f"{file}: not JSON: {exc}", err=True)
+        record = read_json(file)
+    except Unreadable as exc:
+        typer.echo(str(exc), err=True)
         raise typer.Exit(2) from None
     try:
         result = referee(record)
     except MalformedRecord as exc:
         typer.echo(f"malformed record: {exc}", err=True)
+        raise typer.Exit(2) from None
+    except RecursionError:
+        typer.echo("malformed record: it nests too deep", err=True)
         raise typer.Exit(2) from None
     if as_json:
         typer.echo(json.dumps(result.as_json(), ensure_ascii=False))

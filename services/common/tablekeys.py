@@ -11,7 +11,6 @@ public key beside it (``matchmaking.pub``).  A referee trusts the public keys of
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -28,7 +27,6 @@ log = structlog.get_logger("tablekeys")
 
 PUBLIC_SUFFIX = ".pub"
 HEX_KEY_LENGTH = 64  # 32 bytes
-RELOAD_AFTER_S = 1.0  # an unknown key id reads the key files again, at most this often
 
 
 def public_file(private: Path) -> Path:
@@ -124,13 +122,14 @@ def read_key_file(path: Path) -> list[bytes]:
 class TrustedTableKeys:
     """The matchmaking public keys a referee (or an auditor) trusts, by key id: hex keys given
     directly and key files, read again when a table names a key id not known yet (a matchmaker
-    that made its key after this process started, or a key added to a file)."""
+    that made its key after this process started, or a key added to a file) when one of them
+    changed since they were read."""
 
     def __init__(self, keys: Iterable[bytes] = (), files: Iterable[Path] = ()) -> None:
         self._fixed = tuple(keys)
         self._files = tuple(Path(f) for f in files)
         self._keys: dict[str, VerifyKey] = {}
-        self._loaded_at = 0.0
+        self._stamp = self._files_stamp()
         self._load()  # a bad key file stops the process at start-up
 
     @classmethod
@@ -147,12 +146,22 @@ class TrustedTableKeys:
                 files.append(Path(entry).expanduser())
         return cls(keys, files)
 
+    def _files_stamp(self) -> tuple[tuple[int, int] | None, ...]:
+        stamps: list[tuple[int, int] | None] = []
+        for path in self._files:
+            try:
+                st = path.stat()
+            except OSError:
+                stamps.append(None)
+            else:
+                stamps.append((st.st_mtime_ns, st.st_size))
+        return tuple(stamps)
+
     def _load(self) -> None:
         found = list(self._fixed)
         for path in self._files:
             found.extend(read_key_file(path))
         self._keys = {key_id(k): VerifyKey(k) for k in found}
-        self._loaded_at = time.monotonic()
 
     @property
     def key_ids(self) -> tuple[str, ...]:
@@ -164,13 +173,15 @@ class TrustedTableKeys:
 
     def _key(self, kid: str) -> VerifyKey | None:
         key = self._keys.get(kid)
-        if key is None and self._files and time.monotonic() - self._loaded_at >= RELOAD_AFTER_S:
-            try:
-                self._load()
-            except (OSError, ValueError) as exc:
-                log.error("matchmaking_keys_unreadable", error=str(exc))
-                self._loaded_at = time.monotonic()
-            key = self._keys.get(kid)
+        if key is None and self._files:
+            stamp = self._files_stamp()
+            if stamp != self._stamp:
+                self._stamp = stamp
+                try:
+                    self._load()
+                except (OSError, ValueError) as exc:  # keeps the keys it had
+                    log.error("matchmaking_keys_unreadable", error=str(exc))
+                key = self._keys.get(kid)
         return key
 
     def check(self, table: SignedTable) -> str | None:

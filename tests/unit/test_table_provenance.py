@@ -170,14 +170,18 @@ def test_matchmakings_key_is_made_once_private_with_its_public_key_beside_it(tmp
     assert trusted.check(signed) is None
 
 
-def test_a_referee_trusts_a_key_file_written_after_it_started(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_a_referee_trusts_a_key_file_written_after_it_started(tmp_path: Path) -> None:
     path = tmp_path / "keys" / "matchmaking.key"
     trusted = TrustedTableKeys.from_entries([str(public_file(path))])  # matchmaking not started yet
     assert trusted.key_ids == ()
     signer = TableSigner(load_or_create(path))
-    monkeypatch.setattr("services.common.tablekeys.RELOAD_AFTER_S", 0.0)
     assert trusted.check(tables.table("ugolki", ("ann", "bob"), signer=signer)) is None
     assert trusted.key_ids == (signer.key_id,)
+    # a key file that became unreadable keeps the keys read before
+    public_file(path).write_text("not a key\n")
+    stranger = TableSigner(SigningKey(bytes(32)))
+    assert "not among" in (trusted.check(tables.table("ugolki", ("a", "b"), signer=stranger)) or "")
+    assert trusted.check(tables.table("ugolki", ("ann", "bob"), signer=signer)) is None
 
 
 def test_keys_are_given_as_hex_or_files_and_a_bad_entry_stops_the_process(tmp_path: Path) -> None:

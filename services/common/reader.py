@@ -1,4 +1,11 @@
-"""Read a match from its log and fold it (gateway views, exports, the CLI)."""
+"""Read a match from its log and fold it (gateway views, exports, the CLI).
+
+Sealed decisions (``domain/core/seal.py``) are opened with the match's seal key when the reader
+has it: the gateway fetches it from ``GH_SEALS`` (``seal_key``), anyone derives it from the server
+seed revealed at the end (``load_match`` does).  Without the key a fold of public events is what a
+spectator sees (``public=True``: the CLI's and the disputes' facts); a reader that serves a seat's
+cards asks for every decision opened and gets ``SealKeyMissing`` rather than a wrong view.
+"""
 
 from __future__ import annotations
 
@@ -11,13 +18,18 @@ from contracts import subjects
 from contracts.codecs import codec
 from contracts.envelope import EventEnvelope
 from domain.core import match as match_layer
+from domain.core import seal
 from domain.core.matchlog import Folded, fold_envelope
 from domain.games import registry
 from services.common.natsio import EventStore, Stored
 
 
 class UnreadableLog(ValueError):
-    """A match's stored log holds a message that does not decode as an envelope of its game."""
+    """A match's stored log holds a message that does not decode as an envelope of its game (or a
+    sealed one that does not open with the match's seal key)."""
+
+
+SealKeyMissing = seal.SealKeyMissing
 
 
 @dataclass
@@ -30,7 +42,14 @@ class FoldedMatch:
     seq: int = 0
     last_stream_seq: int = 0
     stored: list[Stored] = field(default_factory=list)
+    # Envelopes as folded: sealed ones opened (full events) when ``seal_key`` is known.
     envelopes: list[EventEnvelope[Any]] = field(default_factory=list)
+    # The match's seal key (None: not known to this reader).  With ``public`` a sealed envelope
+    # that cannot be opened is folded from its public events (a spectator's information state)
+    # and counted in ``unopened``; without it, it is ``SealKeyMissing``.
+    seal_key: bytes | None = None
+    public: bool = False
+    unopened: int = 0
 
     @property
     def decider(self) -> registry.Game:
@@ -38,13 +57,30 @@ class FoldedMatch:
         before the first envelope is folded)."""
         return registry.get(self.game, self.rules_version)
 
-    def apply(self, item: Stored) -> EventEnvelope[Any]:
+    def decode(self, item: Stored) -> EventEnvelope[Any]:
         try:
-            envelope = codec(self.game).decode_envelope(item.data)
+            return codec(self.game).decode_envelope(item.data)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
             raise UnreadableLog(
                 f"stored message {item.stream_seq} of match {self.match_id!r} is not a {self.game} envelope: {exc}"
             ) from exc
+
+    def apply(self, item: Stored, envelope: EventEnvelope[Any] | None = None) -> EventEnvelope[Any]:
+        """Fold one stored message (``envelope``: it decoded already)."""
+        if envelope is None:
+            envelope = self.decode(item)
+        if envelope.sealed:
+            if self.seal_key is not None:
+                try:
+                    envelope = seal.open_envelope(envelope, self.seal_key)
+                except seal.SealBroken as exc:
+                    raise UnreadableLog(str(exc)) from exc
+            elif self.public:
+                self.unopened += 1
+            else:
+                raise SealKeyMissing(
+                    f"decision {envelope.seq} of match {self.match_id!r} is sealed and its seal key is not available"
+                )
         if self.rules_version is None:
             self.rules_version = envelope.rules_version
         game = self.decider
@@ -66,14 +102,27 @@ async def find_game(store: EventStore, match_id: str) -> str | None:
     return subjects.game_from_subject(subject) if subject else None
 
 
-async def load_match(store: EventStore, match_id: str, game: str | None = None) -> FoldedMatch | None:
+async def load_match(
+    store: EventStore,
+    match_id: str,
+    game: str | None = None,
+    seal_key: bytes | None = None,
+    public: bool = True,
+) -> FoldedMatch | None:
+    """The match folded from its whole log.  Sealed decisions are opened with ``seal_key`` or,
+    for a finished match, the key derived from its revealed server seed; otherwise (a running
+    match, a reader without the key) folded from their public events with ``public``, or
+    ``SealKeyMissing`` without it."""
     game = game or await find_game(store, match_id)
     if game is None or game not in registry.GAMES:
         return None
     stored = await store.load(subjects.match_subject(game, match_id))
     if not stored:
         return None
-    folded = FoldedMatch(match_id=match_id, game=game)
-    for item in stored:
-        folded.apply(item)
+    folded = FoldedMatch(match_id=match_id, game=game, seal_key=seal_key, public=public)
+    envelopes = [folded.decode(item) for item in stored]
+    if folded.seal_key is None and any(e.sealed for e in envelopes):
+        folded.seal_key = seal.revealed_key(envelopes)
+    for item, envelope in zip(stored, envelopes, strict=True):
+        folded.apply(item, envelope)
     return folded

@@ -17,6 +17,7 @@ import msgspec
 from fastapi import Header, Query
 from nats.aio.client import Client
 from nats.js.api import ConsumerConfig, DeliverPolicy
+from nats.js.errors import NotFoundError
 
 from contracts import subjects
 from contracts.audit import AuditBundle, StoredEnvelope
@@ -24,20 +25,22 @@ from contracts.certificate import SignedCertificate
 from contracts.codecs import codec, encode
 from contracts.envelope import Accepted, EventEnvelope, Rejected
 from domain.core import match as match_layer
+from domain.core import seal
 from domain.core.audit import envelope_hash
 from domain.core.words import DEFAULT_LANG, LANGS, Lang, as_lang
 from domain.games import registry
 from services.common import commands
 from services.common.certificates import load_certificate
 from services.common.natsio import APP_STREAMS, EventStore, Stored, connect, ensure_streams
-from services.common.reader import FoldedMatch, UnreadableLog, find_game, load_match
+from services.common.reader import FoldedMatch, SealKeyMissing, UnreadableLog, find_game, load_match
 from services.common.settings import Settings
 from services.gateway import edge, fanout
 from services.gateway.edge import ApiError
-from services.gateway.errors import nats_down, rejection_error
+from services.gateway.errors import RETRY_AFTER_S, nats_down, rejection_error
 
 MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 FOLDED_CACHE_SIZE = 2048  # matches kept folded in a gateway's memory
+SEAL_KEYS_KEPT = 8192  # seal keys of matches kept in memory (each one read once from GH_SEALS)
 # A command that finds no referee (the only one restarting after a crash) waits this long for
 # one to subscribe before it is a 503: a restart costs the client a wait, not an error.
 AWAIT_REFEREE_S = 5.0
@@ -117,6 +120,7 @@ class Gateway:
         self._games: dict[str, str] = {}  # match_id -> game
         self._folded: OrderedDict[str, FoldedMatch] = OrderedDict()
         self._refresh_locks: dict[str, asyncio.Lock] = {}
+        self._seal_keys: OrderedDict[str, bytes] = OrderedDict()  # match_id -> seal key
         self.internal_url = ""  # set by run(): where the bots service reaches this gateway
         self.limiter = edge.Limiter(settings.gateway.limits())
         self.connections: edge.ConnectionGuard | None = None  # set by run()
@@ -178,13 +182,38 @@ class Gateway:
             raise ApiError(409, "unknown_rules_version", exc.detail) from exc
         except UnreadableLog as exc:
             raise ApiError(409, "unreadable_match", str(exc)) from exc
+        except SealKeyMissing as exc:
+            raise ApiError(503, "unavailable", str(exc), RETRY_AFTER_S) from exc
+
+    async def seal_key(self, game: str, match_id: str) -> bytes | None:
+        """The match's seal key (domain/core/seal.py), read once from GH_SEALS, where the referee
+        stores it before the match exists; None when none is stored (a public game, a match from
+        before sealing)."""
+        key = self._seal_keys.get(match_id)
+        if key is not None:
+            return key
+        assert self.nc is not None
+        try:
+            msg = await self.nc.jetstream().get_last_msg(subjects.SEAL_STREAM, subjects.seal_subject(game, match_id))
+        except NotFoundError:
+            return None
+        try:
+            key = bytes.fromhex((msg.data or b"").decode())
+        except ValueError as exc:
+            raise UnreadableLog(f"the seal key stored for match {match_id!r} is not hex") from exc
+        self._seal_keys[match_id] = key
+        while len(self._seal_keys) > SEAL_KEYS_KEPT:
+            self._seal_keys.popitem(last=False)
+        return key
 
     async def _load(self, match_id: str, private: bool) -> FoldedMatch:
         assert self.store is not None
         game = await self.game_of(match_id)
         self.check_bus()
         if private:
-            folded = await load_match(self.store, match_id, game)
+            # a follower folds every later decision too: its key now, whatever is stored yet
+            key = await self.seal_key(game, match_id) if registry.get(game).hidden_info else None
+            folded = await load_match(self.store, match_id, game, seal_key=key, public=False)
             if folded is None or folded.state is None:
                 raise ApiError(404, "match_not_found", f"no match {match_id!r}")
             return folded
@@ -195,7 +224,12 @@ class Gateway:
             folded = self._folded.get(match_id)
             if folded is None:
                 folded = FoldedMatch(match_id=match_id, game=game)
-            for item in await self.store.load(subject, after=folded.last_stream_seq, last=last):
+            items = await self.store.load(subject, after=folded.last_stream_seq, last=last)
+            if folded.seal_key is None and any(seal.is_sealed_data(item.data) for item in items):
+                folded.seal_key = await self.seal_key(game, match_id) or seal.revealed_key(
+                    [folded.decode(item) for item in items]
+                )
+            for item in items:
                 folded.apply(item)
             if folded.state is None:
                 raise ApiError(404, "match_not_found", f"no match {match_id!r}")
@@ -295,6 +329,8 @@ class Gateway:
         )
         try:
             async for msg in sub.messages:
+                if folded.seal_key is None and seal.is_sealed_data(msg.data):
+                    folded.seal_key = await self.seal_key(folded.game, folded.match_id)
                 yield Stored(stream_seq=msg.metadata.sequence.stream, data=msg.data)
         finally:
             with contextlib.suppress(Exception):

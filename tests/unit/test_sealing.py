@@ -22,6 +22,8 @@ from domain.core import match as match_layer
 from domain.core import seal
 from domain.core.audit import envelope_hash, genesis_hash
 from domain.games import registry
+from services.common.natsio import Stored
+from services.common.reader import FoldedMatch, SealKeyMissing, UnreadableLog
 from tests.support.bundles import played_match
 
 SEED = b"\x07" * 32  # played_match's server seed
@@ -260,3 +262,38 @@ def test_the_seal_key_and_nonce_are_derived_as_documented() -> None:
     assert seal.seal_key(SEED) == hashlib.sha256(b"gamehall/seal/v1\n" + SEED).digest()
     assert seal.seal_nonce("m-1", 12) == hashlib.sha256(b"m-1\n12").digest()[:24]
     assert len({seal.seal_nonce("m-1", n) for n in range(1, 500)}) == 499
+
+
+def stored_items(bundle: AuditBundle) -> list[Stored]:
+    return [Stored(stream_seq=s.stream_seq, data=s.data.encode()) for s in bundle.envelopes]
+
+
+def test_a_reader_opens_with_the_key_folds_public_events_without_it_or_says_the_key_is_missing() -> None:
+    bundle, decisions = kc_match()
+    running = stored_items(bundle)[:-1]
+    k = first_sealed(bundle)
+    full = FoldedMatch(match_id=bundle.match_id, game="kings-corner", seal_key=seal.seal_key(SEED))
+    spectator = FoldedMatch(match_id=bundle.match_id, game="kings-corner", public=True)
+    for item in running:
+        full.apply(item)
+        spectator.apply(item)
+    assert full.envelopes[k].events == tuple(decisions[k][2])
+    assert spectator.envelopes[k].events != tuple(decisions[k][2]) and spectator.unopened > 0
+    assert full.state is not None and spectator.state is not None
+    seat = full.state.created.seats[0]
+    assert view_of(full, seat)["game_view"]["hand"] and "??" not in view_of(full, seat)["game_view"]["hand"]
+    assert view_of(full, None) == view_of(spectator, None)
+    seat_reader = FoldedMatch(match_id=bundle.match_id, game="kings-corner")
+    with pytest.raises(SealKeyMissing):
+        for item in running:
+            seat_reader.apply(item)
+    wrong = FoldedMatch(match_id=bundle.match_id, game="kings-corner", seal_key=seal.seal_key(b"\x01" * 32))
+    with pytest.raises(UnreadableLog, match="do not open"):
+        for item in running:
+            wrong.apply(item)
+
+
+def view_of(folded: FoldedMatch, seat: str | None) -> dict[str, Any]:
+    assert folded.state is not None
+    view = match_layer.view(folded.decider, folded.state, seat, folded.match_id, folded.seq)
+    return msgspec.to_builtins(view)  # type: ignore[no-any-return]

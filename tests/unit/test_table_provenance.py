@@ -329,3 +329,49 @@ def test_the_refusal_code_is_a_declared_match_layer_code() -> None:
     from contracts.match import MATCH_REJECTION_CODES
 
     assert provenance.REFUSED in MATCH_REJECTION_CODES
+
+
+# ------------------------------------------------------------------ the audit
+def ranked_bundle(table: SignedTable | None, ranked: bool = True):  # type: ignore[no-untyped-def]
+    from tests.support.bundles import chain
+
+    command = creation(table, ranked=ranked) if table is not None else creation(None, ranked=ranked)
+    events = match_layer.decide(UGOLKI, None, None, command)
+    assert isinstance(events, tuple), events
+    mid = table_match_id(table.table_id) if table is not None else "m-casual"
+    return chain(mid, "ugolki", [(None, command, events)])
+
+
+CHAINED_AT = 1_700_000_000_001  # the first envelope's recorded_at in tests.support.bundles.chain
+
+
+def test_the_audit_confirms_a_ranked_match_of_a_signed_table() -> None:
+    from domain.audit import audit
+
+    table = tables.table("ugolki", ("ann", "bob"), PRESET, formed_at=CHAINED_AT - 500, table_id="t-a")
+    report = audit(ranked_bundle(table), tables=tables.trusted().check)
+    assert report.ok and report.table_signed_by == tables.TEST_SIGNER.key_id, report.problems
+    unchecked = audit(ranked_bundle(table))
+    assert unchecked.ok and unchecked.table_signed_by is None
+    assert any("signature not checked" in n for n in unchecked.notes)
+
+
+def test_the_audit_fails_a_ranked_match_of_no_table_or_of_another_key() -> None:
+    from domain.audit import audit
+
+    bare = audit(ranked_bundle(None), tables=tables.trusted().check)
+    assert not bare.ok and any("records no matchmaking table" in p for p in bare.problems)
+    assert not audit(ranked_bundle(None)).ok  # whether or not keys are given
+    stranger = TableSigner(SigningKey(bytes(32)))
+    theirs = tables.table(
+        "ugolki", ("ann", "bob"), PRESET, formed_at=CHAINED_AT, table_id="t-b", signer=stranger
+    )
+    report = audit(ranked_bundle(theirs), tables=tables.trusted().check)
+    assert not report.ok and any("envelope #1" in p and "not among" in p for p in report.problems)
+
+
+def test_the_audit_of_a_casual_match_without_a_table_is_unchanged() -> None:
+    from domain.audit import audit
+
+    report = audit(ranked_bundle(None, ranked=False), tables=tables.trusted().check)
+    assert report.ok and report.table_signed_by is None and not report.notes

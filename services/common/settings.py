@@ -367,13 +367,14 @@ class Settings(_Section):
         ge=0,
         le=65535,
         validation_alias="GAMEHALL_METRICS_PORT",
-        description="fixed `/metrics` port of a service without HTTP; a free loopback port when unset",
+        description="fixed `/metrics` port of a service (the gateway's operations port: its public port "
+        "serves no `/metrics`); a free loopback port when unset",
     )
     metrics_host: str = Field(
         "127.0.0.1",
         validation_alias="GAMEHALL_METRICS_HOST",
-        description="address the `/metrics`, `/healthz` and `/readyz` of a service without HTTP listen on "
-        "(`0.0.0.0` in a container that Prometheus scrapes)",
+        description="address the `/metrics`, `/healthz` and `/readyz` of a service listen on (the gateway's "
+        "operations port too; `0.0.0.0` in a container that Prometheus scrapes)",
     )
     profile: str | None = Field(
         None,

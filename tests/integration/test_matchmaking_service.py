@@ -15,10 +15,12 @@ from contracts.envelope import Rejected
 from contracts.integration import MatchStarted, TableFormed
 from contracts.matchmaking import Idle, JoinQueue, Left, Queued, Seated
 from domain.matchmaking.pairing import GapStep, Policy
+from domain.matchmaking.provenance import signed_table
 from services.cli.rebuild import read_subject
 from services.common import matchmaking_client as client
 from services.common import natsio
 from services.common.settings import Settings
+from services.common.tablekeys import TrustedTableKeys
 from services.matchmaking import app
 from tests.integration import ranked_support
 from tests.integration.ranked_support import finished
@@ -72,6 +74,9 @@ async def test_queue_lifecycle(ranked_nats: str, tmp_path: Path) -> None:
         tables = [integration_decoder.decode(d) for _, d in await read_subject(js, subjects.TABLE_FORMED)]
         table = next(t for t in tables if isinstance(t, TableFormed) and t.table_id == seated.table_id)
         assert table.ranked and table.bots == ()
+        # matchmaking signed the ranked table with its key in the data folder (docs/audit.md)
+        trusted = TrustedTableKeys.from_entries([str(tmp_path / "keys" / "matchmaking.pub")])
+        assert table.key_id in trusted.key_ids and trusted.check(signed_table(table)) is None
 
         # the gateway creates the match; its end frees the players
         started = MatchStarted(

@@ -46,11 +46,12 @@ MAX_JWT_LIFETIME_S = 3600  # a player JWT lives at most an hour (exp - iat)
 JWT_LEEWAY_S = 30  # clock skew allowed between the app and the gateway
 # Sign-up names: ASCII letters and digits, and ' ', '-', '_', '.' inside; never ':' (app
 # players' names are ``<app>:<sub>``, so the two kinds never collide).
-NAME_RE = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9 ._-]*[A-Za-z0-9._-])?$")
+NAME_RE = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9 ._-]*[A-Za-z0-9._-])?\Z")
 # An app user's id (JWT ``sub``): ASCII letters and digits, then also '.', '_', '-', '@' and ':'
 # (emails, UUIDs, ``tenant:id``); no space, control character or anything outside ASCII.  The
 # player name ``<app>:<sub>`` has at most MAX_NAME characters.
-SUBJECT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@:-]*$")
+SUBJECT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@:-]*\Z")
+APP_ID_RE = re.compile(r"^[\x21-\x7e]{1,64}\Z")  # what a key id may be (printable ASCII)
 
 
 @dataclass(frozen=True)
@@ -216,6 +217,8 @@ def add_app(
     problem = _audience_problem(audience)
     if problem:
         return problem
+    if algorithm is not None and algorithm not in appkeys.ALGORITHMS:
+        return Rejected(code="invalid_keys", detail=f"an app signs with {', '.join(appkeys.ALGORITHMS)}, not {algorithm!r}")
     app_id = "app_" + secrets.token_hex(8)
     secret: str | None = None
     stored_keys: list[dict[str, object]] | None = None
@@ -360,6 +363,8 @@ def by_jwt(engine: Engine, token: str, keys: ServerKey) -> Player | Rejected:
     issuer = unverified.get("iss")
     if not isinstance(issuer, str):
         return _bad("the JWT names no issuer (iss = your app's key id)")
+    if not APP_ID_RE.match(issuer):  # checked before the query: NUL is an error on PostgreSQL
+        return _bad("unknown or revoked app key")
     with Session(engine) as session:
         app = session.get(AppKey, issuer)
         if app is None or app.revoked_at is not None:

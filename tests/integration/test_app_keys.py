@@ -234,6 +234,10 @@ async def test_a_sub_outside_the_names_rules_is_refused_on_every_database(nats_u
                 r = await me(client, token(good))
                 assert r.status_code == 200 and r.json()["player"] == f"subs:{good}", (good, r.text)
             assert (await me(client, token(long_sub))).json()["player"] == f"subs:{long_sub}"
+            for iss in ("app_\x00", "app_1\n", "\u202eapp", "app_" + "f" * 300, "app 1"):
+                forged = jwt.encode(claims(iss, aud="subs"), secret, algorithm="HS256")
+                r = await me(client, forged)
+                assert r.status_code == 401 and r.json()["code"] == "bad_credentials", (iss, r.text)
             for bad in ("a\x00b", "\x00", "a\nb", "a\rb", "ann\u202egnp", "a\u200bb", "ann b", "ánn", "Ａnn", "a\tb",
                         "x" * 130, longest + "a", "", "-lead", "a|b", "a/b", 42):
                 r = await me(client, token(bad))

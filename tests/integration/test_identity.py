@@ -57,7 +57,7 @@ async def test_sign_up_returns_a_token_once_and_names_are_unique(stack) -> None:
     assert token.startswith("gh_")
     again = await client.post("/api/accounts", json={"name": "ann"})
     assert again.status_code == 409 and again.json()["code"] == "name_taken" and token not in again.text
-    for bad in ("app:ann", "a" * 65, " ann", "an\u00a0n", ""):
+    for bad in ("app:ann", "a" * 65, " ann", "an\u00a0n", "", "ann\n", "bob\n"):
         refused = await client.post("/api/accounts", json={"name": bad})
         assert refused.status_code in (400, 422), (bad, refused.text)
     me = await client.get("/api/accounts/me", headers={"Authorization": f"Bearer {token}"})

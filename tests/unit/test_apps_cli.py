@@ -88,6 +88,7 @@ def test_apps_add_refuses_what_is_not_a_public_key(tmp_path: Path) -> None:
         "no such file": (["--jwks", str(tmp_path / "none.json")], 2, "cannot read"),
         "a device": (["--jwks", "/dev/zero"], 2, "not a regular file"),
         "EdDSA without keys": (["--algorithm", "EdDSA"], 1, "registers its public keys"),
+        "an algorithm of no app": (["--algorithm", "RS256"], 1, "not 'RS256'"),
     }
     for why, (args, code, says) in cases.items():
         out = gamehall(data, "apps", "add", "club", *args)

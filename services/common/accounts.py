@@ -229,7 +229,7 @@ def add_app(
         secret = secrets.token_urlsafe(48)
     else:
         try:
-            algorithm, stored_keys = appkeys.check_public_keys(public_keys, algorithm)  # type: ignore[arg-type]
+            algorithm, stored_keys = appkeys.check_public_keys(public_keys, algorithm)
         except appkeys.KeyProblem as exc:
             return Rejected(code="invalid_keys", detail=str(exc))
     try:
@@ -260,7 +260,7 @@ def set_app_keys(engine: Engine, app_id: str, public_keys: list[dict[str, object
         if row.algorithm not in appkeys.CURVES:
             return Rejected(code="invalid_keys", detail=f"app {row.name} signs with {row.algorithm} (a secret), not public keys")
         try:
-            _, stored = appkeys.check_public_keys(public_keys, row.algorithm)  # type: ignore[arg-type]
+            _, stored = appkeys.check_public_keys(public_keys, row.algorithm)
         except appkeys.KeyProblem as exc:
             return Rejected(code="invalid_keys", detail=str(exc))
         row.public_keys = stored
@@ -274,7 +274,11 @@ def seal_stored_secrets(engine: Engine, keys: ServerKey) -> int:
     ``GAMEHALL_SERVER_KEY``): nothing is sealed with this one then."""
     sealed = 0
     with Session(engine) as session:
-        rows = session.execute(select(AppKey.app_id, AppKey.secret).where(AppKey.secret.is_not(None))).all()
+        rows = [
+            (app_id, secret)
+            for app_id, secret in session.execute(select(AppKey.app_id, AppKey.secret).where(AppKey.secret.is_not(None)))
+            if secret is not None
+        ]
     others = sorted({s[len(SEALED_PREFIX) :].partition(":")[0] for _, s in rows if is_sealed(s)} - {keys.key_id})
     if others:
         raise ServerKeyError(

@@ -140,9 +140,10 @@ def verification_key(algorithm: str, public_keys: list[dict[str, Any]] | None, k
             raise KeyProblem("the app has several public keys: name one with the JWT header's kid")
         jwk = public_keys[0]
     else:
-        jwk = next((k for k in public_keys if k.get("kid") == kid), None)
-        if jwk is None:
+        found = [k for k in public_keys if k.get("kid") == kid]
+        if not found:
             raise KeyProblem("no public key of the app has the JWT's kid")
+        jwk = found[0]
     try:
         return _load(algorithm, jwk.get("x", ""), jwk.get("y", ""))
     except (jwt.PyJWTError, ValueError, KeyError) as exc:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -297,3 +298,30 @@ def view_of(folded: FoldedMatch, seat: str | None) -> dict[str, Any]:
     assert folded.state is not None
     view = match_layer.view(folded.decider, folded.state, seat, folded.match_id, folded.seq)
     return msgspec.to_builtins(view)  # type: ignore[no-any-return]
+
+
+def test_gamehall_audit_opens_a_sealed_bundle_and_fails_on_a_changed_box(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from services.cli.main import app
+
+    bundle, _ = kc_match()
+    good = tmp_path / "match.json"
+    good.write_bytes(encode(bundle))
+    result = CliRunner().invoke(app, ["audit", "--file", str(good), "--quiet"])
+    assert result.exit_code == 0, result.output
+    sealed = sum(1 for e in envelopes(bundle) if e.sealed)
+    assert f"sealed decisions: {sealed}/{sealed} opened" in result.output
+
+    k = first_sealed(bundle)
+
+    def change(data: dict[str, Any]) -> None:
+        box = bytearray(base64.b64decode(data["sealed"]))
+        box[0] ^= 1  # the Poly1305 tag
+        data["sealed"] = base64.b64encode(bytes(box)).decode()
+
+    bad = tmp_path / "changed.json"
+    bad.write_bytes(encode(rechained(bundle, k, change)))
+    result = CliRunner().invoke(app, ["audit", "--file", str(bad), "--quiet"])
+    assert result.exit_code == 1
+    assert f"AUDIT FAILED: envelope #{k + 1} (seq {k + 1}): sealed events:" in result.output

@@ -68,6 +68,7 @@ class Live:
     # Derived from the server seed for a game with hidden information: seals what the public may
     # not see of each decision (domain/core/seal.py); None for a public game.
     seal_key: bytes | None = None
+    seal_key_stored: bool = False  # known to be on GH_SEALS (stored by this referee, or looked up)
     # (seat, command_id) -> (envelope seq, events) so that a seat's retry gets the first reply.
     # Command ids are scoped to (match, seat): another seat's id is a new command for this seat.
     decided: dict[tuple[str | None, str], tuple[int, tuple[Any, ...]]] = field(default_factory=dict)
@@ -254,7 +255,7 @@ class Referee:
         live.state, live.seq, live.last_stream_seq = fresh.state, fresh.seq, fresh.last_stream_seq
         live.rules_version = fresh.rules_version
         live.last_hash, live.server_seed, live.decided = fresh.last_hash, fresh.server_seed, fresh.decided
-        live.seal_key = fresh.seal_key
+        live.seal_key, live.seal_key_stored = fresh.seal_key, fresh.seal_key_stored
         live.last_recorded_at = fresh.last_recorded_at
         self.matches[env.match_id] = live
 
@@ -299,6 +300,7 @@ class Referee:
                 # stored before the match exists: a gateway that finds the match finds its key
                 live.seal_key = seal.seal_key(live.server_seed)
                 await self._store_seal_key(env.game, env.match_id, live.seal_key)
+                live.seal_key_stored = True
         envelope = EventEnvelope(
             match_id=env.match_id,
             game=env.game,
@@ -314,6 +316,10 @@ class Referee:
         )
         if live.seal_key is not None:
             envelope = seal.seal_envelope(game, envelope, live.seal_key)
+        elif seal.hides_something(game, envelope.events):
+            # never in the clear: without the seed (lost) there is no key to seal with
+            log.error("seal_key_unavailable", match_id=env.match_id, command_id=env.command_id)
+            return Rejected(code="unavailable", detail=f"the seal key of match {env.match_id!r} is not available")
         data = encode(envelope)
         appended = await self.store.append(
             subjects.match_subject(env.game, env.match_id),
@@ -401,7 +407,7 @@ class Referee:
         metrics.MATCH_RELOADS.labels(game_name).inc()
         stored = await self.store.load(subjects.match_subject(game_name, match_id))
         live = self.matches.get(match_id) or Live(game=game_name)
-        fresh = Live(game=game_name, lock=live.lock)
+        fresh = Live(game=game_name, lock=live.lock, seal_key_stored=live.seal_key_stored)
         if stored:
             cdc = codec(game_name)
             first = cdc.decode_envelope(stored[0].data)
@@ -425,10 +431,12 @@ class Referee:
             if fresh.state is not None and fresh.state.outcome is not None:
                 # The finish notice may have been lost in a crash after the append: republish (deduped).
                 await self._publish_finished(match_id, fresh)
-            elif fresh.seal_key is not None and not await self._seal_key_stored(game_name, match_id):
-                # a match created before its key was kept (or whose key was lost): the gateway needs
-                # it before the next sealed decision is stored
-                await self._store_seal_key(game_name, match_id, fresh.seal_key)
+            elif fresh.seal_key is not None and not fresh.seal_key_stored:
+                if not await self._seal_key_stored(game_name, match_id):
+                    # a match created before its key was kept (or whose key was lost): the gateway
+                    # needs it before the next sealed decision is stored
+                    await self._store_seal_key(game_name, match_id, fresh.seal_key)
+                fresh.seal_key_stored = True
         self.matches[match_id] = fresh
         return fresh
 

@@ -23,6 +23,7 @@ from contracts.audit import StoredEnvelope
 from contracts.codecs import codec
 from contracts.envelope import Accepted, Rejected
 from contracts.games.kings_corner import RoundDealt
+from contracts.match import Resign
 from domain.audit import audit, decode_bundle
 from domain.core import match as match_layer
 from domain.core import seal
@@ -187,10 +188,24 @@ async def test_the_seal_key_is_kept_beside_the_seed_and_a_restarted_referee_open
     async with own_nats(tmp_path / "nats") as nc:
         referee = Referee(nc, nc.jetstream())
         await referee.start()
-        await restarted_referee_opens_the_log(nc, referee)
+        match_id, seat, token = await restarted_referee_opens_the_log(nc, referee)
+        # A referee whose secrets store lacks the seed cannot open the log: a typed refusal, and
+        # nothing is stored in the clear.
+        async with own_nats(tmp_path / "elsewhere") as other:
+            blind = Referee(nc, nc.jetstream(), secrets_js=other.jetstream())
+            await blind.start()
+            before = len(await raw_log(nc, match_id))
+            try:
+                refused = await commands.send(nc, "kings-corner", match_id, Resign(), seat, token, "blind")
+                assert isinstance(refused, Rejected) and refused.code == "unavailable", refused
+                assert "seal key" in refused.detail
+                assert len(await raw_log(nc, match_id)) == before
+            finally:
+                await blind.stop()
 
 
-async def restarted_referee_opens_the_log(nc: Any, referee: Referee) -> None:
+async def restarted_referee_opens_the_log(nc: Any, referee: Referee) -> tuple[str, str, str]:
+    """A referee that restarts opens the sealed log; the match, a seat and its token."""
     created = await commands.create_match(nc, "kings-corner", seats=2)
     assert not isinstance(created, Rejected), created
     js = nc.jetstream()
@@ -231,6 +246,7 @@ async def restarted_referee_opens_the_log(nc: Any, referee: Referee) -> None:
         assert isinstance(first, Accepted) and first.duplicate and first.events == reply.events
     finally:
         await fresh.stop()
+    return created.match_id, seat, created.tokens[seat]
 
 
 async def publish_log(nc: Any, match_id: str, datas: list[str]) -> None:

@@ -27,6 +27,9 @@ SEAL_SUBJECTS = "seal.>"
 
 DEFAULT_PARTITIONS = 4
 REFEREE_QUEUE = "referees"
+COMMAND_SUBJECTS = "cmd.>"  # every command subject (command_subject below)
+# A referee answers this subject (queue group) so that readiness can ask "is any referee there?".
+REFEREE_PING = "gamehall.ping.referee"
 
 MATCH_CREATED = "integration.match_created"
 MATCH_FINISHED = "integration.match_finished"

@@ -519,3 +519,15 @@ def nats_metrics(
             await health.stop()
 
     asyncio.run(main())
+
+
+@deploy_app.command("nats-permissions")
+def nats_permissions(
+    markdown: Annotated[
+        bool, typer.Option("--markdown", help="The table of docs/operations.md instead of the server configuration.")
+    ] = False,
+) -> None:
+    """Print the NATS accounts, users and allow-lists of every service (deploy/nats/accounts.conf), from the table in services/common/natsauth.py."""
+    from services.common import natsauth
+
+    typer.echo(natsauth.permissions_markdown() if markdown else natsauth.deployed_accounts_config(), nl=False)

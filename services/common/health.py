@@ -25,12 +25,12 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from contracts import subjects
 from services.common import metrics
+from services.common.natsio import used_streams
 
 Check = Callable[[], Awaitable[str | None]]  # None: fine; else what is wrong
 CHECK_TIMEOUT_S = 2.0
 SAMPLE_INTERVAL_S = 5.0  # how often the readiness gauges are refreshed
-# A referee answers this subject (queue group) so that readiness can ask "is any referee there?".
-REFEREE_PING = "gamehall.ping.referee"
+REFEREE_PING = subjects.REFEREE_PING
 
 
 def not_yet(problem: str) -> Check:
@@ -45,8 +45,9 @@ def nats_checks(nc: Client) -> dict[str, Check]:
         return None if nc.is_connected else "not connected to NATS"
 
     async def streams() -> str | None:
+        # only the streams the connection's identity may see (services.common.natsauth)
         js = nc.jetstream()
-        for name in (subjects.MATCH_STREAM, subjects.INTEGRATION_STREAM):
+        for name in used_streams(nc, (subjects.MATCH_STREAM, subjects.INTEGRATION_STREAM)):
             await js.stream_info(name)
         return None
 

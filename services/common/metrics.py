@@ -93,6 +93,13 @@ QUEUE_WAIT = Histogram(
     ["game"],
     buckets=(1, 2, 5, 10, 20, 30, 60, 120, 300, 600),
 )
+# Refusals of the NATS server (natsio.connect's error callback): a service that tries what its
+# allow-list (services/common/natsauth.py) does not give it, or someone using its credential.
+NATS_PERMISSION_DENIED = Counter(
+    "gamehall_nats_permission_denied_total",
+    "Publishes and subscriptions the NATS server refused a service (permissions violation)",
+    ["service"],
+)
 JETSTREAM_CONSUMERS = Gauge(
     "gamehall_jetstream_consumers", "Consumers the NATS server holds on a gamehall stream", ["stream"]
 )

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import re
+import weakref
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any
 
 import nats
 import nats.errors
@@ -23,26 +28,90 @@ from nats.js.errors import APIError, BadRequestError, BucketNotFoundError, NotFo
 from nats.js.kv import KeyValue
 
 from contracts import subjects
+from services.common import logs, metrics, natsauth
 from services.common.natsauth import Credential
 
 WRONG_LAST_SEQUENCE = 10071  # JetStream err_code for Nats-Expected-Last-Subject-Sequence mismatch
 DUPLICATE_WINDOW_S = 600.0
 
 
+# The identity (a user of services.common.natsauth) each connection made by ``connect`` with a
+# credential runs as: ``ensure_streams`` and the readiness checks touch only what its row names.
+_IDENTITIES: weakref.WeakKeyDictionary[Client, str] = weakref.WeakKeyDictionary()
+# What nats-py hands the error callback for a refusal: the server's -ERR, lower-cased
+# ("nats: permissions violation for publish to \"cmd.ugolki.0.m1\"").
+_DENIED = re.compile(r'permissions violation for (publish|subscription) to "([^"]*)"')
+log = logs.get("nats")
+
+
+def identity_of(conn: Client | JetStreamContext) -> str | None:
+    """The identity a connection (or its JetStream context) runs as; None on an open server."""
+    nc = conn._nc if isinstance(conn, JetStreamContext) else conn
+    return _IDENTITIES.get(nc)
+
+
+def error_callback(service: str) -> Callable[[Exception], Awaitable[None]]:
+    """nats-py's error callback for ``service``: a permission violation is logged
+    (``nats_permission_denied``, with the subject) and counted
+    (``gamehall_nats_permission_denied_total{service}``); any other error is logged as nats-py
+    logs it by default."""
+    metrics.NATS_PERMISSION_DENIED.labels(service)
+
+    async def on_error(exc: Exception) -> None:
+        found = _DENIED.search(str(exc))
+        if found is None:
+            logging.getLogger("nats.aio.client").error("nats: encountered error", exc_info=exc)
+            return
+        metrics.NATS_PERMISSION_DENIED.labels(service).inc()
+        operation = "publish" if found.group(1) == "publish" else "subscribe"
+        log.warning("nats_permission_denied", service=service, operation=operation, subject=found.group(2))
+
+    return on_error
+
+
+def connect_options(name: str, credential: Credential | None = None) -> dict[str, Any]:
+    """The options every gamehall connection is made with (``connect``; FastStream's broker in
+    matchmaking takes the same): the user, its own reply inbox prefix (``_INBOX_<identity>``, the
+    only inbox its permissions let it subscribe to) and the error callback."""
+    service = credential.user if credential else name.removeprefix("gamehall-")
+    options: dict[str, Any] = {"error_cb": error_callback(service)}
+    if credential is not None:
+        options.update(
+            user=credential.user,
+            password=credential.password,
+            inbox_prefix=natsauth.inbox_prefix(credential.user),
+        )
+    return options
+
+
 async def connect(url: str, name: str, credential: Credential | None = None) -> Client:
     """Connect with endless reconnects.  ``url`` may list several servers of a cluster,
     comma-separated (``nats://a:4222,nats://b:4222``): the client starts from any that answers.
-    ``credential``: the service's user on a server with accounts (``services.common.natsauth``)."""
+    ``credential``: the service's user on a server with accounts (``services.common.natsauth``);
+    the connection then uses that identity's inbox prefix, and ``ensure_streams`` creates or
+    waits for what that identity's row says.  Every refusal of the server is logged and counted
+    (``error_callback``)."""
     servers = [part.strip() for part in url.split(",") if part.strip()]
-    auth = {"user": credential.user, "password": credential.password} if credential else {}
-    return await nats.connect(
+    nc = await nats.connect(
         servers,
         name=name,
         max_reconnect_attempts=-1,
         reconnect_time_wait=0.25,
         connect_timeout=5,
-        **auth,
+        **connect_options(name, credential),
     )
+    if credential is not None:
+        _IDENTITIES[nc] = credential.user
+    return nc
+
+
+def used_streams(conn: Client | JetStreamContext, names: tuple[str, ...]) -> tuple[str, ...]:
+    """Those of ``names`` the connection's identity uses (all of them on an open server)."""
+    identity = identity_of(conn)
+    if identity is None:
+        return names
+    used = natsauth.streams_used(identity)
+    return tuple(n for n in names if n in used)
 
 
 def _stream(name: str, subject: str, replicas: int = 1) -> StreamConfig:
@@ -79,6 +148,53 @@ APP_STREAMS = (
 SECRET_STREAMS = (subjects.SECRET_STREAM,)
 
 
+ONE_SHOT_WAIT_S = 15.0  # how long an operator command waits for a stream the referee creates
+TRANSIENT = (BadRequestError, APIError, nats.errors.TimeoutError, nats.errors.NoRespondersError)
+
+
+class StreamMissing(SystemExit):
+    """A stream this identity may not create does not exist (an operator command, after a wait)."""
+
+    def __init__(self, stream: str) -> None:
+        creators = natsauth.creators_of(stream)
+        who = " or ".join(creators) or "nobody"
+        super().__init__(
+            f"NATS stream {stream} does not exist yet: the {who} creates it when it starts "
+            f"(gamehall up, or gamehall serve {creators[0] if creators else 'referee'})"
+        )
+        self.stream = stream
+
+
+async def await_stream(js: JetStreamContext, name: str, timeout: float = 30.0, wait_s: float | None = None) -> None:
+    """Wait until stream ``name`` exists (another identity creates it): as long as it takes, or
+    ``wait_s`` seconds, then :class:`StreamMissing` (operator commands: ``ONE_SHOT_WAIT_S``).
+    Errors other than "no such stream" are retried for ``timeout`` seconds as in
+    ``ensure_streams``."""
+    identity = identity_of(js)
+    if wait_s is None and identity in natsauth.ONE_SHOT:
+        wait_s = ONE_SHOT_WAIT_S
+    loop = asyncio.get_running_loop()
+    missing_until = None if wait_s is None else loop.time() + wait_s
+    failing_since: float | None = None
+    said = False
+    while True:
+        try:
+            await js.stream_info(name)
+            return
+        except NotFoundError:
+            failing_since = None
+            if missing_until is not None and loop.time() > missing_until:
+                raise StreamMissing(name) from None
+            if not said:
+                log.info("nats_stream_awaited", stream=name, created_by=list(natsauth.creators_of(name)))
+                said = True
+        except TRANSIENT:
+            failing_since = failing_since or loop.time()
+            if loop.time() - failing_since > timeout:
+                raise
+        await asyncio.sleep(0.25)
+
+
 async def ensure_streams(
     js: JetStreamContext,
     timeout: float = 30.0,
@@ -88,12 +204,24 @@ async def ensure_streams(
     """Create the streams if missing, with ``replicas`` copies (3 on a JetStream cluster), and
     raise the replica count of existing streams to it.  Idempotent, safe when several services
     start at once, and patient with a nats-server that is still recovering its streams after a
-    restart or a cluster that is still electing its leaders."""
+    restart or a cluster that is still electing its leaders.
+
+    On a connection of an identity (``connect`` with a credential) only the streams of
+    ``streams`` that its row uses are touched: those it creates as above, the others waited for
+    (``await_stream``), so services start in any order; then its durable consumers are moved to
+    its own inbox if an older version left them delivering elsewhere (``adopt_durables``)."""
+    identity = identity_of(js)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     for name, subject in STREAM_SUBJECTS:
         if name not in streams:
             continue
+        if identity is not None:
+            if name not in natsauth.streams_used(identity):
+                continue
+            if name not in natsauth.streams_created(identity):
+                await await_stream(js, name, timeout)
+                continue
         config = _stream(name, subject, replicas)
         while True:
             try:
@@ -105,10 +233,33 @@ async def ensure_streams(
                     if (info.config.num_replicas or 1) < replicas:
                         await js.update_stream(config)
                 break
-            except (BadRequestError, APIError, nats.errors.TimeoutError, nats.errors.NoRespondersError):
+            except TRANSIENT:
                 if loop.time() > deadline:
                     raise
                 await asyncio.sleep(0.2)
+    if identity is not None:
+        await adopt_durables(js, identity, streams)
+
+
+async def adopt_durables(js: JetStreamContext, identity: str, streams: tuple[str, ...]) -> None:
+    """The durable push consumers of ``identity`` on ``streams`` deliver to its own inbox prefix:
+    one created before the identities had their own inboxes (``_INBOX.…``, which it may no
+    longer subscribe to) gets a new deliver subject, and keeps its position and pending acks."""
+    prefix = natsauth.inbox_prefix(identity) + "."
+    for stream, consumer in natsauth.durables_of(identity):
+        if stream not in streams:
+            continue
+        try:
+            info = await js.consumer_info(stream, consumer)
+        except NotFoundError:
+            continue
+        config = info.config
+        old = config.deliver_subject
+        if not old or old.startswith(prefix):
+            continue
+        config.deliver_subject = js._nc.new_inbox()
+        await js.add_consumer(stream, config=config)
+        log.info("nats_consumer_moved", stream=stream, consumer=consumer, deliver_subject=config.deliver_subject)
 
 
 BUCKETS = (subjects.TICKETS_BUCKET,)
@@ -117,11 +268,21 @@ BUCKETS = (subjects.TICKETS_BUCKET,)
 async def ensure_buckets(js: JetStreamContext, timeout: float = 30.0, replicas: int = 1) -> dict[str, KeyValue]:
     """The key-value buckets (the matchmaking queue), created if missing with ``replicas``
     copies; existing ones get their replica count raised to it.  Idempotent like
-    ``ensure_streams``."""
+    ``ensure_streams``, and like it, on a connection of an identity, only the buckets its row
+    uses: created if it creates them, else waited for."""
+    identity = identity_of(js)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     out: dict[str, KeyValue] = {}
     for bucket in BUCKETS:
+        stream = subjects.kv_stream(bucket)
+        if identity is not None:
+            if stream not in natsauth.streams_used(identity):
+                continue
+            if stream not in natsauth.streams_created(identity):
+                await await_stream(js, stream, timeout)
+                out[bucket] = await js.key_value(bucket)
+                continue
         while True:
             try:
                 try:
@@ -131,13 +292,13 @@ async def ensure_buckets(js: JetStreamContext, timeout: float = 30.0, replicas: 
                         KeyValueConfig(bucket=bucket, history=1, storage=StorageType.FILE, replicas=replicas, direct=True)
                     )
                 else:
-                    info = await js.stream_info(subjects.kv_stream(bucket))
+                    info = await js.stream_info(stream)
                     if (info.config.num_replicas or 1) < replicas:
                         info.config.num_replicas = replicas
                         await js.update_stream(info.config)
                 out[bucket] = kv
                 break
-            except (BadRequestError, APIError, nats.errors.TimeoutError, nats.errors.NoRespondersError):
+            except TRANSIENT:
                 if loop.time() > deadline:
                     raise
                 await asyncio.sleep(0.2)

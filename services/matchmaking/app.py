@@ -337,7 +337,10 @@ class MatchmakingService:
         # ``url`` may list several servers of a cluster, comma-separated, as for every service
         # (services.common.natsio.connect); FastStream takes them as a list.
         servers = [part.strip() for part in url.split(",") if part.strip()]
-        broker = NatsBroker(servers, logger=None, security=security)
+        # the identity's own reply inbox and the error callback that logs and counts refusals
+        options = natsio.connect_options(f"gamehall-{SERVICE}", credential)
+        own = {key: options[key] for key in ("error_cb", "inbox_prefix") if key in options}
+        broker = NatsBroker(servers, logger=None, security=security, **own)
 
         async def raw_body(msg: Any) -> bytes:
             return bytes(msg.body)

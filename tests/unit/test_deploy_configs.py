@@ -117,56 +117,6 @@ def test_documented_nats_server_flags_exist() -> None:
                     assert flag in known, f"{doc.name}: nats-server has no {flag} ({sentence.strip()[:120]})"
 
 
-def test_every_server_config_runs_the_embedded_servers_accounts() -> None:
-    """deploy/nats/accounts.conf is the layout of services/common/natsauth.py: the same users,
-    the same denials; every server config (single and cluster nodes) includes it."""
-    from services.common import natsauth
-
-    accounts = (ROOT / "deploy/nats/accounts.conf").read_text()
-    for user in natsauth.ALL_USERS:
-        assert f"user: {user}," in accounts, user
-    for subject in (*natsauth.DENY_PUBLISH, *natsauth.DENY_SUBSCRIBE, *natsauth.DENY_QUEUE_WRITE):
-        assert f'"{subject}"' in accounts, subject
-    # each user's permission block denies exactly what natsauth denies it (only the matchmakers
-    # write the queue bucket, only the gateway and cli append disputes)
-    import re
-
-    blocks = {
-        name: set(re.findall(r'"([^"]+)"', deny))
-        for name, deny in re.findall(r"^(\w+) = \{\s*publish: \{\s*deny: \[(.*?)\]", accounts, re.S | re.M)
-    }
-    for user in natsauth.SERVICE_USERS:
-        line = next(x for x in accounts.splitlines() if f"user: {user}," in x)
-        if user == natsauth.REFEREE:
-            assert "permissions" not in line
-            continue
-        block = line.rsplit("$", 1)[1].rstrip("}").strip()
-        assert blocks[block] == set(natsauth.deny_publish(user)), (user, block)
-        writes_queue = not set(natsauth.DENY_QUEUE_WRITE) & set(natsauth.deny_publish(user))
-        assert writes_queue is (user == natsauth.QUEUE_WRITER), user
-    servers = [ROOT / "deploy/nats/nats.conf", *sorted((ROOT / "deploy/nats/cluster").glob("n*.conf"))]
-    for conf in servers:
-        assert "accounts.conf" in conf.read_text(), conf
-
-
-def test_only_the_gateway_and_the_operator_command_write_disputes() -> None:
-    """accounts.conf gives the same users as natsauth.py the right to append to dispute.>."""
-    import re
-
-    from services.common import natsauth
-
-    accounts = (ROOT / "deploy/nats/accounts.conf").read_text()
-    assert '"dispute.>"' in accounts
-    for user in natsauth.SERVICE_USERS:
-        if user == natsauth.REFEREE:
-            continue
-        line = re.search(rf"\{{user: {re.escape(user)},.*\}}", accounts)
-        assert line is not None, user
-        writer = user in natsauth.DISPUTE_WRITERS
-        assert line.group(0).endswith("$RESTRICTED}") is writer, user
-        assert ("dispute.>" in natsauth.deny_publish(user)) is not writer, user
-
-
 def test_deploy_up_plans_compose_on_loopback(tmp_path: Path) -> None:
     """`gamehall deploy up` runs compose.yaml's commands and environment, with every compose host
     and port turned into a loopback port of its own and the mounted credentials copied."""

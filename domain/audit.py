@@ -286,7 +286,7 @@ def _audit_log(bundle: AuditBundle) -> AuditReport:
                 problems.append(f"{_where(i, env)}: {problem}")
                 return report(redecided)
             redecided += 1
-        elif env.command is None and not env.sealed:
+        elif env.command is None and not (env.sealed and key is None):  # a sealed one's is in its box
             problems.append(f"{_where(i, env)}: no recorded command to re-decide")
         current: list[Any] = [None]
 

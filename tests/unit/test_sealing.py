@@ -325,3 +325,19 @@ def test_gamehall_audit_opens_a_sealed_bundle_and_fails_on_a_changed_box(tmp_pat
     result = CliRunner().invoke(app, ["audit", "--file", str(bad), "--quiet"])
     assert result.exit_code == 1
     assert f"AUDIT FAILED: envelope #{k + 1} (seq {k + 1}): sealed events:" in result.output
+
+
+def test_a_box_without_the_command_is_found_once_opened() -> None:
+    """A forger who seals a decision without its command (so nothing would be re-decided) is named."""
+    bundle, decisions = kc_match()
+    k = first_sealed(bundle)
+    env = envelopes(bundle)[k]
+    nonce = seal.seal_nonce(env.match_id, env.seq)
+    plaintext = encode({"type": "sealed_decision.v1", "command": None, "events": list(decisions[k][2])})
+    box = SecretBox(seal.seal_key(SEED)).encrypt(plaintext, nonce).ciphertext
+
+    def forge(data: dict[str, Any]) -> None:
+        data["sealed"] = base64.b64encode(box).decode()
+
+    report = audit(rechained(bundle, k, forge))
+    assert any(f"envelope #{k + 1}" in p and "no recorded command" in p for p in report.problems), report.problems

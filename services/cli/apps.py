@@ -62,18 +62,15 @@ def _public_keys(jwks: Path | None, public_key: list[Path] | None) -> list[dict[
 
 
 def _read(path: Path) -> bytes:
+    """A key file, read as every command reads a file (``services.cli.files``: a regular file,
+    refused before it is read otherwise), of at most MAX_KEY_FILE bytes."""
+    from services.cli.files import Unreadable, read_input
+
     try:
-        if not path.is_file():
-            raise OSError("not a regular file")
-        with path.open("rb") as f:
-            data = f.read(MAX_KEY_FILE + 1)
-    except OSError as exc:
-        typer.echo(f"cannot read {path}: {exc}", err=True)
+        return read_input(path, MAX_KEY_FILE)
+    except Unreadable as exc:
+        typer.echo(str(exc), err=True)
         raise typer.Exit(2) from None
-    if len(data) > MAX_KEY_FILE:
-        typer.echo(f"{path} is larger than a key file ({MAX_KEY_FILE} bytes)", err=True)
-        raise typer.Exit(2)
-    return data
 
 
 MAX_KEY_FILE = 64 * 1024

@@ -1,5 +1,6 @@
 """The one way the ``gamehall`` commands read a file a user names (``rules replay FILE``,
-``audit --file BUNDLE``, ``audit --keys KEYS.json``, ``--set key=@file.json``).
+``audit --file BUNDLE``, ``audit --keys KEYS.json``, ``--set key=@file.json``, ``apps add/keys
+--jwks FILE --public-key FILE``, the key files at most 64 KiB).
 
 The file is opened without blocking (a FIFO does not hang the command), checked with ``fstat``
 on the open descriptor, and refused **before a byte is read** unless it is a regular file of at

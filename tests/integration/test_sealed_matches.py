@@ -32,7 +32,7 @@ from domain.games import registry
 from services.common import commands
 from services.common.natsio import EventStore
 from services.referee.core import Referee
-from tests.support.bundles import played_match
+from tests.support.bundles import clear_values, played_match
 from tests.support.redaction import strings
 from tests.support.referees import own_nats
 
@@ -40,17 +40,6 @@ pytestmark = pytest.mark.integration
 
 KC = registry.get("kings-corner")
 CODEC = codec("kings-corner")
-
-
-def clear_values(obj: Any) -> set[str]:
-    """Every string value of a stored envelope decoded as plain JSON, the sealed box left out."""
-    if isinstance(obj, str):
-        return {obj}
-    if isinstance(obj, dict):
-        return set().union(set(), *(clear_values(v) for k, v in obj.items() if k != "sealed"))
-    if isinstance(obj, list):
-        return set().union(set(), *(clear_values(v) for v in obj))
-    return set()
 
 
 def played(envelopes: list[Any]) -> set[str]:

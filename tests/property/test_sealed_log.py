@@ -32,6 +32,7 @@ from domain.core.words import LANGS
 from domain.games.registry import GAMES
 from services.common.matchlist import Lane, row_values
 from tests.property.test_conformance import create_command, playable_seat_counts
+from tests.support.bundles import clear_values
 from tests.support.redaction import strings
 
 PLAYOUT_CAP = 600  # decisions per playout (enough for several deals of every card game)
@@ -42,17 +43,6 @@ CASES = [
     if game.hidden_info
     for i, preset in enumerate(game.presets)
 ]
-
-
-def clear_values(obj: Any) -> set[str]:
-    """Every string value of decoded JSON but the sealed box (keys are field names)."""
-    if isinstance(obj, str):
-        return {obj}
-    if isinstance(obj, dict):
-        return set().union(set(), *(clear_values(v) for k, v in obj.items() if k != "sealed"))
-    if isinstance(obj, list):
-        return set().union(set(), *(clear_values(v) for v in obj))
-    return set()
 
 
 def hidden_now(game: Any, state: match.MatchState) -> set[str]:

@@ -135,3 +135,15 @@ def claimed_at(bundle: AuditBundle, at: int) -> AuditBundle:
                 event["at"] = at
 
     return edited_last(bundle, move)
+
+
+def clear_values(obj: Any) -> set[str]:
+    """Every string value of a stored envelope decoded as plain JSON, the sealed box left out
+    (what any reader of the match stream sees in clear)."""
+    if isinstance(obj, str):
+        return {obj}
+    if isinstance(obj, dict):
+        return set().union(set(), *(clear_values(v) for k, v in obj.items() if k != "sealed"))
+    if isinstance(obj, list):
+        return set().union(set(), *(clear_values(v) for v in obj))
+    return set()

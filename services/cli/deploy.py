@@ -47,6 +47,8 @@ HEALTHY_AFTER_S = 60.0
 # Ports a compose service listens on, by the variable that sets them.
 NATS_ADDRESS_VARS = ("GH_NATS_LISTEN", "GH_NATS_HTTP", "GH_NATS_CLUSTER_LISTEN")
 SERVICE_PORT_VARS = ("GAMEHALL_METRICS_PORT", "GAMEHALL_HTTP_PORT")
+# Variables naming a file compose mounts into the container: a process reads the mounted source.
+MOUNTED_FILE_VARS = ("GAMEHALL_SERVER_KEY", "GAMEHALL_MATCHMAKING_KEY", "GAMEHALL_MATCHMAKING_KEYS")
 
 
 @dataclass
@@ -143,6 +145,16 @@ def ensure_server_key(creds: Path) -> Path:
     return path
 
 
+def ensure_matchmaking_key(creds: Path) -> Path:
+    """``creds/matchmaking.key``, matchmaking's table-signing key, and ``creds/matchmaking.pub``
+    beside it for the referees (made once, kept across starts)."""
+    from services.common import tablekeys
+
+    path = creds / "matchmaking.key"
+    tablekeys.load_or_create(path)
+    return path
+
+
 def resolve_source(source: str, folder: Path, state: Path) -> Path:
     """A volume's source: ``./creds/…`` is the state folder's credentials, ``./…`` the deploy folder."""
     if source.startswith("./creds/") or source == "./creds":
@@ -223,8 +235,9 @@ def plan(folder: Path, state: Path, db_url: str) -> Plan:
                 if var in env:
                     env[var] = LOOPBACK
             env["GAMEHALL_DATA_DIR"] = str(state / "data")
-            if "GAMEHALL_SERVER_KEY" in env:  # the file compose mounts (creds/server.key)
-                env["GAMEHALL_SERVER_KEY"] = local_path(env["GAMEHALL_SERVER_KEY"], binds)
+            for var in MOUNTED_FILE_VARS:  # files compose mounts (creds/server.key, creds/matchmaking.*)
+                if var in env:
+                    env[var] = local_path(env[var], binds)
             argv = gamehall_args(*[str(a) for a in svc["command"][1:]])
         result.processes.append(Planned(name, kind, argv, {**base, **env}, ports))
     return result
@@ -332,6 +345,7 @@ def run_up(folder: Path, state: Path, db_url: str, metrics_port: int, echo: Any 
         return 1
     ensure_nats_credentials(state / "creds")
     ensure_server_key(state / "creds")
+    ensure_matchmaking_key(state / "creds")
     the_plan = plan(folder, state, db_url)
     port = metrics_port or free_port()
     server, _thread = start_http_server(port, addr=LOOPBACK)

@@ -45,7 +45,7 @@ def _write(path: Path, text: str, exclusive: bool) -> None:
 
 def load_or_create(path: Path) -> SigningKey:
     """The signing key in ``path`` (hex seed), made on first use (mode 0600, its folder 0700);
-    its public key is (re)written beside it."""
+    its public key is written beside it unless the file there already holds exactly that key."""
     path = Path(path)
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -60,11 +60,14 @@ def load_or_create(path: Path) -> SigningKey:
             f"gamehall: {path} is not a matchmaking signing key (a 64-digit hex seed): {exc}"
         ) from None
     public = bytes(key.verify_key)
-    line = f"{public.hex()}  # {key_id(public)}\n"
     pub = public_file(path)
-    if not pub.exists() or pub.read_text() != line:
+    try:
+        written = read_key_file(pub)
+    except ValueError:
+        written = []
+    if written != [public]:  # a file that already holds this key is left as it is (it may be mounted read-only)
         tmp = pub.with_suffix(".pub.tmp")
-        _write(tmp, line, exclusive=False)
+        _write(tmp, f"{public.hex()}  # {key_id(public)}\n", exclusive=False)
         tmp.replace(pub)
     return key
 

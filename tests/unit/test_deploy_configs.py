@@ -124,6 +124,7 @@ def test_deploy_up_plans_compose_on_loopback(tmp_path: Path) -> None:
 
     deploy.ensure_nats_credentials(tmp_path / "creds")
     deploy.ensure_server_key(tmp_path / "creds")
+    deploy.ensure_matchmaking_key(tmp_path / "creds")
     plan = deploy.plan(ROOT / "deploy", tmp_path, "postgresql+psycopg://postgres@127.0.0.1:5432/x")
     names = [p.name for p in plan.processes]
     services = compose()["services"]
@@ -145,6 +146,14 @@ def test_deploy_up_plans_compose_on_loopback(tmp_path: Path) -> None:
                 assert {f.name for f in creds.iterdir()} == mounted
     # the gateway's server key is the state folder's, as compose mounts it
     assert plan.process("gateway").env["GAMEHALL_SERVER_KEY"] == str(tmp_path / "creds" / "server.key")
+    # matchmaking signs with the state folder's key; every referee trusts its public key (only)
+    assert plan.process("matchmaking").env["GAMEHALL_MATCHMAKING_KEY"] == str(tmp_path / "creds" / "matchmaking.key")
+    for p in plan.processes:
+        if p.argv[-1] == "referee":
+            assert p.env["GAMEHALL_MATCHMAKING_KEYS"] == str(tmp_path / "creds" / "matchmaking.pub"), p.name
+        if p.argv[-1] != "matchmaking":
+            assert "GAMEHALL_MATCHMAKING_KEY" not in p.env, p.name
+            assert not any("matchmaking.key" in v for v in services[p.name].get("volumes", [])), p.name
     ports = [int(p.env["GAMEHALL_METRICS_PORT"]) for p in plan.processes if "GAMEHALL_METRICS_PORT" in p.env]
     assert len(ports) == len(set(ports)) == len([p for p in plan.processes if p.kind == "gamehall"])
     # the routes of each node name the other nodes' loopback cluster ports

@@ -33,7 +33,7 @@ from sqlalchemy.orm import Session
 from contracts.envelope import Rejected
 from services.common import appkeys
 from services.common.db import Account, AppKey
-from services.common.serverkey import SEALED_PREFIX, ServerKey, ServerKeyError, is_sealed
+from services.common.serverkey import ServerKey, ServerKeyError, is_sealed, sealed_with
 
 TOKEN_PREFIX = "gh_"
 PLAYER = "player"
@@ -122,20 +122,20 @@ def sign_up(engine: Engine, name: str, keys: ServerKey) -> tuple[Player, str] | 
 def by_token(engine: Engine, token: str, keys: ServerKey) -> Player | None:
     """The account of an API token.  An account made before tokens were hashed with the server
     key is found by its bare sha256 once, and its hash replaced by the keyed one."""
-    keyed = token_hash(token, keys)
-    with Session(engine) as session:
-        row = session.scalar(select(Account).where(Account.token_hash == keyed))
-        if row is not None:
-            return Player(name=row.name, account_id=row.account_id, operator=row.role == OPERATOR)
-    legacy = legacy_token_hash(token)
-    with Session(engine) as session, session.begin():
-        row = session.scalar(select(Account).where(Account.token_hash == legacy))
+    keyed, legacy = token_hash(token, keys), legacy_token_hash(token)
+    with Session(engine) as session:  # one query, for a known token and an unknown one alike
+        row = session.scalar(select(Account).where(Account.token_hash.in_((keyed, legacy))))
         if row is None:
             return None
         player = Player(name=row.name, account_id=row.account_id, operator=row.role == OPERATOR)
-        session.execute(
-            update(Account).where(Account.account_id == row.account_id, Account.token_hash == legacy).values(token_hash=keyed)
-        )
+        stale = row.token_hash == legacy
+    if stale:
+        with Session(engine) as session, session.begin():
+            session.execute(
+                update(Account)
+                .where(Account.account_id == player.account_id, Account.token_hash == legacy)
+                .values(token_hash=keyed)
+            )
     return player
 
 
@@ -279,7 +279,7 @@ def seal_stored_secrets(engine: Engine, keys: ServerKey) -> int:
             for app_id, secret in session.execute(select(AppKey.app_id, AppKey.secret).where(AppKey.secret.is_not(None)))
             if secret is not None
         ]
-    others = sorted({s[len(SEALED_PREFIX) :].partition(":")[0] for _, s in rows if is_sealed(s)} - {keys.key_id})
+    others = sorted({sealed_with(s) for _, s in rows if is_sealed(s)} - {keys.key_id})
     if others:
         raise ServerKeyError(
             f"this database's app secrets are sealed with server key {', '.join(others)}, but this process's key "

@@ -83,6 +83,11 @@ def is_sealed(stored: str | None) -> bool:
     return stored is not None and stored.startswith(SEALED_PREFIX)
 
 
+def sealed_with(stored: str) -> str:
+    """The id of the server key that sealed ``stored`` (a sealed value)."""
+    return stored[len(SEALED_PREFIX) :].partition(":")[0]
+
+
 def _read(path: Path) -> ServerKey:
     text = path.read_text().strip()
     if stat.S_IMODE(path.stat().st_mode) & 0o077:

@@ -288,15 +288,12 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
     url = normalise_url(url)
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
-        database = Path(parsed.database) if parsed.database and parsed.database != ":memory:" else None
-        if database is not None and not database.name.startswith("file:"):
-            database.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            _private_sqlite_files(database)
+        database = parsed.database
+        if database and database != ":memory:" and not Path(database).name.startswith("file:"):
+            Path(database).parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            _private_sqlite_files(Path(database))
         engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False}, **kwargs)
         event.listen(engine, "connect", _sqlite_pragmas)
-        if database is not None and not database.name.startswith("file:"):
-            # The -wal and -shm appear at the first connection: private once they exist.
-            event.listen(engine, "connect", lambda *_: _private_sqlite_files(database))
         return engine
     return create_engine(url, pool_pre_ping=True, **kwargs)
 

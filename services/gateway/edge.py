@@ -404,11 +404,7 @@ TOO_MANY_CONNECTIONS = (
     b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\nretry-after: 1\r\n"
     b"connection: close\r\ncontent-length: %d\r\n\r\n%s"
 )
-HEADER_TIMEOUT = (
-    b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\n"
-    b"connection: close\r\ncontent-length: %d\r\n\r\n%s"
-)
-BODY_TIMEOUT = (
+REQUEST_TIMEOUT = (  # headers or body not in time
     b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\n"
     b"connection: close\r\ncontent-length: %d\r\n\r\n%s"
 )
@@ -536,7 +532,7 @@ def guarded_http_protocol(guard: ConnectionGuard) -> type[asyncio.Protocol] | No
             guard.timed_out += 1
             if not self.transport.is_closing():
                 self.transport.write(
-                    _raw_error(HEADER_TIMEOUT, "header_timeout", "the request headers did not arrive in time")
+                    _raw_error(REQUEST_TIMEOUT, "header_timeout", "the request headers did not arrive in time")
                 )
                 self.transport.close()
 
@@ -577,7 +573,7 @@ def guarded_http_protocol(guard: ConnectionGuard) -> type[asyncio.Protocol] | No
             if cycle is None or not cycle.response_started:
                 self.transport.write(
                     _raw_error(
-                        BODY_TIMEOUT,
+                        REQUEST_TIMEOUT,
                         "body_timeout",
                         f"the request body did not arrive within {guard.body_timeout_s:g} s",
                     )

@@ -14,18 +14,16 @@ import pytest
 from services.cli.stackrun import in_process_stack
 from services.common import accounts, db
 from services.common import settings as settings_module
-from tests.support.natsserver import nats_server
 
 pytestmark = pytest.mark.integration
 
 
 @pytest.fixture
-async def stack(tmp_path: Path) -> AsyncIterator[tuple[httpx.AsyncClient, settings_module.Settings]]:
-    with nats_server(tmp_path / "nats") as url:
-        settings = settings_module.load().replace(nats_url=url, data_dir=tmp_path)
-        async with in_process_stack(settings, ("referee", "gateway")) as base:
-            async with httpx.AsyncClient(base_url=base, timeout=30) as client:
-                yield client, settings
+async def stack(nats_url: str, tmp_path: Path) -> AsyncIterator[tuple[httpx.AsyncClient, settings_module.Settings]]:
+    settings = settings_module.load().replace(nats_url=nats_url, data_dir=tmp_path)
+    async with in_process_stack(settings, ("referee", "gateway")) as base:
+        async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+            yield client, settings
 
 
 async def sign_up(client: httpx.AsyncClient, name: str) -> dict[str, str]:

@@ -24,7 +24,6 @@ import os
 import socket
 import stat
 import subprocess
-import sys
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -44,8 +43,8 @@ from contracts import subjects
 from contracts.envelope import CommandEnvelope
 from contracts.match import CreateMatch
 from services.common import natsauth, stack
+from tests.support import cli
 
-ROOT = Path(__file__).resolve().parents[2]
 # The identities of the APP account, and what each may do with the log (docs/operations.md
 # "NATS accounts and credentials").
 SEAL_READERS = ("referee", "gateway")
@@ -79,15 +78,7 @@ class Target:
         return natsauth.load_credential(natsauth.credentials_dir(self.data_dir) / f"{user}.json")
 
     def cli(self, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-        env = dict(os.environ, GAMEHALL_DATA_DIR=str(self.data_dir))
-        return subprocess.run(
-            [sys.executable, "-m", "services.cli.main", *args],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-        )
+        return cli.gamehall(dict(os.environ, GAMEHALL_DATA_DIR=str(self.data_dir)), *args, timeout=timeout)
 
 
 def target_of(data_dir: Path, body_timeout_s: float = 10.0) -> Target:

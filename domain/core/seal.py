@@ -101,10 +101,6 @@ def seal_envelope(game: Game, envelope: EventEnvelope[Any], key: bytes) -> Event
     )
 
 
-def is_sealed(envelope: EventEnvelope[Any]) -> bool:
-    return bool(envelope.sealed)
-
-
 class _SealedField(msgspec.Struct):
     sealed: str = ""
 

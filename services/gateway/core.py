@@ -225,12 +225,11 @@ class Gateway:
             if folded is None:
                 folded = FoldedMatch(match_id=match_id, game=game)
             items = await self.store.load(subject, after=folded.last_stream_seq, last=last)
-            if folded.seal_key is None and any(seal.is_sealed_data(item.data) for item in items):
-                folded.seal_key = await self.seal_key(game, match_id) or seal.revealed_key(
-                    [folded.decode(item) for item in items]
-                )
-            for item in items:
-                folded.apply(item)
+            envelopes = [folded.decode(item) for item in items]
+            if folded.seal_key is None and any(e.sealed for e in envelopes):
+                folded.seal_key = await self.seal_key(game, match_id) or seal.revealed_key(envelopes)
+            for item, envelope in zip(items, envelopes, strict=True):
+                folded.apply(item, envelope)
             if folded.state is None:
                 raise ApiError(404, "match_not_found", f"no match {match_id!r}")
             self._folded[match_id] = folded
@@ -329,7 +328,7 @@ class Gateway:
         )
         try:
             async for msg in sub.messages:
-                if folded.seal_key is None and seal.is_sealed_data(msg.data):
+                if folded.seal_key is None and folded.decider.hidden_info and seal.is_sealed_data(msg.data):
                     folded.seal_key = await self.seal_key(folded.game, folded.match_id)
                 yield Stored(stream_seq=msg.metadata.sequence.stream, data=msg.data)
         finally:

@@ -721,13 +721,12 @@ class Referee:
 
     async def _load_seed(self, game: str, match_id: str) -> bytes | None:
         try:
-            msg = await self.secrets_js.get_last_msg(
-                subjects.SECRET_STREAM, subjects.secret_subject(game, match_id)
-            )
+            seed = await self._stored_seed(game, match_id)
         except Exception:  # noqa: BLE001 - a missing seed only limits future chance events
+            seed = None
+        if seed is None:
             log.error("server_seed_missing", match_id=match_id)
-            return None
-        return bytes.fromhex((msg.data or b"").decode())
+        return seed
 
     # ------------------------------------------------------------ integration events
     async def _publish_started(self, match_id: str, live: Live) -> None:

@@ -13,15 +13,14 @@ from typing import Any
 
 import msgspec
 
-from contracts.audit import AuditBundle, StoredEnvelope
-from contracts.codecs import encode
-from contracts.envelope import EventEnvelope, Rejected
+from contracts.audit import AuditBundle
+from contracts.envelope import Rejected
 from contracts.match import CreateMatch
 from domain import audit as full_audit
 from domain.core import match, seal
-from domain.core.audit import envelope_hash, genesis_hash
 from domain.core.rng import commitment
 from domain.games import registry
+from tests.support.bundles import chain
 
 
 def record_match(game_name: str, ruleset: Any, preset: str, seats: int, seed: bytes, bot: str = "heuristic") -> AuditBundle:
@@ -38,8 +37,7 @@ def record_match(game_name: str, ruleset: Any, preset: str, seats: int, seed: by
         seed_commitment=commitment(seed),
     )
     match_id = f"bench-{game_name}-1"
-    stored: list[StoredEnvelope] = []
-    prev = genesis_hash(match_id)
+    decisions: list[tuple[str | None, Any, tuple[Any, ...]]] = []
     state = None
     r = random.Random(5)
     seat: str | None = None
@@ -50,34 +48,10 @@ def record_match(game_name: str, ruleset: Any, preset: str, seats: int, seed: by
         assert not isinstance(events, Rejected), events
         for e in events:
             state = match.evolve(game, state, e, seed)
-        env = EventEnvelope(
-            match_id=match_id,
-            game=game_name,
-            rules_version=game.rules_version,
-            seq=len(stored) + 1,
-            command_id=f"c{len(stored) + 1}",
-            correlation_id="",
-            recorded_at=0,
-            prev_hash=prev,
-            seat=seat,
-            command=msgspec.to_builtins(command),
-            events=tuple(events),
-        )
-        if game.hidden_info:
-            env = seal.seal_envelope(game, env, seal.seal_key(seed))
-        data = encode(env)
-        stored.append(StoredEnvelope(stream_seq=len(stored) + 1, data=data.decode()))
-        prev = envelope_hash(data)
+        decisions.append((seat, command, tuple(events)))
         assert state is not None
         if state.outcome is not None:
-            return AuditBundle(
-                match_id=match_id,
-                game=game_name,
-                rules_version=game.rules_version,
-                exported_at=0,
-                head_hash=prev,
-                envelopes=tuple(stored),
-            )
+            return chain(match_id, game_name, decisions, seal.seal_key(seed) if game.hidden_info else None)
         seat = r.choice(match.to_move(game, state))
         command = game.bots[bot](state.game_state, seat, r)
 

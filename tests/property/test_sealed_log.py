@@ -20,11 +20,10 @@ import json
 import random
 from typing import Any
 
-import msgspec
 import pytest
 
-from contracts.codecs import codec, encode
-from contracts.envelope import EventEnvelope, Rejected
+from contracts.codecs import codec
+from contracts.envelope import Rejected
 from domain.core import match, seal
 from domain.core.audit import envelope_hash, genesis_hash
 from domain.core.matchlog import Folded, fold_envelope, fold_envelopes
@@ -33,6 +32,7 @@ from domain.games.registry import GAMES
 from services.common.matchlist import Lane, row_values
 from tests.property.test_conformance import create_command, playable_seat_counts
 from tests.support.bundles import clear_values
+from tests.support.bundles import stored as stored_decision
 from tests.support.redaction import strings
 
 PLAYOUT_CAP = 600  # decisions per playout (enough for several deals of every card game)
@@ -79,20 +79,8 @@ def test_a_sealed_log_shows_a_spectator_exactly_what_it_may_see(game_name: str, 
         for event in events:
             state = match.evolve(game, state, event, server_seed)
         assert state is not None
-        envelope = EventEnvelope(
-            match_id=match_id,
-            game=game_name,
-            rules_version=game.rules_version,
-            seq=len(stored) + 1,
-            command_id=f"c{len(stored) + 1}",
-            correlation_id="",
-            recorded_at=len(stored),
-            prev_hash=prev,
-            seat=seat,
-            command=msgspec.to_builtins(command),
-            events=tuple(events),
-        )
-        data = encode(seal.seal_envelope(game, envelope, key))
+        seq = len(stored) + 1
+        data = stored_decision(match_id, game_name, seq, prev, seat, command, tuple(events), key)
         stored.append(data)
         prev = envelope_hash(data)
 
@@ -108,16 +96,16 @@ def test_a_sealed_log_shows_a_spectator_exactly_what_it_may_see(game_name: str, 
             assert raw["command"] is None
         blanked: set[str] = set()
         if hides:  # what the full decision names that neither its public events nor a spectator's view show
-            shown_after = strings(match.view(game, state, None, match_id, envelope.seq))
-            blanked = (strings(events) | strings(envelope.command)) - strings(spectator) - shown_after
+            shown_after = strings(match.view(game, state, None, match_id, seq))
+            blanked = (strings(events) | strings(command)) - strings(spectator) - shown_after
         leaked = clear_values(raw) & (hidden_now(game, state) | blanked) - {""}
-        assert not leaked, f"decision {envelope.seq}: in the clear: {sorted(leaked)[:8]}"
+        assert not leaked, f"decision {seq}: in the clear: {sorted(leaked)[:8]}"
 
         # The public events fold into the spectator's information state.
-        public = fold_envelope(game, Folded(state=public, seq=envelope.seq - 1), back).state
+        public = fold_envelope(game, Folded(state=public, seq=seq - 1), back).state
         assert public is not None
-        assert match.view(game, public, None, match_id, envelope.seq) == match.view(
-            game, state, None, match_id, envelope.seq
+        assert match.view(game, public, None, match_id, seq) == match.view(
+            game, state, None, match_id, seq
         )
         assert match.to_move(game, public) == match.to_move(game, state)
 

@@ -19,6 +19,37 @@ from domain.core.audit import envelope_hash, genesis_hash
 from domain.games import registry
 
 
+def stored(
+    match_id: str,
+    game: str,
+    seq: int,
+    prev_hash: str,
+    seat: str | None,
+    command: Any,
+    events: tuple[Any, ...],
+    seal_key: bytes | None = None,
+) -> bytes:
+    """Decision ``seq`` encoded as the referee stores it: its decided command and events, sealed
+    under ``seal_key`` when they hide something (``domain/core/seal.py``)."""
+    decider = registry.get(game)
+    env = EventEnvelope(
+        match_id=match_id,
+        game=game,
+        rules_version=decider.rules_version,
+        seq=seq,
+        command_id=f"c{seq}",
+        correlation_id=f"c{seq}",
+        recorded_at=1_700_000_000_000 + seq,
+        prev_hash=prev_hash,
+        seat=seat,
+        command=msgspec.to_builtins(command),
+        events=events,
+    )
+    if seal_key is not None:
+        env = seal.seal_envelope(decider, env, seal_key)
+    return encode(env)
+
+
 def chain(
     match_id: str,
     game: str,
@@ -26,36 +57,19 @@ def chain(
     seal_key: bytes | None = None,
 ) -> AuditBundle:
     """With ``seal_key``, decisions that hide something are sealed as the referee seals them."""
-    decider = registry.get(game)
-    rules_version = decider.rules_version
     prev = genesis_hash(match_id)
-    stored = []
+    envelopes = []
     for seq, (seat, command, events) in enumerate(decisions, start=1):
-        env = EventEnvelope(
-            match_id=match_id,
-            game=game,
-            rules_version=rules_version,
-            seq=seq,
-            command_id=f"c{seq}",
-            correlation_id=f"c{seq}",
-            recorded_at=1_700_000_000_000 + seq,
-            prev_hash=prev,
-            seat=seat,
-            command=msgspec.to_builtins(command),
-            events=events,
-        )
-        if seal_key is not None:
-            env = seal.seal_envelope(decider, env, seal_key)
-        data = encode(env)
-        stored.append(StoredEnvelope(stream_seq=seq, data=data.decode()))
+        data = stored(match_id, game, seq, prev, seat, command, events, seal_key)
+        envelopes.append(StoredEnvelope(stream_seq=seq, data=data.decode()))
         prev = envelope_hash(data)
     return AuditBundle(
         match_id=match_id,
         game=game,
-        rules_version=rules_version,
+        rules_version=registry.get(game).rules_version,
         exported_at=0,
         head_hash=prev,
-        envelopes=tuple(stored),
+        envelopes=tuple(envelopes),
     )
 
 

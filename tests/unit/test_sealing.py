@@ -25,7 +25,7 @@ from domain.core.audit import envelope_hash, genesis_hash
 from domain.games import registry
 from services.common.natsio import Stored
 from services.common.reader import FoldedMatch, SealKeyMissing, UnreadableLog
-from tests.support.bundles import played_match
+from tests.support.bundles import clear_values, played_match
 
 SEED = b"\x07" * 32  # played_match's server seed
 KC = registry.get("kings-corner")
@@ -38,17 +38,6 @@ def kc_match(seed: int = 1) -> tuple[AuditBundle, list[tuple[str | None, Any, tu
 
 def envelopes(bundle: AuditBundle) -> list[EventEnvelope[Any]]:
     return [CODEC.decode_envelope(s.data.encode()) for s in bundle.envelopes]
-
-
-def values(obj: Any, skip: str = "sealed") -> set[str]:
-    """Every string value in decoded JSON but the sealed box's."""
-    if isinstance(obj, str):
-        return {obj}
-    if isinstance(obj, dict):
-        return set().union(set(), *(values(v) for k, v in obj.items() if k != skip))
-    if isinstance(obj, list):
-        return set().union(set(), *(values(v) for v in obj))
-    return set()
 
 
 def rechained(bundle: AuditBundle, k: int, edit: Any) -> AuditBundle:
@@ -116,7 +105,7 @@ def test_no_card_of_a_hand_or_of_the_deck_is_in_the_clear() -> None:
         for event in events:
             if isinstance(event, RoundDealt):
                 secret = set(event.stock) | {c for hand in event.hands for c in hand}
-                clear = values(json.loads(stored.data))
+                clear = clear_values(json.loads(stored.data))
                 assert secret and not clear & secret, sorted(clear & secret)[:5]
                 assert stored.data.count('"order":[]') == 1  # the deck order only sealed
 

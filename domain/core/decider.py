@@ -39,6 +39,12 @@ class Preset(Generic[R]):
     ruleset: R
     description: str
     description_ru: str = ""
+    # How the lobby lists it (``GET /api/games``): the rules tradition or source it comes from and a
+    # short title, in English and in Russian (``domain.games.catalogue`` reads these).
+    family: str = ""
+    family_ru: str = ""
+    title: str = ""
+    title_ru: str = ""
 
     def described(self, lang: Lang) -> str:
         """The description in ``lang`` (English when it has none in ``lang``)."""
@@ -81,7 +87,7 @@ def no_hidden(_state: Any, _seat: Seat) -> frozenset[str]:
     return frozenset()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Decider(Generic[S, C, E, V, R]):
     # Identity: the contract names the game and lists its message types.
     contract: GameContract
@@ -100,19 +106,22 @@ class Decider(Generic[S, C, E, V, R]):
     hidden_info: bool  # some seat may not see everything (then ``hidden`` says what)
     # A bound on decisions in one match: random playouts of every preset end within it.
     max_decisions: int
-    # The pure functions.
+    # The pure functions.  A card game gives ``phases`` (``domain.core.cardgame.phases.Phases``)
+    # instead of ``decide``, ``legal_commands`` and ``to_move``, which then follow from it.
     initial_state: Callable[[R, tuple[Seat, ...], bytes | None], S]
-    decide: Callable[[S, Seat, C], tuple[E, ...] | Rejected]
     evolve: Callable[[S, E], S]
-    legal_commands: Callable[[S, Seat], tuple[C, ...]]  # canonical order; () when not to move
-    to_move: Callable[[S], frozenset[Seat]]
+    phases: Any = None
+    decide: Callable[[S, Seat, C], tuple[E, ...] | Rejected] = None  # type: ignore[assignment]
+    legal_commands: Callable[[S, Seat], tuple[C, ...]] = None  # type: ignore[assignment]  # canonical order; () when not to move
+    to_move: Callable[[S], frozenset[Seat]] = None  # type: ignore[assignment]
     outcome: Callable[[S], Outcome | None]
     view: Callable[[S, Seat | None], V]
     redact: Callable[[E, Seat | None], E | None]
     # Every string value (card id...) that ``seat`` may not see in this state.
     hidden: Callable[[S, Seat], frozenset[str]]
-    # A command in the game's notation (the label of a legal move in every view).
-    describe: Callable[[C], str]
+    # A command in the game's notation and words, in ``lang`` (the label of a legal move in every
+    # view): ``describe(command, lang)``; ``lang`` defaults to English.
+    describe: Callable[..., str]
     # Computer players by strength name, weakest first; ``default_bot`` is the one seated when
     # nobody names a strength.
     bots: Mapping[str, Bot[S, C]]
@@ -148,6 +157,25 @@ class Decider(Generic[S, C, E, V, R]):
     end_text: Callable[[S, Outcome, Mapping[Seat, str], Lang], str] | None = None
     # The view with its sentences in ``lang`` (Ugolki's warnings); None: ``view`` has no words.
     view_in: Callable[[S, Seat | None, Lang], V] | None = None
+    # The game's title in Russian (English: ``title``).
+    title_ru: str = ""
+    # A line of the match log for one event, as ``viewer`` may see it (None: a spectator), in
+    # ``lang``, given the state before the event; None (the function or its result): no line.
+    event_text: Callable[[S, E, Seat | None, Lang], str | None] | None = None
+    # A computer player's answer to another seat's draw offer: True accepts.  None: it declines.
+    draw_answer: Callable[[S, Seat], bool] | None = None
+    # Move-path enumeration for rules testing (``gamehall rules perft``): the number of move
+    # sequences of ``depth`` plies from ``state``.  None: the game has no perft.
+    perft: Callable[[S, int], int] | None = None
+
+    def __post_init__(self) -> None:
+        if self.phases is not None:
+            for name in ("decide", "legal_commands", "to_move"):
+                if getattr(self, name) is None:
+                    object.__setattr__(self, name, getattr(self.phases, name))
+        missing = [n for n in ("decide", "legal_commands", "to_move") if getattr(self, n) is None]
+        if missing:
+            raise TypeError(f"{self.contract.name}: give phases or {', '.join(missing)}")
 
     @property
     def name(self) -> str:
@@ -175,6 +203,10 @@ class Decider(Generic[S, C, E, V, R]):
 
     def preset_ruleset(self, preset: str) -> R:
         return self.presets[preset].ruleset
+
+    def title_in(self, lang: Lang) -> str:
+        """The game's title in ``lang`` (English when it has none in ``lang``)."""
+        return self.title_ru or self.title if lang == "ru" else self.title
 
 
 def auto_act(

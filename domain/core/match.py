@@ -105,7 +105,8 @@ def check_ruleset(game: Decider[Any, Any, Any, Any, Any], data: Any, seats: int)
     bad request at once, and ``decide_create`` calls it again on the command it decides."""
     if not game.min_seats <= seats <= game.max_seats:
         return Rejected(
-            code="invalid_seats", detail=f"{game.name} takes {game.min_seats}-{game.max_seats} seats, got {seats}"
+            code="invalid_seats",
+            detail=f"{game.name} takes {game.min_seats}-{game.max_seats} seats, got {seats}",
         )
     try:
         ruleset = msgspec.convert(data, game.ruleset_type)
@@ -541,7 +542,9 @@ def _expire(
         return Rejected(code="not_idle", detail=f"idle for {idle_ms} ms, the limit is {command.limit_ms} ms")
     seats = state.created.seats
     idle = tuple(s for s in seats if s in set(to_move(game, state)))
-    ruled = game.abandon(state.game_state, idle[0] if idle else seats[0]) if game.abandon is not None else None
+    ruled = (
+        game.abandon(state.game_state, idle[0] if idle else seats[0]) if game.abandon is not None else None
+    )
     if isinstance(ruled, Outcome):
         # a game whose abandonment rule is an outcome of its own (King's K16: aborted, no ranks)
         # ends an idle match with it as well
@@ -722,7 +725,8 @@ def view(
     legal: tuple[LegalMove, ...] = ()
     if viewer is not None and viewer in movers:
         legal = tuple(
-            LegalMove(label=game.describe(cmd), command=cmd) for cmd in game.legal_commands(state.game_state, viewer)
+            LegalMove(label=game.describe(cmd), command=cmd)
+            for cmd in game.legal_commands(state.game_state, viewer)
         )
     return MatchView(
         match_id=match_id,
@@ -823,7 +827,11 @@ def outcome_text(
     elif reason == "timeout" and worst:
         why = say(lang, f"timeout.{number}", who=joined(lang, worst))
     elif reason == "abandoned":
-        why = say(lang, f"abandoned.{number}", who=joined(lang, worst)) if worst else say(lang, "abandoned.nobody")
+        why = (
+            say(lang, f"abandoned.{number}", who=joined(lang, worst))
+            if worst
+            else say(lang, "abandoned.nobody")
+        )
     elif reason == "draw agreed":
         why = say(lang, "draw_agreed.two" if len(seats) == 2 else "draw_agreed.all")
     elif game.end_text is not None:

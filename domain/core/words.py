@@ -74,7 +74,7 @@ def seat_list(
 
 
 def joined(lang: Lang, items: list[str]) -> str:
-    """"a", "a and b", "a, b and c" ("и" in Russian)."""
+    """ "a", "a and b", "a, b and c" ("и" in Russian)."""
     if not items:
         return ""
     word = " и " if lang == "ru" else " and "

@@ -13,12 +13,17 @@ and calls it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
+from contracts.envelope import Rejected
 from domain.core import rng
+from domain.core.cardgame.builder import Builder
 from domain.core.cardgame.lifecycle import active
 from domain.core.cardgame.scoring import next_seat, seats_from
+
+S = TypeVar("S")
+E = TypeVar("E")
 
 
 def round_key(server_seed: bytes, client_seeds: Sequence[str]) -> bytes:
@@ -90,3 +95,18 @@ def verify_draw(stock: Sequence[str], drawn: Sequence[str], count: int, where: s
     if tuple(drawn) != top or count != len(drawn):
         return f"{where}: drew {list(drawn)}, the stock gives {list(top)}"
     return None
+
+
+def step(
+    b: Builder[S, E],
+    draw: Callable[[S], E | str],
+    after: Callable[[Builder[S, E]], Rejected | None] | None = None,
+) -> Rejected | None:
+    """The deal step of every card game: the chance event ``draw`` makes from rng_v1 for the
+    builder's state (or the reason it cannot: ``seed_unavailable``), folded at once, then the
+    game's ``after`` step (the first turn's automatic draw, kings to the corners ...)."""
+    dealt = draw(b.state)
+    if isinstance(dealt, str):
+        return Rejected(code="seed_unavailable", detail=dealt)
+    b.emit(dealt)
+    return after(b) if after is not None else None

@@ -16,10 +16,17 @@ and the round it dropped out in otherwise (elimination, resignation).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Final
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from operator import attrgetter
+from typing import Any, Final, Generic, TypeVar
 
 from contracts.envelope import Rejected
+from domain.core.cardgame.builder import Builder
+from domain.core.cardgame.phases import Phase
+
+S = TypeVar("S")
+E = TypeVar("E")
 
 WAITING: Final = "waiting"  # before the first deal
 SCORED: Final = "scored"  # a round has been scored; the next deal waits for Ready
@@ -80,3 +87,54 @@ def waiting_for(ready: Sequence[bool], out_round: Sequence[int]) -> frozenset[in
 def after_scoring(match_over: bool) -> str:
     """The phase after a round is scored."""
     return OVER if match_over else SCORED
+
+
+def _ready_flags(state: Any) -> Sequence[bool]:
+    return state.ready  # type: ignore[no-any-return]
+
+
+def _round_no(state: Any) -> int:
+    return state.round_no  # type: ignore[no-any-return]
+
+
+def _all_play(state: Any) -> Sequence[int]:
+    return (0,) * len(state.ready)
+
+
+@dataclass(frozen=True)
+class ReadyStep(Generic[S, E]):
+    """The ready lifecycle of every card game as one phase step: a seat's ``Ready`` (checked by
+    ``ready_problem``), its ``ready_event(state, i, client_seed)`` (the client seed as
+    ``recorded_seed`` keeps it), and, once every seat still playing is ready, the game's
+    ``deal(builder)`` step (usually ``domain.core.cardgame.deal.step``).
+
+    ``phase_of``, ``ready_of``, ``out_of`` and ``round_of`` read the state's phase, ready flags,
+    ``out_round`` (default: nobody out) and round number (0 before the first deal).
+    ``phase(name, ready_type)`` is the ``Phase`` of a between-rounds phase that runs this step.
+    """
+
+    ready_event: Callable[[S, int, str], E]
+    deal: Callable[[Builder[S, E]], Rejected | None]
+    phase_of: Callable[[S], str] = attrgetter("phase")
+    ready_of: Callable[[S], Sequence[bool]] = _ready_flags
+    out_of: Callable[[S], Sequence[int]] = _all_play
+    round_of: Callable[[S], int] = _round_no
+
+    def __call__(self, b: Builder[S, E], i: int, command: Any) -> Rejected | None:
+        s = b.state
+        problem = ready_problem(self.phase_of(s), self.ready_of(s), self.out_of(s), i, command.client_seed)
+        if problem is not None:
+            return problem
+        b.emit(self.ready_event(s, i, recorded_seed(self.round_of(s), command.client_seed)))
+        if all_ready(self.ready_of(b.state), self.out_of(b.state)):
+            return self.deal(b)
+        return None
+
+    def movers(self, state: S) -> frozenset[int]:
+        return waiting_for(self.ready_of(state), self.out_of(state))
+
+    def phase(self, name: str, ready_type: type[Any]) -> Phase[S, Any, E]:
+        def legal(state: S, i: int) -> tuple[Any, ...]:
+            return (ready_type(),) if i in self.movers(state) else ()
+
+        return Phase(name, (ready_type,), self.movers, legal, self)

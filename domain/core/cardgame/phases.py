@@ -54,3 +54,75 @@ def run(
     if problem is not None:
         return problem
     return b.result()
+
+
+def _phase_field(state: Any) -> str:
+    return state.phase  # type: ignore[no-any-return]
+
+
+def _seats_field(state: Any) -> tuple[str, ...]:
+    return state.seats  # type: ignore[no-any-return]
+
+
+def _no_guard(state: Any, i: int, command: Any) -> Rejected | None:
+    return None
+
+
+@dataclass(frozen=True)
+class Phases(Generic[S, C, E]):
+    """A card game's phases as a Decider field (``Decider.phases``): the Decider's ``decide``,
+    ``legal_commands`` and ``to_move`` are this object's, all read from one table.
+
+    - ``table``: phase name -> ``Phase``; ``phase_of(state)`` names the state's phase (by default
+      its ``phase`` field; a game may map a state to a phase of its own, such as a table that
+      cannot be played);
+    - ``evolve``: the game's evolve, which the decide steps' builder folds with;
+    - ``seats_of(state)``: the match's seats in turn order (default: the ``seats`` field);
+    - ``guard(state, i, command)``: checks of a command of seat index ``i`` before the phase is
+      consulted (a malformed command, say), or None;
+    - ``refuse(state, command)``: the rejection of a command its phase does not take (default:
+      ``wrong_phase``);
+    - ``order``: a sort key that puts legal commands into canonical order, or None to keep the
+      phase's own order.
+
+    A seat that is not in the match is refused with ``not_your_turn``.
+    """
+
+    table: Mapping[str, Phase[S, C, E]]
+    evolve: Callable[[S, E], S]
+    phase_of: Callable[[S], str] = _phase_field
+    seats_of: Callable[[S], Sequence[str]] = _seats_field
+    guard: Callable[[S, int, C], Rejected | None] = _no_guard
+    refuse: Callable[[S, C], Rejected] | None = None
+    order: Callable[[C], Any] | None = None
+
+    def phase(self, state: S) -> Phase[S, C, E]:
+        return self.table[self.phase_of(state)]
+
+    def decide(self, state: S, seat: str, command: C) -> tuple[E, ...] | Rejected:
+        seats = self.seats_of(state)
+        if seat not in seats:
+            return Rejected(code="not_your_turn", detail=f"{seat!r} is not a seat of this match")
+        i = seats.index(seat)
+        problem = self.guard(state, i, command)
+        if problem is not None:
+            return problem
+        phase = self.phase(state)
+        if not phase.accepts(command):
+            if self.refuse is not None:
+                return self.refuse(state, command)
+            return Rejected(
+                code="wrong_phase", detail=f"{type(command).__name__} is not taken in phase {phase.name}"
+            )
+        return run(phase, state, self.evolve, i, command)
+
+    def legal_commands(self, state: S, seat: str) -> tuple[C, ...]:
+        seats = self.seats_of(state)
+        if seat not in seats:
+            return ()
+        moves = self.phase(state).legal(state, seats.index(seat))
+        return tuple(sorted(moves, key=self.order)) if self.order is not None else tuple(moves)
+
+    def to_move(self, state: S) -> frozenset[str]:
+        seats = self.seats_of(state)
+        return frozenset(seats[j] for j in self.phase(state).movers(state))

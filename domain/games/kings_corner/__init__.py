@@ -21,7 +21,7 @@ from domain.games.kings_corner.deal import verify_chance
 from domain.games.kings_corner.decide import resign
 from domain.games.kings_corner.evolve import evolve
 from domain.games.kings_corner.explain import end_text, rules_help
-from domain.games.kings_corner.phases import decide, legal_commands, to_move
+from domain.games.kings_corner.phases import PHASED
 from domain.games.kings_corner.record import RECORD
 from domain.games.kings_corner.rules import DESCRIPTIONS, DESCRIPTIONS_RU, PRESETS, preset_problem
 from domain.games.kings_corner.scoring import outcome
@@ -48,7 +48,9 @@ GAME: Decider[KCState, KingsCornerCommand, KingsCornerEvent, KingsCornerView, Ki
     min_seats=2,
     max_seats=10,  # 2-6 on one deck, up to 10 with two decks (cz-two-decks); each ruleset checks its own range
     seat_names=seat_names,
-    presets={name: Preset(ruleset, DESCRIPTIONS[name], DESCRIPTIONS_RU[name]) for name, ruleset in PRESETS.items()},
+    presets={
+        name: Preset(ruleset, DESCRIPTIONS[name], DESCRIPTIONS_RU[name]) for name, ruleset in PRESETS.items()
+    },
     default_preset="cardgames-zone",
     validate=validate,
     chance=True,
@@ -57,10 +59,8 @@ GAME: Decider[KCState, KingsCornerCommand, KingsCornerEvent, KingsCornerView, Ki
     # acts while stock lasts); target matches end after a few dozen rounds at most in practice.
     max_decisions=200_000,
     initial_state=initial_state,
-    decide=decide,
     evolve=evolve,
-    legal_commands=legal_commands,
-    to_move=to_move,
+    phases=PHASED,
     outcome=outcome,
     view=view,
     redact=redact,

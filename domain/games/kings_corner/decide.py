@@ -25,9 +25,7 @@ from contracts.games.kings_corner import (
     PileMoved,
     PlayCard,
     PlayRun,
-    Ready,
     RunPlayed,
-    SeatReady,
     SeatResigned,
     TurnEnded,
 )
@@ -53,27 +51,6 @@ from domain.games.kings_corner.scoring import score_round
 from domain.games.kings_corner.state import CORNERS, CROSS, FACTS, N_CROSS, SLOT_INDEX, CardFacts, KCState
 
 B = Builder[KCState, KingsCornerEvent]
-
-
-def decide_ready(b: B, i: int, command: KingsCornerCommand) -> Rejected | None:
-    """Phases ``waiting`` and ``scored``: a seat's Ready; the last one deals the next round."""
-    assert isinstance(command, Ready)
-    state = b.state
-    problem = lifecycle.ready_problem(state.phase, state.ready, state.out_round, i, command.client_seed)
-    if problem is not None:
-        return problem
-    b.emit(
-        SeatReady(
-            seat=state.seats[i], client_seed=lifecycle.recorded_seed(state.round_no, command.client_seed)
-        )
-    )
-    if lifecycle.all_ready(b.state.ready, b.state.out_round):
-        dealt = deal(b.state)
-        if isinstance(dealt, str):
-            return reject("seed_unavailable", dealt)
-        b.emit(dealt)
-        turn_start(b)
-    return None
 
 
 def decide_place(b: B, i: int, command: KingsCornerCommand) -> Rejected | None:

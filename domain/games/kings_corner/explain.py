@@ -214,7 +214,12 @@ def rules_help(rs: KingsCornerRuleset, lang: Lang = DEFAULT_LANG) -> RulesHelp:
             cross=say(lang, f"build.{rs.cross_build}"),
             corner=say(lang, f"build.{rs.corner_build}"),
         ),
-        say(lang, "special.empty_except_king" if rs.empty_cross_accepts == "any_except_king" else "special.empty_any"),
+        say(
+            lang,
+            "special.empty_except_king"
+            if rs.empty_cross_accepts == "any_except_king"
+            else "special.empty_any",
+        ),
         say(lang, "special.move_pile"),
     ]
     if rs.king_pile_to_corner:
@@ -240,7 +245,9 @@ def rules_help(rs: KingsCornerRuleset, lang: Lang = DEFAULT_LANG) -> RulesHelp:
     if rs.first_turn_out_adjust:
         special.append(say(lang, "special.first_turn_out", value=rs.first_turn_out_adjust))
     if rs.corner_ace_bonus:
-        special.append(say(lang, "special.corner_ace", points=WORDS.count(lang, "points", rs.corner_ace_bonus)))
+        special.append(
+            say(lang, "special.corner_ace", points=WORDS.count(lang, "points", rs.corner_ace_bonus))
+        )
     return RulesHelp(
         game="kings-corner",
         title=say(lang, "title"),

@@ -17,10 +17,14 @@ from contracts.games.kings_corner import (
     PlayCard,
     PlayRun,
     Ready,
+    SeatReady,
 )
+from domain.core.cardgame import deal as dealing
 from domain.core.cardgame import lifecycle
-from domain.core.cardgame.phases import Phase, run
-from domain.games.kings_corner.decide import decide_place, decide_play, decide_ready
+from domain.core.cardgame.builder import Builder
+from domain.core.cardgame.phases import Phase, Phases
+from domain.games.kings_corner.deal import deal
+from domain.games.kings_corner.decide import decide_place, decide_play, turn_start
 from domain.games.kings_corner.evolve import evolve
 from domain.games.kings_corner.legal import place_moves, play_moves, reject
 from domain.games.kings_corner.state import SLOT_INDEX, STATUS, KCState
@@ -29,12 +33,16 @@ KCPhase = Phase[KCState, KingsCornerCommand, KingsCornerEvent]
 ACTIONS: tuple[type, ...] = (DrawCard, PlayCard, PlayRun, MovePile, MoveKingPile, EndTurn)
 
 
-def _ready_movers(s: KCState) -> frozenset[int]:
-    return lifecycle.waiting_for(s.ready, s.out_round)
+def _deal(b: Builder[KCState, KingsCornerEvent]) -> Rejected | None:
+    """The last Ready deals the round (§5.2) and starts the first turn (§5.3)."""
+    return dealing.step(b, deal, after=lambda b: turn_start(b))
 
 
-def _ready_legal(s: KCState, i: int) -> tuple[KingsCornerCommand, ...]:
-    return (Ready(),) if i in _ready_movers(s) else ()
+READY: lifecycle.ReadyStep[KCState, KingsCornerEvent] = lifecycle.ReadyStep(
+    ready_event=lambda s, i, seed: SeatReady(seat=s.seats[i], client_seed=seed),
+    deal=_deal,
+    out_of=lambda s: s.out_round,
+)
 
 
 def _current(s: KCState) -> frozenset[int]:
@@ -49,34 +57,40 @@ def _nothing(s: KCState, i: int) -> tuple[KingsCornerCommand, ...]:
     return ()
 
 
-def _refuse(b: object, i: int, command: KingsCornerCommand) -> Rejected | None:
+def _refuse_over(b: object, i: int, command: KingsCornerCommand) -> Rejected | None:
     return reject("round_not_active", "the match is over")
 
 
+def _refuse_seats(
+    b: Builder[KCState, KingsCornerEvent], i: int, command: KingsCornerCommand
+) -> Rejected | None:
+    return reject("invalid_seats", b.state.seat_problem or "")
+
+
 PHASES: dict[str, KCPhase] = {
-    "waiting": Phase("waiting", (Ready,), _ready_movers, _ready_legal, decide_ready),
+    "waiting": READY.phase("waiting", Ready),
     "play": Phase(
         "play", ACTIONS, _current, lambda s, i: play_moves(s, i) if s.current == i else (), decide_play
     ),
     "place": Phase(
         "place", ACTIONS, _current, lambda s, i: place_moves(s, i) if s.current == i else (), decide_place
     ),
-    "scored": Phase("scored", (Ready,), _ready_movers, _ready_legal, decide_ready),
-    "over": Phase("over", (), _nobody, _nothing, _refuse),
+    "scored": READY.phase("scored", Ready),
+    "over": Phase("over", (), _nobody, _nothing, _refuse_over),
+    # A table whose seats the ruleset cannot deal to (``seat_problem``): nobody moves, all is refused.
+    "invalid": Phase("invalid", (object,), _nobody, _nothing, _refuse_seats),
 }
 
 
-def decide(state: KCState, seat: str, command: KingsCornerCommand) -> tuple[KingsCornerEvent, ...] | Rejected:
-    if seat not in state.seats:
-        return reject("not_your_turn", f"{seat!r} is not a seat of this match")
-    if state.seat_problem is not None:
-        return reject("invalid_seats", state.seat_problem)
-    i = state.seats.index(seat)
-    phase = PHASES[state.phase]
-    if isinstance(command, Ready):
-        if not phase.accepts(command):
-            return reject("not_dealing", "Ready is for the start of a round")
-        return run(phase, state, evolve, i, command)
+def _phase_of(s: KCState) -> str:
+    return "invalid" if s.seat_problem is not None else s.phase
+
+
+def _guard(s: KCState, i: int, command: KingsCornerCommand) -> Rejected | None:
+    """What is refused whatever the phase: a command of another game, a slot that does not exist,
+    cards that are not card ids (a table that cannot be played refuses everything first)."""
+    if s.seat_problem is not None or isinstance(command, Ready):
+        return None
     if not isinstance(command, ACTIONS):
         return reject("malformed", f"not a Kings in the Corner command: {type(command).__name__}")
     for name in ("slot", "from_slot", "to_slot"):
@@ -86,19 +100,18 @@ def decide(state: KCState, seat: str, command: KingsCornerCommand) -> tuple[King
         played = (command.card,) if isinstance(command, PlayCard) else command.cards
         if not all(isinstance(c, str) for c in played):
             return reject("malformed", "card ids are strings")
-    if not phase.accepts(command):
-        return reject("round_not_active", f"no round is being played ({STATUS[state.phase]})")
-    return run(phase, state, evolve, i, command)
+    return None
 
 
-def legal_commands(state: KCState, seat: str) -> tuple[KingsCornerCommand, ...]:
-    if seat not in state.seats or state.seat_problem is not None:
-        return ()
-    moves = PHASES[state.phase].legal(state, state.seats.index(seat))
-    return tuple(sorted(moves, key=msgspec.json.encode))
+def _refuse(s: KCState, command: KingsCornerCommand) -> Rejected:
+    if isinstance(command, Ready):
+        return reject("not_dealing", "Ready is for the start of a round")
+    return reject("round_not_active", f"no round is being played ({STATUS[s.phase]})")
 
 
-def to_move(state: KCState) -> frozenset[str]:
-    if state.seat_problem is not None:
-        return frozenset()
-    return frozenset(state.seats[j] for j in PHASES[state.phase].movers(state))
+PHASED: Phases[KCState, KingsCornerCommand, KingsCornerEvent] = Phases(
+    table=PHASES, evolve=evolve, phase_of=_phase_of, guard=_guard, refuse=_refuse, order=msgspec.json.encode
+)
+decide = PHASED.decide
+legal_commands = PHASED.legal_commands
+to_move = PHASED.to_move

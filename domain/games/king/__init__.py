@@ -2,8 +2,9 @@
 
 The package follows the card-game shape of docs/architecture.md: ``state`` (state and phases),
 ``rules`` (presets), ``deal`` (set-up, the rng_v1 deal, ``verify_chance``), ``decide`` (one step
-per phase), ``evolve``, ``queries`` (legal commands, movers, outcome, ``hidden``, the TIMEOUT
-auto-act), ``legal`` (§12.4 legal cards and §12.5 trick resolution on the card kernel's tricks),
+per command), ``phases`` (the phase table; ``decide``, ``legal_commands``, ``to_move``),
+``evolve`` (one function per event), ``queries`` (outcome, ``hidden``, the TIMEOUT auto-act),
+``legal`` (each phase's legal commands, §12.4 legal cards, §12.5 trick resolution),
 ``scoring`` (§12.6 early end, §12.7, K4 ranks), ``view`` (views, notation, redaction), ``bots``
 and ``record`` (portable game records).
 """
@@ -14,10 +15,10 @@ from contracts.games.king import CONTRACT, KingCommand, KingEvent, KingRuleset, 
 from domain.core.decider import Decider, Preset, auto_act
 from domain.games.king.bots import BOTS
 from domain.games.king.deal import initial_state, verify_chance
-from domain.games.king.decide import decide
 from domain.games.king.evolve import evolve
 from domain.games.king.explain import end_text, rules_help
-from domain.games.king.queries import abandon, hidden, legal_commands, outcome, timeout_command, to_move
+from domain.games.king.phases import PHASED, decide
+from domain.games.king.queries import abandon, hidden, outcome, timeout_command
 from domain.games.king.record import RECORD
 from domain.games.king.rules import DESCRIPTIONS, DESCRIPTIONS_RU, PRESETS
 from domain.games.king.state import KingState
@@ -49,12 +50,10 @@ GAME: Decider[KingState, KingCommand, KingEvent, KingView, KingRuleset] = Decide
     # plays) decisions; atomic King with 4 players 36 x (4 + 1 + 1 + 30).
     max_decisions=4_000,
     initial_state=initial_state,
-    decide=decide,
+    phases=PHASED,
     timeout=auto_act(decide, timeout_command),
     abandon=abandon,
     evolve=evolve,
-    legal_commands=legal_commands,
-    to_move=to_move,
     outcome=outcome,
     view=view,
     view_in=view,

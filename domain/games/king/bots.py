@@ -34,8 +34,8 @@ from contracts.games.king import (
     RefuseBuyout,
 )
 from domain.games.king import legal, scoring
-from domain.games.king.decide import scores_in
 from domain.games.king.evolve import UNKNOWN
+from domain.games.king.legal import scores_in
 from domain.games.king.queries import legal_commands
 from domain.games.king.state import Contract, KingState
 

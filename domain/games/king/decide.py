@@ -1,8 +1,9 @@
-"""King's decide: one step per phase on the kernel's event builder (rules/king.md §12.2-§12.3).
+"""King's decide steps: one per command, on the kernel's event builder (rules/king.md §12.2-§12.3).
 
-``decide`` works on a scratch copy of the state: every event it emits is folded at once, so the
-follow-ups of an action (the end of a trick, an early end, the score of the deal, automatic
-passes, the end of the match) are computed on the state they apply to.
+``phases.py`` runs them: it has already checked the phase and that the seat is the one to act.
+Every event a step emits is folded at once, so the follow-ups of an action (the end of a trick,
+an early end, the score of the deal, automatic passes, the end of the match) are computed on the
+state they apply to.  A step returns None, or the rejection (its events are then discarded).
 """
 
 from __future__ import annotations
@@ -25,9 +26,7 @@ from contracts.games.king import (
     Declared,
     Discard,
     Discarded,
-    KingCommand,
     KingEvent,
-    KingRuleset,
     MatchScored,
     OfferBuyout,
     OrderPassed,
@@ -35,68 +34,29 @@ from contracts.games.king import (
     PassBuyout,
     PassOrder,
     Play,
-    Ready,
     RefuseBuyout,
     RestDealt,
-    SeatReady,
     SheetRow,
     TalonShown,
     TrickTaken,
     schedule_deals,
 )
-from domain.core.cardgame import lifecycle
+from domain.core.cardgame import deal as dealing
 from domain.core.cardgame.builder import Builder
 from domain.games.king import legal, scoring
 from domain.games.king.deal import deal
-from domain.games.king.evolve import evolve
+from domain.games.king.legal import last_eligible, scores_in
 from domain.games.king.state import KingState
 
-_COMMANDS = (
-    Ready,
-    ChooseContract,
-    PassOrder,
-    OfferBuyout,
-    PassBuyout,
-    AcceptBuyout,
-    RefuseBuyout,
-    Declare,
-    ChooseTrump,
-    Bid,
-    PassBid,
-    Discard,
-    Play,
-)
-# which commands each phase takes
-_PHASE_COMMANDS: dict[str, tuple[type, ...]] = {
-    "waiting": (Ready,),
-    "scored": (Ready,),
-    "ordering": (ChooseContract, PassOrder),
-    "buyout": (OfferBuyout, PassBuyout),
-    "buyout_answer": (AcceptBuyout, RefuseBuyout),
-    "declaring": (Declare, ChooseTrump),
-    "auction": (Bid, PassBid),
-    "naming": (ChooseTrump,),
-    "discard": (Discard,),
-    "playing": (Play,),
-    "finished": (),
-}
+B = Builder[KingState, KingEvent]
 
 
 def _reject(code: str, detail: str = "") -> Rejected:
     return Rejected(code=code, detail=detail)
 
 
-# ---------------------------------------------------------------- decide
-def last_eligible(s: KingState) -> int:
-    """§12.3 PASS_ORDER / Q21: the dealer, or the last seat in asking order that still has games."""
-    asking = [(s.dealer + k) % s.n() for k in range(1, s.n() + 1)]
-    for i in reversed(asking):
-        if i in s.active and s.remaining[i]:
-            return i
-    return s.dealer
-
-
-def _auto(b: Builder[KingState, KingEvent]) -> None:
+# ---------------------------------------------------------------- the deal and its follow-ups
+def auto_pass(b: B) -> None:
     """Automatic steps: seats with nothing to order pass (§12.3 PASS_ORDER)."""
     s = b.state
     while s.phase == "ordering" and s.rules.schedule == "ordered" and not s.remaining[s.to_act]:
@@ -104,13 +64,14 @@ def _auto(b: Builder[KingState, KingEvent]) -> None:
         s = b.state
 
 
-def _deal_next(b: Builder[KingState, KingEvent]) -> Rejected | None:
-    dealt = deal(b.state)
-    if isinstance(dealt, str):
-        return _reject("seed_unavailable", dealt)
-    b.emit(dealt)
-    _auto(b)
+def _after_deal(b: B) -> Rejected | None:
+    auto_pass(b)
     return None
+
+
+def deal_step(b: B) -> Rejected | None:
+    """The last Ready deals (§12.2 step 1) and the seats with nothing to order pass."""
+    return dealing.step(b, deal, after=_after_deal)
 
 
 def match_over(s: KingState) -> bool:
@@ -137,7 +98,7 @@ def _detail(s: KingState) -> str:
     return "; ".join(parts)
 
 
-def _finish_deal(b: Builder[KingState, KingEvent], ended_early: bool) -> None:
+def _finish_deal(b: B, ended_early: bool) -> None:
     s = b.state
     c = s.contract
     assert c is not None
@@ -176,157 +137,94 @@ def _finish_deal(b: Builder[KingState, KingEvent], ended_early: bool) -> None:
         )
 
 
-def scores_in(rules: KingRuleset, game: str, card: str) -> bool:
-    """Whether a card scores in a no-trump game (001:L158: such cards may not be discarded)."""
-    if game[1] not in scoring.SINGLE_CARD_CATEGORY and game[1] != "E":
-        return False
-    cats = scoring.CATEGORIES[game[1]]
-    return any(scoring.card_units(rules, card, cat) for cat in cats)
-
-
-def decide(state: KingState, seat_name: str, command: KingCommand) -> tuple[KingEvent, ...] | Rejected:
-    if not isinstance(command, _COMMANDS):
-        return _reject("malformed", "not a King command")
-    if seat_name not in state.seats:
-        return _reject("not_your_turn", f"{seat_name!r} is not a seat of this match")
-    seat = state.seats.index(seat_name)
-    s = state
-    if not isinstance(command, _PHASE_COMMANDS[s.phase]):
-        return _reject("wrong_phase", f"{type(command).__name__} is not taken in phase {s.phase}")
-    b = Builder(s, evolve)
-    if isinstance(command, Ready):
-        ready = lifecycle.ready_problem(s.phase, s.ready, (0,) * s.n(), seat, command.client_seed)
-        if ready is not None:
-            return ready
-        b.emit(SeatReady(seat=seat_name, client_seed=lifecycle.recorded_seed(s.deal_no, command.client_seed)))
-        if all(b.state.ready):
-            problem = _deal_next(b)
-            if problem is not None:
-                return problem
-        return tuple(b.events)
-    if seat != s.to_act:
-        return _reject("not_your_turn", f"{s.seats[s.to_act]} is to act")
-    problem = _decide_action(b, seat, command)
-    if problem is not None:
-        return problem
-    return tuple(b.events)
-
-
-def _decide_action(b: Builder[KingState, KingEvent], seat: int, command: KingCommand) -> Rejected | None:
+# ---------------------------------------------------------------- ordering (§12.3 ORDER)
+def choose_contract(b: B, seat: int, command: ChooseContract) -> Rejected | None:
     s = b.state
-    rules = s.rules
+    atomic = s.rules.schedule == "atomic"
+    if command.game not in s.remaining[seat]:
+        return _reject("not_in_list", f"{command.game} is not in your list {list(s.remaining[seat])}")
+    if atomic and command.game == "OT":
+        if command.trump is None:
+            return _reject("trump_required", "the otyigrysh is ordered with its trump suit")
+    elif command.trump is not None:
+        return _reject("trump_not_allowed", f"{command.game} is played without trumps")
     name = s.seats[seat]
-    c = s.contract
-    if isinstance(command, ChooseContract):
-        if command.game not in s.remaining[seat]:
-            return _reject("not_in_list", f"{command.game} is not in your list {list(s.remaining[seat])}")
-        if rules.schedule == "atomic" and command.game == "OT":
-            if command.trump is None:
-                return _reject("trump_required", "the otyigrysh is ordered with its trump suit")
-        elif command.trump is not None:
-            return _reject("trump_not_allowed", f"{command.game} is played without trumps")
-        b.emit(ContractChosen(seat=name, game=command.game, trump=command.trump))
-        if rules.schedule == "atomic":
-            b.emit(TalonShown(seat=name, cards=s.talon))
-        return None
-    if isinstance(command, PassOrder):
-        if rules.schedule == "atomic" or seat == last_eligible(s):
-            return _reject("must_order", "you must order a game")
-        b.emit(OrderPassed(seat=name))
-        _auto(b)
-        return None
-    assert c is not None
-    if isinstance(command, OfferBuyout):
-        low = s.best[1] if s.best is not None else 0
-        if not low < command.tricks <= rules.hand_size:
-            return _reject("buyout_too_low", f"an offer is {low + 1}..{rules.hand_size} tricks")
-        b.emit(BuyoutOffered(seat=name, tricks=command.tricks))
-        return None
-    if isinstance(command, PassBuyout):
-        b.emit(BuyoutPassed(seat=name))
-        return None
-    if isinstance(command, AcceptBuyout | RefuseBuyout):
-        if s.best is None:
-            return _reject("no_offer", "there is no offer")
-        buyer, n = s.best
-        b.emit(
-            BuyoutDecided(
-                seat=name, accepted=isinstance(command, AcceptBuyout), buyer=s.seats[buyer], tricks=n
-            )
-        )
-        return None
-    if isinstance(command, Declare):
-        if c.game != "HV":
-            return _reject("wrong_phase", "this trump deal is declared with choose_trump")
-        if command.option not in rules.hv_options:
-            return _reject("option_not_allowed", f"this ruleset offers {list(rules.hv_options)}")
-        if command.option == "SUIT" and command.suit is None:
-            return _reject("trump_required", "SUIT needs a suit")
-        if command.option != "SUIT" and command.suit is not None:
-            return _reject("trump_not_allowed", f"{command.option} takes no suit")
-        return _declare(b, seat, command.option, command.suit)
-    if isinstance(command, ChooseTrump):
-        if s.phase == "naming":
-            if command.suit is None:
-                return _reject("trump_required", "the high bidder names a suit")
-            return _declare(b, seat, "SUIT", command.suit)
-        if c.game != "TR":
-            return _reject("wrong_phase", "a hvalenka is declared with declare")
-        option = "SUIT" if command.suit is not None else "BY_LAST"
-        if option not in rules.hv_options:
-            return _reject("option_not_allowed", f"this ruleset offers {list(rules.hv_options)}")
-        return _declare(b, seat, option, command.suit)
-    if isinstance(command, Bid):
-        if s.forced:
-            if command.tricks != 1:
-                return _reject("bid_too_low", "the forced dealer bids 1 (K3)")
-        else:
-            low = s.best[1] if s.best is not None else 0
-            if not low < command.tricks <= rules.hand_size:
-                return _reject("bid_too_low", f"a bid is {low + 1}..{rules.hand_size} tricks")
-        b.emit(BidMade(seat=name, tricks=command.tricks))
-        return None
-    if isinstance(command, PassBid):
-        if s.forced:
-            return _reject("must_bid", "the first three passed: the dealer bids 1 (001:L291-292)")
-        b.emit(BidPassed(seat=name))
-        return None
-    if isinstance(command, Discard):
-        hand = s.hands[seat]
-        if len(command.cards) != rules.talon_size or len(set(command.cards)) != len(command.cards):
-            return _reject("bad_discard", f"discard {rules.talon_size} different cards")
-        if any(x not in hand for x in command.cards):
-            return _reject("bad_discard", "you can only discard cards of your hand")
-        bad = [x for x in command.cards if scores_in(rules, c.game, x)]
-        if bad:
-            return _reject("scoring_discard", f"{', '.join(bad)} scores in {c.game} (001:L158)")
-        b.emit(Discarded(seat=name, cards=tuple(command.cards)))
-        return None
-    assert isinstance(command, Play)
-    problem = legal.play_problem(s, seat, command.card)
-    if problem is not None:
-        return _reject(problem, f"{command.card} may not be played now")
-    b.emit(CardPlayed(seat=name, card=command.card))
-    s = b.state
-    if len(s.plays) == len(s.active):
-        winner = legal.trick_winner(c, s.plays)
-        b.emit(
-            TrickTaken(
-                trick_no=len(s.tricks) + 1,
-                leader=s.seats[s.plays[0][0]],
-                cards=tuple(card for _, card in s.plays),
-                winner=s.seats[winner],
-            )
-        )
-        s = b.state
-        if all(not s.hands[i] for i in s.active):
-            _finish_deal(b, ended_early=False)
-        elif scoring.ends_early(s):
-            _finish_deal(b, ended_early=True)
+    b.emit(ContractChosen(seat=name, game=command.game, trump=command.trump))
+    if atomic:
+        b.emit(TalonShown(seat=name, cards=s.talon))
     return None
 
 
-def _declare(b: Builder[KingState, KingEvent], seat: int, option: str, suit: str | None) -> Rejected | None:
+def pass_order(b: B, seat: int, command: PassOrder) -> Rejected | None:
+    s = b.state
+    if s.rules.schedule == "atomic" or seat == last_eligible(s):
+        return _reject("must_order", "you must order a game")
+    b.emit(OrderPassed(seat=s.seats[seat]))
+    auto_pass(b)
+    return None
+
+
+# ---------------------------------------------------------------- the hvalenka's buy-out (§6.2)
+def offer_buyout(b: B, seat: int, command: OfferBuyout) -> Rejected | None:
+    problem = _tricks_problem(b.state, command.tricks, "buyout_too_low", "an offer")
+    if problem is not None:
+        return problem
+    b.emit(BuyoutOffered(seat=b.state.seats[seat], tricks=command.tricks))
+    return None
+
+
+def pass_buyout(b: B, seat: int, command: PassBuyout) -> Rejected | None:
+    b.emit(BuyoutPassed(seat=b.state.seats[seat]))
+    return None
+
+
+def answer_buyout(b: B, seat: int, command: AcceptBuyout | RefuseBuyout) -> Rejected | None:
+    s = b.state
+    if s.best is None:
+        return _reject("no_offer", "there is no offer")
+    buyer, n = s.best
+    accepted = isinstance(command, AcceptBuyout)
+    b.emit(BuyoutDecided(seat=s.seats[seat], accepted=accepted, buyer=s.seats[buyer], tricks=n))
+    return None
+
+
+# ---------------------------------------------------------------- trumps (§6.2-§6.3, §7)
+def declare(b: B, seat: int, command: Declare) -> Rejected | None:
+    s = b.state
+    options = s.rules.hv_options
+    assert s.contract is not None
+    if s.contract.game != "HV":
+        return _reject("wrong_phase", "this trump deal is declared with choose_trump")
+    if command.option not in options:
+        return _reject("option_not_allowed", f"this ruleset offers {list(options)}")
+    if command.option == "SUIT" and command.suit is None:
+        return _reject("trump_required", "SUIT needs a suit")
+    if command.option != "SUIT" and command.suit is not None:
+        return _reject("trump_not_allowed", f"{command.option} takes no suit")
+    return _declare(b, seat, command.option, command.suit)
+
+
+def choose_trump(b: B, seat: int, command: ChooseTrump) -> Rejected | None:
+    """A trump deal's declarer: a suit, or BY_LAST (no suit)."""
+    s = b.state
+    options = s.rules.hv_options
+    assert s.contract is not None
+    if s.contract.game != "TR":
+        return _reject("wrong_phase", "a hvalenka is declared with declare")
+    option = "SUIT" if command.suit is not None else "BY_LAST"
+    if option not in options:
+        return _reject("option_not_allowed", f"this ruleset offers {list(options)}")
+    return _declare(b, seat, option, command.suit)
+
+
+def name_trump(b: B, seat: int, command: ChooseTrump) -> Rejected | None:
+    """The auction's high bidder names the trump suit."""
+    if command.suit is None:
+        return _reject("trump_required", "the high bidder names a suit")
+    return _declare(b, seat, "SUIT", command.suit)
+
+
+def _declare(b: B, seat: int, option: str, suit: str | None) -> Rejected | None:
     s = b.state
     last: str | None = None
     trump = suit
@@ -341,3 +239,85 @@ def _declare(b: Builder[KingState, KingEvent], seat: int, option: str, suit: str
     if any(s.pending):
         b.emit(RestDealt(seats=s.seats, cards=s.pending, shown=last))
     return None
+
+
+# ---------------------------------------------------------------- the auction (§7)
+def _tricks_problem(s: KingState, tricks: int, code: str, what: str) -> Rejected | None:
+    """An offer or a bid beats the best one so far and is at most a hand's tricks."""
+    low = s.best[1] if s.best is not None else 0
+    hand_size = s.rules.hand_size
+    if not low < tricks <= hand_size:
+        return _reject(code, f"{what} is {low + 1}..{hand_size} tricks")
+    return None
+
+
+def bid(b: B, seat: int, command: Bid) -> Rejected | None:
+    s = b.state
+    if s.forced:
+        if command.tricks != 1:
+            return _reject("bid_too_low", "the forced dealer bids 1 (K3)")
+    else:
+        problem = _tricks_problem(s, command.tricks, "bid_too_low", "a bid")
+        if problem is not None:
+            return problem
+    b.emit(BidMade(seat=s.seats[seat], tricks=command.tricks))
+    return None
+
+
+def pass_bid(b: B, seat: int, command: PassBid) -> Rejected | None:
+    s = b.state
+    if s.forced:
+        return _reject("must_bid", "the first three passed: the dealer bids 1 (001:L291-292)")
+    b.emit(BidPassed(seat=s.seats[seat]))
+    return None
+
+
+# ---------------------------------------------------------------- atomic King's talon (§8)
+def discard(b: B, seat: int, command: Discard) -> Rejected | None:
+    s = b.state
+    rules = s.rules
+    c = s.contract
+    assert c is not None
+    cards = command.cards
+    if len(cards) != rules.talon_size or len(set(cards)) != len(cards):
+        return _reject("bad_discard", f"discard {rules.talon_size} different cards")
+    if any(x not in s.hands[seat] for x in cards):
+        return _reject("bad_discard", "you can only discard cards of your hand")
+    bad = [x for x in cards if scores_in(rules, c.game, x)]
+    if bad:
+        return _reject("scoring_discard", f"{', '.join(bad)} scores in {c.game} (001:L158)")
+    b.emit(Discarded(seat=s.seats[seat], cards=tuple(cards)))
+    return None
+
+
+# ---------------------------------------------------------------- play (§12.4-§12.6)
+def play(b: B, seat: int, command: Play) -> Rejected | None:
+    problem = legal.play_problem(b.state, seat, command.card)
+    if problem is not None:
+        return _reject(problem, f"{command.card} may not be played now")
+    b.emit(CardPlayed(seat=b.state.seats[seat], card=command.card))
+    s = b.state
+    if len(s.plays) == len(s.active):
+        _take_trick(b)
+    return None
+
+
+def _take_trick(b: B) -> None:
+    """The trick's last card: its winner takes it (§12.5); the deal ends when the hands are empty
+    or early (§12.6)."""
+    s = b.state
+    assert s.contract is not None
+    winner = legal.trick_winner(s.contract, s.plays)
+    b.emit(
+        TrickTaken(
+            trick_no=len(s.tricks) + 1,
+            leader=s.seats[s.plays[0][0]],
+            cards=tuple(card for _, card in s.plays),
+            winner=s.seats[winner],
+        )
+    )
+    s = b.state
+    if all(not s.hands[i] for i in s.active):
+        _finish_deal(b, ended_early=False)
+    elif scoring.ends_early(s):
+        _finish_deal(b, ended_early=True)

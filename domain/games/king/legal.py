@@ -1,9 +1,33 @@
-"""Legal cards (rules/king.md §12.4) and trick resolution (§12.5), on the card kernel's tricks."""
+"""What King's rules allow (rules/king.md §12.3-§12.5): the legal commands of each phase, the
+legal cards of §12.4 and the trick resolution of §12.5 on the card kernel's tricks.
+
+Each ``*_moves(state, seat)`` lists every legal command of the seat to act in its phase (the
+phase table of ``phases.py`` asks only the seat to act); ``phases.legal_commands`` sorts them.
+"""
 
 from __future__ import annotations
 
-from contracts.games.king import KingRuleset
+from itertools import combinations
+
+from contracts.games.king import (
+    SUITS_ORDER,
+    AcceptBuyout,
+    Bid,
+    ChooseContract,
+    ChooseTrump,
+    Declare,
+    Discard,
+    KingCommand,
+    KingRuleset,
+    OfferBuyout,
+    PassBid,
+    PassBuyout,
+    PassOrder,
+    Play,
+    RefuseBuyout,
+)
 from domain.core.cardgame import tricks
+from domain.games.king import scoring
 from domain.games.king.state import Contract, KingState
 
 KH = "KH"
@@ -91,3 +115,89 @@ def trick_winner(contract: Contract, plays: tuple[tuple[int, str], ...]) -> int:
     """The seat that wins a complete trick (§12.5)."""
     i = tricks.trick_winner([card for _, card in plays], contract.trump, strength(contract))
     return plays[i][0]
+
+
+def last_eligible(s: KingState) -> int:
+    """§12.3 PASS_ORDER / Q21: the dealer, or the last seat in asking order that still has games."""
+    asking = [(s.dealer + k) % s.n() for k in range(1, s.n() + 1)]
+    for i in reversed(asking):
+        if i in s.active and s.remaining[i]:
+            return i
+    return s.dealer
+
+
+def scores_in(rules: KingRuleset, game: str, card: str) -> bool:
+    """Whether a card scores in a no-trump game (001:L158: such cards may not be discarded)."""
+    if game[1] not in scoring.SINGLE_CARD_CATEGORY and game[1] != "E":
+        return False
+    cats = scoring.CATEGORIES[game[1]]
+    return any(scoring.card_units(rules, card, cat) for cat in cats)
+
+
+def _above(s: KingState, build: type[OfferBuyout] | type[Bid]) -> list[KingCommand]:
+    """Every offer or bid that beats the best one so far, up to a hand's tricks."""
+    low = s.best[1] if s.best is not None else 0
+    return [build(tricks=n) for n in range(low + 1, s.rules.hand_size + 1)]
+
+
+def order_moves(s: KingState, seat: int) -> list[KingCommand]:
+    """§12.3 ORDER / PASS_ORDER: a game of the seat's list (atomic OT with each trump)."""
+    rules = s.rules
+    out: list[KingCommand] = []
+    for g in dict.fromkeys(s.remaining[seat]):
+        if rules.schedule == "atomic" and g == "OT":
+            out.extend(ChooseContract(game=g, trump=t) for t in SUITS_ORDER)  # type: ignore[arg-type]
+        else:
+            out.append(ChooseContract(game=g))  # type: ignore[arg-type]
+    if rules.schedule == "ordered" and seat != last_eligible(s):
+        out.append(PassOrder())
+    return out
+
+
+def buyout_moves(s: KingState, seat: int) -> list[KingCommand]:
+    return [*_above(s, OfferBuyout), PassBuyout()]
+
+
+def answer_moves(s: KingState, seat: int) -> list[KingCommand]:
+    return [AcceptBuyout(), RefuseBuyout()]
+
+
+def declare_moves(s: KingState, seat: int) -> list[KingCommand]:
+    """§12.3 DECLARE: a hvalenka's options (SUIT with each suit), a trump deal's trump choice."""
+    c = s.contract
+    assert c is not None
+    options = s.rules.hv_options
+    out: list[KingCommand] = []
+    if c.game == "HV":
+        for opt in options:
+            if opt == "SUIT":
+                out.extend(Declare(option="SUIT", suit=t) for t in SUITS_ORDER)  # type: ignore[arg-type]
+            else:
+                out.append(Declare(option=opt))
+        return out
+    if "SUIT" in options:
+        out.extend(ChooseTrump(suit=t) for t in SUITS_ORDER)  # type: ignore[arg-type]
+    if "BY_LAST" in options:
+        out.append(ChooseTrump(suit=None))
+    return out
+
+
+def auction_moves(s: KingState, seat: int) -> list[KingCommand]:
+    if s.forced:
+        return [Bid(tricks=1)]
+    return [*_above(s, Bid), PassBid()]
+
+
+def naming_moves(s: KingState, seat: int) -> list[KingCommand]:
+    return [ChooseTrump(suit=t) for t in SUITS_ORDER]  # type: ignore[arg-type]
+
+
+def discard_moves(s: KingState, seat: int) -> list[KingCommand]:
+    c = s.contract
+    assert c is not None
+    allowed = [x for x in s.hands[seat] if not scores_in(s.rules, c.game, x)]
+    return [Discard(cards=pair) for pair in combinations(allowed, s.rules.talon_size)]
+
+
+def play_moves(s: KingState, seat: int) -> list[KingCommand]:
+    return [Play(card=x) for x in legal_cards(s, seat)]

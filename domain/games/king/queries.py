@@ -1,23 +1,17 @@
-"""What a state answers: legal commands, who moves, the outcome, what is hidden, and the TIMEOUT
-auto-act of §12.3 with Decision K8.
+"""What a state answers: the outcome, what is hidden, and the TIMEOUT auto-act of §12.3 with
+Decision K8; the legal commands and who moves are the phase table's (``phases.py``), read here too.
 """
 
 from __future__ import annotations
 
-from itertools import combinations
-
-import msgspec
-
 from contracts.games.king import (
     SUITS_ORDER,
-    AcceptBuyout,
     Bid,
     ChooseContract,
     ChooseTrump,
     Declare,
     Discard,
     KingCommand,
-    OfferBuyout,
     PassBid,
     PassBuyout,
     PassOrder,
@@ -27,77 +21,24 @@ from contracts.games.king import (
 )
 from contracts.match import Outcome
 from domain.games.king import legal
-from domain.games.king.decide import last_eligible, scores_in
 from domain.games.king.evolve import UNKNOWN
+from domain.games.king.legal import scores_in
+from domain.games.king.phases import legal_commands, to_move
 from domain.games.king.state import KingState
+
+__all__ = [
+    "abandon",
+    "canonical_key",
+    "hidden",
+    "legal_commands",
+    "longest_suit",
+    "outcome",
+    "timeout_command",
+    "to_move",
+]
 
 
 # ---------------------------------------------------------------- queries
-def legal_commands(state: KingState, seat_name: str) -> tuple[KingCommand, ...]:
-    s = state
-    if seat_name not in s.seats:
-        return ()
-    seat = s.seats.index(seat_name)
-    rules = s.rules
-    if s.phase in ("waiting", "scored"):
-        return () if s.ready[seat] else (Ready(),)
-    if s.phase == "finished" or seat != s.to_act:
-        return ()
-    out: list[KingCommand] = []
-    c = s.contract
-    if s.phase == "ordering":
-        for g in dict.fromkeys(s.remaining[seat]):
-            if rules.schedule == "atomic" and g == "OT":
-                out.extend(ChooseContract(game=g, trump=t) for t in SUITS_ORDER)  # type: ignore[arg-type]
-            else:
-                out.append(ChooseContract(game=g))  # type: ignore[arg-type]
-        if rules.schedule == "ordered" and seat != last_eligible(s):
-            out.append(PassOrder())
-    elif s.phase == "buyout":
-        low = s.best[1] if s.best is not None else 0
-        out.extend(OfferBuyout(tricks=n) for n in range(low + 1, rules.hand_size + 1))
-        out.append(PassBuyout())
-    elif s.phase == "buyout_answer":
-        out.extend((AcceptBuyout(), RefuseBuyout()))
-    elif s.phase == "declaring":
-        assert c is not None
-        if c.game == "HV":
-            for opt in rules.hv_options:
-                if opt == "SUIT":
-                    out.extend(Declare(option="SUIT", suit=t) for t in SUITS_ORDER)  # type: ignore[arg-type]
-                else:
-                    out.append(Declare(option=opt))
-        else:
-            if "SUIT" in rules.hv_options:
-                out.extend(ChooseTrump(suit=t) for t in SUITS_ORDER)  # type: ignore[arg-type]
-            if "BY_LAST" in rules.hv_options:
-                out.append(ChooseTrump(suit=None))
-    elif s.phase == "auction":
-        if s.forced:
-            out.append(Bid(tricks=1))
-        else:
-            low = s.best[1] if s.best is not None else 0
-            out.extend(Bid(tricks=n) for n in range(low + 1, rules.hand_size + 1))
-            out.append(PassBid())
-    elif s.phase == "naming":
-        out.extend(ChooseTrump(suit=t) for t in SUITS_ORDER)  # type: ignore[arg-type]
-    elif s.phase == "discard":
-        assert c is not None
-        allowed = [x for x in s.hands[seat] if not scores_in(rules, c.game, x)]
-        out.extend(Discard(cards=pair) for pair in combinations(allowed, rules.talon_size))
-    elif s.phase == "playing":
-        out.extend(Play(card=x) for x in legal.legal_cards(s, seat))
-    return tuple(sorted(out, key=msgspec.json.encode))
-
-
-def to_move(state: KingState) -> frozenset[str]:
-    if state.phase in ("waiting", "scored"):
-        return frozenset(state.seats[i] for i, r in enumerate(state.ready) if not r)
-    if state.phase == "finished" or state.to_act < 0:
-        return frozenset()
-    return frozenset({state.seats[state.to_act]})
-
-
 def outcome(state: KingState) -> Outcome | None:
     if state.phase != "finished":
         return None

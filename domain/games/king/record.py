@@ -45,7 +45,7 @@ from contracts.games.king import (
 from domain.core.cardgame.builder import Builder
 from domain.core.decider import RecordAdapter
 from domain.games.king.deal import check_scripted_deal, dealt_from
-from domain.games.king.decide import _auto
+from domain.games.king.decide import auto_pass
 from domain.games.king.evolve import evolve
 from domain.games.king.state import KingState
 
@@ -199,7 +199,7 @@ def deal(state: KingState, entry: Mapping[str, Any]) -> tuple[KingEvent, ...] | 
         return _bad(problem)
     b: Builder[KingState, KingEvent] = Builder(s, evolve)
     b.emit(event)
-    _auto(b)
+    auto_pass(b)
     return (*ready, *b.events)
 
 

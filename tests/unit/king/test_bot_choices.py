@@ -29,8 +29,8 @@ from contracts.games.king import (
 from domain.games.king import GAME
 from domain.games.king.bots import _early, _play_out, _sample, heuristic_bot, unseen_cards, voids
 from domain.games.king.deal import initial_state
-from domain.games.king.decide import decide
 from domain.games.king.evolve import UNKNOWN, evolve
+from domain.games.king.phases import decide
 from domain.games.king.queries import legal_commands
 from domain.games.king.rules import PRESETS
 from domain.games.king.view import redact

@@ -20,7 +20,7 @@ from contracts.games.king import (
     Play,
     Ready,
 )
-from domain.games.king.decide import decide
+from domain.games.king.phases import decide
 from domain.games.king.rules import PRESETS
 from tests.unit.king.helpers import DEAL4, act, one_deal, scripted
 

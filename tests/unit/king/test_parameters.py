@@ -28,8 +28,8 @@ from contracts.games.king import (
 )
 from domain.games.king import GAME, legal, scoring
 from domain.games.king.deal import initial_state
-from domain.games.king.decide import decide
 from domain.games.king.evolve import evolve
+from domain.games.king.phases import decide
 from domain.games.king.queries import legal_commands, timeout_command
 from domain.games.king.rules import PRESETS
 from tests.unit.king.helpers import DEAL4, act, contract, one_deal, rejected, rules, scripted

@@ -7,7 +7,7 @@ from contracts.envelope import Rejected
 from contracts.games.king import Bid, ChooseTrump, Declare, PassBid, Ready
 from domain.games.king import GAME
 from domain.games.king.deal import initial_state
-from domain.games.king.decide import decide
+from domain.games.king.phases import decide
 from domain.games.king.rules import PRESETS
 from tests.unit.king.helpers import DEAL4, act, one_deal, scripted
 

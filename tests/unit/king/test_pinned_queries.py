@@ -17,7 +17,7 @@ from contracts.games.king import (
     Play,
     RefuseBuyout,
 )
-from domain.games.king.decide import decide
+from domain.games.king.phases import decide
 from domain.games.king.queries import hidden, legal_commands, longest_suit, outcome, timeout_command
 from domain.games.king.rules import PRESETS
 from tests.unit.king.helpers import DEAL4, act, one_deal, scripted

@@ -12,8 +12,8 @@ from contracts.envelope import Rejected
 from contracts.games.king import Dealt, Play
 from domain.games.king import GAME
 from domain.games.king.deal import initial_state
-from domain.games.king.decide import decide
 from domain.games.king.evolve import evolve
+from domain.games.king.phases import decide
 from domain.games.king.record import RECORD, parse_action
 from domain.games.king.rules import PRESETS
 

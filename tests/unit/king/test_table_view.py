@@ -27,8 +27,8 @@ from contracts.games.king import (
 )
 from domain.games.king import GAME
 from domain.games.king.deal import initial_state
-from domain.games.king.decide import decide
 from domain.games.king.evolve import UNKNOWN, evolve
+from domain.games.king.phases import decide
 from domain.games.king.queries import hidden, legal_commands, outcome
 from domain.games.king.rules import PRESETS
 from domain.games.king.view import redact, view

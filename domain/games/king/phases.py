@@ -1,0 +1,145 @@
+"""King's phase table (see ``state.py`` for the phases) and the Decider's ``decide``,
+``legal_commands`` and ``to_move``, all read from it (rules/king.md §12.2-§12.3).
+
+The Ready pause before the first deal (``waiting``) and after each scored deal (``scored``) is
+the kernel's ready lifecycle; every other phase but ``finished`` has one seat to act
+(``to_act``) and takes its own commands, each with its decide step in ``decide.py`` and its
+legal commands in ``legal.py``.  Checks, in order: a command that is not King's (``malformed``),
+a seat not in the match (``not_your_turn``), a command the phase does not take
+(``wrong_phase``), a seat that is not the one to act (``not_your_turn``), then the step's own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import msgspec
+
+from contracts.envelope import Rejected
+from contracts.games.king import (
+    AcceptBuyout,
+    Bid,
+    ChooseContract,
+    ChooseTrump,
+    Declare,
+    Discard,
+    KingCommand,
+    KingEvent,
+    OfferBuyout,
+    PassBid,
+    PassBuyout,
+    PassOrder,
+    Play,
+    Ready,
+    RefuseBuyout,
+    SeatReady,
+)
+from domain.core.cardgame import lifecycle
+from domain.core.cardgame.builder import Builder
+from domain.core.cardgame.phases import Phase, Phases
+from domain.games.king import decide as steps
+from domain.games.king import legal
+from domain.games.king.evolve import evolve
+from domain.games.king.state import KingState
+
+B = Builder[KingState, KingEvent]
+KingPhase = Phase[KingState, KingCommand, KingEvent]
+Step = Callable[[B, int, Any], Rejected | None]
+
+COMMANDS: tuple[type, ...] = (
+    Ready,
+    ChooseContract,
+    PassOrder,
+    OfferBuyout,
+    PassBuyout,
+    AcceptBuyout,
+    RefuseBuyout,
+    Declare,
+    ChooseTrump,
+    Bid,
+    PassBid,
+    Discard,
+    Play,
+)
+
+READY: lifecycle.ReadyStep[KingState, KingEvent] = lifecycle.ReadyStep(
+    ready_event=lambda s, i, seed: SeatReady(seat=s.seats[i], client_seed=seed),
+    deal=steps.deal_step,
+    round_of=lambda s: s.deal_no,
+)
+
+
+def _to_act(s: KingState) -> frozenset[int]:
+    return frozenset({s.to_act}) if s.to_act >= 0 else frozenset()
+
+
+def _turn(
+    name: str, moves: Callable[[KingState, int], Sequence[KingCommand]], by_command: Mapping[type, Step]
+) -> KingPhase:
+    """A phase of one seat to act (``to_act``): ``by_command`` maps each command it takes to its
+    decide step, ``moves`` lists the seat's legal commands."""
+
+    def legal_of(s: KingState, i: int) -> Sequence[KingCommand]:
+        return moves(s, i) if i == s.to_act else ()
+
+    def decide(b: B, i: int, command: KingCommand) -> Rejected | None:
+        s = b.state
+        if i != s.to_act:
+            return Rejected(code="not_your_turn", detail=f"{s.seats[s.to_act]} is to act")
+        return by_command[type(command)](b, i, command)
+
+    return Phase(name, tuple(by_command), _to_act, legal_of, decide)
+
+
+def _nobody(s: KingState) -> frozenset[int]:
+    return frozenset()
+
+
+def _nothing(s: KingState, i: int) -> tuple[KingCommand, ...]:
+    return ()
+
+
+def _never(b: B, i: int, command: KingCommand) -> Rejected | None:  # pragma: no cover - takes no command
+    raise AssertionError("the finished phase takes no command")
+
+
+PHASES: dict[str, KingPhase] = {
+    "waiting": READY.phase("waiting", Ready),
+    "ordering": _turn(
+        "ordering", legal.order_moves, {ChooseContract: steps.choose_contract, PassOrder: steps.pass_order}
+    ),
+    "buyout": _turn(
+        "buyout", legal.buyout_moves, {OfferBuyout: steps.offer_buyout, PassBuyout: steps.pass_buyout}
+    ),
+    "buyout_answer": _turn(
+        "buyout_answer",
+        legal.answer_moves,
+        {AcceptBuyout: steps.answer_buyout, RefuseBuyout: steps.answer_buyout},
+    ),
+    "declaring": _turn(
+        "declaring", legal.declare_moves, {Declare: steps.declare, ChooseTrump: steps.choose_trump}
+    ),
+    "auction": _turn("auction", legal.auction_moves, {Bid: steps.bid, PassBid: steps.pass_bid}),
+    "naming": _turn("naming", legal.naming_moves, {ChooseTrump: steps.name_trump}),
+    "discard": _turn("discard", legal.discard_moves, {Discard: steps.discard}),
+    "playing": _turn("playing", legal.play_moves, {Play: steps.play}),
+    "scored": READY.phase("scored", Ready),
+    "finished": Phase("finished", (), _nobody, _nothing, _never),
+}
+
+
+class KingPhases(Phases[KingState, KingCommand, KingEvent]):
+    """The kernel's phases with one check before any other: a command that is not King's is
+    ``malformed`` whoever sends it (the kernel asks for the seat first)."""
+
+    def decide(self, state: KingState, seat: str, command: KingCommand) -> tuple[KingEvent, ...] | Rejected:
+        if not isinstance(command, COMMANDS):
+            return Rejected(code="malformed", detail="not a King command")
+        return super().decide(state, seat, command)
+
+
+PHASED = KingPhases(table=PHASES, evolve=evolve, order=msgspec.json.encode)
+decide = PHASED.decide
+legal_commands = PHASED.legal_commands
+to_move = PHASED.to_move

@@ -6,6 +6,7 @@ fold into its information state.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -115,159 +116,49 @@ def _entry(s: KingState, seat: str, action: str, value: str = "") -> tuple[Aucti
     return (*s.auction, AuctionEntry(seat=seat, action=action, value=value))
 
 
-def evolve(state: KingState, event: KingEvent) -> KingState:
-    s = state
-    seats = s.seats
-    if isinstance(event, CardPlayed):
-        i = seats.index(event.seat)
-        plays = (*s.plays, (i, event.card))
-        s = _replace(s, hands=_set(s.hands, i, _remove(s.hands[i], (event.card,))), plays=plays)
-        if len(plays) < len(s.active):
-            return _replace(s, to_act=s.left_of(i))
-        return _replace(s, to_act=-1)
-    if isinstance(event, TrickTaken):
-        w = seats.index(event.winner)
-        return _replace(
-            s,
-            captured=_set(s.captured, w, s.captured[w] + event.cards),
-            won=_set(s.won, w, s.won[w] + 1),
-            tricks=(*s.tricks, event),
-            plays=(),
-            leader=w,
-            to_act=w,
-        )
-    if isinstance(event, SeatReady):
-        ready, client = lifecycle.mark_ready(
-            s.ready, s.client_seeds, seats.index(event.seat), event.client_seed, s.deal_no
-        )
-        return _replace(s, ready=ready, client_seeds=client)
-    if isinstance(event, Dealt):
-        return _evolve_dealt(s, event)
-    if isinstance(event, OrderPassed):
-        return _replace(
-            s,
-            auction=_entry(s, event.seat, "pass_order", "automatic" if event.automatic else ""),
-            to_act=s.left_of(seats.index(event.seat)),
-        )
-    if isinstance(event, ContractChosen):
-        i = seats.index(event.seat)
-        rules = s.rules
-        kw: dict[str, Any] = {"orderer": i}
-        if event.game in ("OT",):
-            kw.update(trump=event.trump, declarer=i, declared=True)
-        s = _replace(
-            s,
-            contract=_contract(rules, event.game, **kw),
-            auction=_entry(s, event.seat, "order", event.game + (f" {event.trump}" if event.trump else "")),
-        )
-        if rules.schedule == "atomic":
-            return _replace(s, phase="discard", to_act=i)
-        return _playing(s)
-    if isinstance(event, TalonShown):
-        i = seats.index(event.seat)
-        # In another seat's information state the talon joins the hand as placeholders: which
-        # two cards the orderer lays aside is hidden, so no card of his hand is known.
-        add = (UNKNOWN,) * len(event.cards) if UNKNOWN in s.hands[i] else event.cards
-        return _replace(s, hands=_set(s.hands, i, s.hands[i] + add), talon=event.cards, talon_shown=True)
-    if isinstance(event, Discarded):
-        i = seats.index(event.seat)
-        s = _replace(
-            s,
-            hands=_set(s.hands, i, _remove(s.hands[i], event.cards)),
-            discards=_set(s.discards, i, event.cards),
-        )
-        return _playing(s)
-    if isinstance(event, BuyoutOffered):
-        i = seats.index(event.seat)
-        s = _replace(
-            s, best=(i, event.tricks), auction=_entry(s, event.seat, "offer_buyout", str(event.tricks))
-        )
-        return _after_buyout_step(s)
-    if isinstance(event, BuyoutPassed):
-        i = seats.index(event.seat)
-        s = _replace(s, passed=_set(s.passed, i, True), auction=_entry(s, event.seat, "pass_buyout"))
-        return _after_buyout_step(s)
-    if isinstance(event, BuyoutDecided):
-        c = s.contract
-        assert c is not None
-        s = _replace(
-            s, auction=_entry(s, event.seat, "accept" if event.accepted else "refuse", str(event.tricks))
-        )
-        if event.accepted:
-            buyer = seats.index(event.buyer)
-            c = _replace(c, declarer=buyer, buyout=(buyer, c.declarer, event.tricks))
-        return _replace(s, contract=c, phase="declaring", to_act=c.declarer)
-    if isinstance(event, Declared):
-        c = s.contract
-        assert c is not None
-        i = seats.index(event.seat)
-        c = _replace(
-            c,
-            declarer=i,
-            trump=event.trump,
-            misere=event.option == "MISERE",
-            raspis=event.option == "RASPIS",
-            by_last=event.last_card,
-            bid=s.best[1] if c.game == "AU" and s.best is not None else c.bid,
-            declared=True,
-        )
-        value = event.option + (f" {event.trump}" if event.trump else "")
-        s = _replace(s, contract=c, auction=_entry(s, event.seat, "declare", value))
-        return s if c.raspis else _playing(s)
-    if isinstance(event, RestDealt):
-        return _replace(
-            s,
-            hands=tuple(h + tuple(r) for h, r in zip(s.hands, event.cards, strict=True)),
-            pending=tuple(() for _ in seats),
-        )
-    if isinstance(event, BidMade):
-        i = seats.index(event.seat)
-        s = _replace(
-            s, best=(i, event.tricks), forced=False, auction=_entry(s, event.seat, "bid", str(event.tricks))
-        )
-        return _after_bid_step(s)
-    if isinstance(event, BidPassed):
-        i = seats.index(event.seat)
-        s = _replace(s, passed=_set(s.passed, i, True), auction=_entry(s, event.seat, "pass_bid"))
-        return _after_bid_step(s)
-    if isinstance(event, DealScored):
-        row = event.row
-        remaining = s.remaining
-        c = s.contract
-        if remaining and c is not None and c.orderer >= 0:
-            lst = list(remaining[c.orderer])
-            lst.remove(row.game)
-            remaining = _set(remaining, c.orderer, tuple(lst))
-        return _replace(
-            s,
-            sheet=(*s.sheet, row),
-            totals=row.totals,
-            cursor=s.cursor + 1,
-            remaining=remaining,
-            phase="scored",
-            ready=(False,) * len(seats),
-            to_act=-1,
-        )
-    if isinstance(event, MatchScored):
-        return _replace(s, phase="finished", ranks=event.ranks, balance=event.balance, totals=event.totals)
-    raise TypeError(f"not a King event: {type(event).__name__}")
+# ---------------------------------------------------------------- one function per event
+def _card_played(s: KingState, e: CardPlayed) -> KingState:
+    i = s.seats.index(e.seat)
+    plays = (*s.plays, (i, e.card))
+    to_act = s.left_of(i) if len(plays) < len(s.active) else -1  # -1: the trick is complete
+    return _replace(s, hands=_set(s.hands, i, _remove(s.hands[i], (e.card,))), plays=plays, to_act=to_act)
 
 
-def _evolve_dealt(s: KingState, event: Dealt) -> KingState:
+def _trick_taken(s: KingState, e: TrickTaken) -> KingState:
+    w = s.seats.index(e.winner)
+    return _replace(
+        s,
+        captured=_set(s.captured, w, s.captured[w] + e.cards),
+        won=_set(s.won, w, s.won[w] + 1),
+        tricks=(*s.tricks, e),
+        plays=(),
+        leader=w,
+        to_act=w,
+    )
+
+
+def _seat_ready(s: KingState, e: SeatReady) -> KingState:
+    ready, client = lifecycle.mark_ready(
+        s.ready, s.client_seeds, s.seats.index(e.seat), e.client_seed, s.deal_no
+    )
+    return _replace(s, ready=ready, client_seeds=client)
+
+
+def _dealt(s: KingState, e: Dealt) -> KingState:
     rules = s.rules
     seats = s.seats
     n = len(seats)
-    dealer = seats.index(event.dealer)
+    dealer = seats.index(e.dealer)
     active = tuple(i for i in range(n) if not (rules.sit_out_dealer and i == dealer))
     s = _replace(
         s,
-        deal_no=event.deal_no,
+        deal_no=e.deal_no,
         dealer=dealer,
-        first_dealer=dealer if event.deal_no == 1 else s.first_dealer,
+        first_dealer=dealer if e.deal_no == 1 else s.first_dealer,
         active=active,
-        hands=event.hands,
-        pending=event.pending,
-        talon=event.talon,
+        hands=e.hands,
+        pending=e.pending,
+        talon=e.talon,
         talon_shown=False,
         discards=((),) * n,
         captured=((),) * n,
@@ -281,11 +172,17 @@ def _evolve_dealt(s: KingState, event: Dealt) -> KingState:
         ready=(False,) * n,
         contract=None,
     )
-    left = s.left_of(dealer)
-    game = event.game
+    return _first_phase(s, e)
+
+
+def _first_phase(s: KingState, e: Dealt) -> KingState:
+    """§12.2: ordering, or the fixed schedule's game with its first phase."""
+    rules = s.rules
+    left = s.left_of(s.dealer)
+    game = e.game
     if game is None:
         return _replace(s, phase="ordering", to_act=left)
-    declarer = seats.index(event.declarer) if event.declarer is not None else -1
+    declarer = s.seats.index(e.declarer) if e.declarer is not None else -1
     s = _replace(s, contract=_contract(rules, game, declarer=declarer))
     if game == "HV":
         if rules.hv_buyout:
@@ -296,3 +193,156 @@ def _evolve_dealt(s: KingState, event: Dealt) -> KingState:
     if game == "AU":
         return _replace(s, phase="auction", to_act=left)
     return _playing(s)
+
+
+def _order_passed(s: KingState, e: OrderPassed) -> KingState:
+    return _replace(
+        s,
+        auction=_entry(s, e.seat, "pass_order", "automatic" if e.automatic else ""),
+        to_act=s.left_of(s.seats.index(e.seat)),
+    )
+
+
+def _contract_chosen(s: KingState, e: ContractChosen) -> KingState:
+    i = s.seats.index(e.seat)
+    rules = s.rules
+    kw: dict[str, Any] = {"orderer": i}
+    if e.game in ("OT",):
+        kw.update(trump=e.trump, declarer=i, declared=True)
+    s = _replace(
+        s,
+        contract=_contract(rules, e.game, **kw),
+        auction=_entry(s, e.seat, "order", e.game + (f" {e.trump}" if e.trump else "")),
+    )
+    if rules.schedule == "atomic":
+        return _replace(s, phase="discard", to_act=i)
+    return _playing(s)
+
+
+def _talon_shown(s: KingState, e: TalonShown) -> KingState:
+    i = s.seats.index(e.seat)
+    # In another seat's information state the talon joins the hand as placeholders: which
+    # two cards the orderer lays aside is hidden, so no card of his hand is known.
+    add = (UNKNOWN,) * len(e.cards) if UNKNOWN in s.hands[i] else e.cards
+    return _replace(s, hands=_set(s.hands, i, s.hands[i] + add), talon=e.cards, talon_shown=True)
+
+
+def _discarded(s: KingState, e: Discarded) -> KingState:
+    i = s.seats.index(e.seat)
+    s = _replace(
+        s, hands=_set(s.hands, i, _remove(s.hands[i], e.cards)), discards=_set(s.discards, i, e.cards)
+    )
+    return _playing(s)
+
+
+def _buyout_offered(s: KingState, e: BuyoutOffered) -> KingState:
+    i = s.seats.index(e.seat)
+    s = _replace(s, best=(i, e.tricks), auction=_entry(s, e.seat, "offer_buyout", str(e.tricks)))
+    return _after_buyout_step(s)
+
+
+def _buyout_passed(s: KingState, e: BuyoutPassed) -> KingState:
+    i = s.seats.index(e.seat)
+    s = _replace(s, passed=_set(s.passed, i, True), auction=_entry(s, e.seat, "pass_buyout"))
+    return _after_buyout_step(s)
+
+
+def _buyout_decided(s: KingState, e: BuyoutDecided) -> KingState:
+    c = s.contract
+    assert c is not None
+    s = _replace(s, auction=_entry(s, e.seat, "accept" if e.accepted else "refuse", str(e.tricks)))
+    if e.accepted:
+        buyer = s.seats.index(e.buyer)
+        c = _replace(c, declarer=buyer, buyout=(buyer, c.declarer, e.tricks))
+    return _replace(s, contract=c, phase="declaring", to_act=c.declarer)
+
+
+def _declared(s: KingState, e: Declared) -> KingState:
+    c = s.contract
+    assert c is not None
+    c = _replace(
+        c,
+        declarer=s.seats.index(e.seat),
+        trump=e.trump,
+        misere=e.option == "MISERE",
+        raspis=e.option == "RASPIS",
+        by_last=e.last_card,
+        bid=s.best[1] if c.game == "AU" and s.best is not None else c.bid,
+        declared=True,
+    )
+    value = e.option + (f" {e.trump}" if e.trump else "")
+    s = _replace(s, contract=c, auction=_entry(s, e.seat, "declare", value))
+    return s if c.raspis else _playing(s)
+
+
+def _rest_dealt(s: KingState, e: RestDealt) -> KingState:
+    return _replace(
+        s,
+        hands=tuple(h + tuple(r) for h, r in zip(s.hands, e.cards, strict=True)),
+        pending=tuple(() for _ in s.seats),
+    )
+
+
+def _bid_made(s: KingState, e: BidMade) -> KingState:
+    i = s.seats.index(e.seat)
+    s = _replace(s, best=(i, e.tricks), forced=False, auction=_entry(s, e.seat, "bid", str(e.tricks)))
+    return _after_bid_step(s)
+
+
+def _bid_passed(s: KingState, e: BidPassed) -> KingState:
+    i = s.seats.index(e.seat)
+    s = _replace(s, passed=_set(s.passed, i, True), auction=_entry(s, e.seat, "pass_bid"))
+    return _after_bid_step(s)
+
+
+def _deal_scored(s: KingState, e: DealScored) -> KingState:
+    row = e.row
+    remaining = s.remaining
+    c = s.contract
+    if remaining and c is not None and c.orderer >= 0:  # the ordered game leaves the orderer's list
+        lst = list(remaining[c.orderer])
+        lst.remove(row.game)
+        remaining = _set(remaining, c.orderer, tuple(lst))
+    return _replace(
+        s,
+        sheet=(*s.sheet, row),
+        totals=row.totals,
+        cursor=s.cursor + 1,
+        remaining=remaining,
+        phase="scored",
+        ready=(False,) * len(s.seats),
+        to_act=-1,
+    )
+
+
+def _match_scored(s: KingState, e: MatchScored) -> KingState:
+    return _replace(s, phase="finished", ranks=e.ranks, balance=e.balance, totals=e.totals)
+
+
+_EVOLVE: dict[type, Callable[[KingState, Any], KingState]] = {
+    SeatReady: _seat_ready,
+    Dealt: _dealt,
+    OrderPassed: _order_passed,
+    ContractChosen: _contract_chosen,
+    TalonShown: _talon_shown,
+    Discarded: _discarded,
+    BuyoutOffered: _buyout_offered,
+    BuyoutPassed: _buyout_passed,
+    BuyoutDecided: _buyout_decided,
+    Declared: _declared,
+    RestDealt: _rest_dealt,
+    BidMade: _bid_made,
+    BidPassed: _bid_passed,
+    CardPlayed: _card_played,
+    TrickTaken: _trick_taken,
+    DealScored: _deal_scored,
+    MatchScored: _match_scored,
+}
+
+
+def evolve(state: KingState, event: KingEvent) -> KingState:
+    try:
+        fold = _EVOLVE[type(event)]
+    except KeyError:
+        raise TypeError(f"not a King event: {type(event).__name__}") from None
+    return fold(state, event)

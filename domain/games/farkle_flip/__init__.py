@@ -1,7 +1,11 @@
 """Farkle Flip (rules/thousand-and-farkle-flip.md §3): the referee of §3.9, the scoring table as data.
 
-``rules`` (presets, the placeholder table, the pattern matcher), ``state``, ``engine`` (set-up,
-decide, evolve, legal commands, ``verify_chance``), ``view`` (view, redaction, notation), ``bots``, ``record`` (game records).
+The package follows the card-game shape of docs/architecture.md: ``rules`` (presets, the
+placeholder table, the pattern matcher), ``state`` (state, phases, set-up), ``deal`` (the deal and
+reshuffles from rng_v1, ``verify_chance``), ``legal`` (the checks of each command, the legal
+commands), ``decide`` (the steps of a turn), ``phases`` (the phase table; ``decide``,
+``legal_commands``, ``to_move``), ``evolve``, ``scoring`` (ranks, ``outcome``), ``view`` (view,
+redaction, ``hidden``, notation), ``bots`` and ``record`` (game records).
 """
 
 from __future__ import annotations
@@ -15,22 +19,16 @@ from contracts.games.farkle_flip import (
 )
 from domain.core.decider import Decider, Preset
 from domain.games.farkle_flip.bots import BOTS
-from domain.games.farkle_flip.engine import (
-    canonical,
-    decide,
-    evolve,
-    hidden,
-    initial_state,
-    legal_commands,
-    outcome,
-    to_move,
-    verify_chance,
-)
+from domain.games.farkle_flip.deal import verify_chance
+from domain.games.farkle_flip.evolve import evolve
 from domain.games.farkle_flip.explain import end_text, rules_help
+from domain.games.farkle_flip.legal import canonical
+from domain.games.farkle_flip.phases import PHASED
 from domain.games.farkle_flip.record import RECORD
 from domain.games.farkle_flip.rules import DESCRIPTIONS, DESCRIPTIONS_RU, PRESETS
-from domain.games.farkle_flip.state import FFState
-from domain.games.farkle_flip.view import describe, redact, view
+from domain.games.farkle_flip.scoring import outcome
+from domain.games.farkle_flip.state import FFState, initial_state
+from domain.games.farkle_flip.view import describe, hidden, redact, view
 
 
 def seat_names(n: int) -> tuple[str, ...]:
@@ -49,7 +47,9 @@ GAME: Decider[FFState, FarkleFlipCommand, FarkleFlipEvent, FarkleFlipView, Farkl
     min_seats=2,
     max_seats=8,
     seat_names=seat_names,
-    presets={name: Preset(ruleset, DESCRIPTIONS[name], DESCRIPTIONS_RU[name]) for name, ruleset in PRESETS.items()},
+    presets={
+        name: Preset(ruleset, DESCRIPTIONS[name], DESCRIPTIONS_RU[name]) for name, ruleset in PRESETS.items()
+    },
     default_preset="farkle-flip-placeholder",
     validate=validate,
     chance=True,
@@ -57,10 +57,8 @@ GAME: Decider[FFState, FarkleFlipCommand, FarkleFlipEvent, FarkleFlipView, Farkl
     # Random play reaches the target or the FF3 end within a few thousand decisions.
     max_decisions=200_000,
     initial_state=initial_state,
-    decide=decide,
     evolve=evolve,
-    legal_commands=legal_commands,
-    to_move=to_move,
+    phases=PHASED,
     outcome=outcome,
     view=view,
     view_in=view,

@@ -11,7 +11,9 @@ import msgspec
 from contracts.envelope import Rejected
 from contracts.games.farkle_flip import FACES, FARKLE, Draw, FarkleFlipCommand, Lock, Place, Ready, Stop
 from domain.core.decider import Bot
-from domain.games.farkle_flip.engine import decide, evolve, legal_commands, lock_commands, stop_outcome
+from domain.games.farkle_flip.evolve import evolve
+from domain.games.farkle_flip.legal import lock_commands, stop_outcome
+from domain.games.farkle_flip.phases import decide, legal_commands
 from domain.games.farkle_flip.rules import find_pattern
 from domain.games.farkle_flip.state import FFState
 

@@ -36,7 +36,8 @@ from contracts.games.farkle_flip import (
 )
 from domain.core.cardgame.builder import Builder
 from domain.core.decider import RecordAdapter
-from domain.games.farkle_flip.engine import evolve
+from domain.games.farkle_flip.deal import deal_from
+from domain.games.farkle_flip.evolve import evolve
 from domain.games.farkle_flip.rules import deck
 from domain.games.farkle_flip.state import FFState
 
@@ -133,19 +134,7 @@ def deal(state: FFState, entry: Mapping[str, Any]) -> tuple[FarkleFlipEvent, ...
     for j, ready in enumerate(state.ready):
         if not ready:
             b.emit(SeatReady(seat=state.seats[j]))
-    dealt = [""] * n
-    for k in range(n):
-        dealt[(first + 1 + k) % n] = order[k]
-    b.emit(
-        GameDealt(
-            dealer=state.seats[first],
-            first_seat=state.seats[(first + 1) % n],
-            seats=state.seats,
-            deck=order,
-            dealt=tuple(dealt),
-            draw_size=len(order) - n,
-        )
-    )
+    b.emit(deal_from(state, first, order))
     return b.result()
 
 

@@ -1,4 +1,9 @@
-"""State of a Farkle Flip match (rules/thousand-and-farkle-flip.md §3.9 ``FFState``)."""
+"""State of a Farkle Flip match (rules/thousand-and-farkle-flip.md §3.9 ``FFState``) and its set-up.
+
+The phases are the ``status`` values: ``waiting`` (until every seat has sent Ready), ``playing``
+(one seat's turn), ``finished``; a table whose seats the ruleset cannot deal to is ``invalid``
+(``seat_problem``) whatever its status (``phases.py``).
+"""
 
 from __future__ import annotations
 
@@ -61,3 +66,15 @@ class FFState(msgspec.Struct, frozen=True, kw_only=True):
 
     def piles_empty(self) -> bool:
         return not self.draw_pile and not self.scored_pile
+
+
+def initial_state(rules: FarkleFlipRuleset, seats: tuple[str, ...], seed: bytes | None) -> FFState:
+    n = len(seats)
+    return FFState(
+        rules=rules,
+        seats=tuple(seats),
+        seed=seed,
+        seat_problem=rules.check_seats(n),
+        client_seeds=("",) * n,
+        ready=(False,) * n,
+    )

@@ -21,9 +21,10 @@ from contracts.games.farkle_flip import (
     ScoreRound,
     Stop,
 )
+from domain.core.cardgame.redact import UNKNOWN
 from domain.core.words import DEFAULT_LANG, Lang
-from domain.games.farkle_flip.engine import UNKNOWN, to_move
 from domain.games.farkle_flip.explain import scoring_note_in
+from domain.games.farkle_flip.phases import to_move
 from domain.games.farkle_flip.state import FFState
 
 
@@ -118,3 +119,9 @@ def redact(event: FarkleFlipEvent, viewer: str | None) -> FarkleFlipEvent | None
     if isinstance(event, PileOrderGiven):
         return msgspec.structs.replace(event, order=(UNKNOWN,) * len(event.order))
     return event
+
+
+def hidden(state: FFState, seat: str) -> frozenset[str]:
+    """No card is one seat's secret: everything is public except the draw-pile order (§3.9
+    Visibility), which no seat sees; redaction blanks it for everyone."""
+    return frozenset()

@@ -17,7 +17,7 @@ from domain.games.farkle_flip.bots import (
     search_bot,
     unseen,
 )
-from domain.games.farkle_flip.engine import legal_commands
+from domain.games.farkle_flip.phases import legal_commands
 from domain.games.farkle_flip.state import Combo
 from tests.unit.farkle_flip.helpers import area, rules, table
 

@@ -10,7 +10,7 @@ import msgspec
 from contracts.games.farkle_flip import Draw, Lock, Place, Stop
 from domain.games.farkle_flip import GAME
 from domain.games.farkle_flip.bots import farkle_risk, heuristic_bot, search_bot, unseen
-from domain.games.farkle_flip.engine import legal_commands
+from domain.games.farkle_flip.phases import legal_commands
 from domain.games.farkle_flip.state import Combo
 from tests.unit.farkle_flip.helpers import area, rules, table
 

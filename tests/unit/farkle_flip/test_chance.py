@@ -9,7 +9,7 @@ import msgspec
 from contracts.games.farkle_flip import CardDrawn, GameDealt, PileReshuffled
 from domain.core import rng
 from domain.games.farkle_flip import GAME
-from domain.games.farkle_flip.engine import deal, reshuffle, verify_chance
+from domain.games.farkle_flip.deal import deal, reshuffle, verify_chance
 from domain.games.farkle_flip.rules import PRESETS, deck
 from tests.unit.farkle_flip.helpers import SEED, table
 

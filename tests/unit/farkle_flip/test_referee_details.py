@@ -21,7 +21,7 @@ from contracts.games.farkle_flip import (
     Stopped,
 )
 from domain.games.farkle_flip import GAME
-from domain.games.farkle_flip.engine import canonical, lock_commands
+from domain.games.farkle_flip.legal import canonical, lock_commands
 from domain.games.farkle_flip.rules import PLACEHOLDER_PATTERNS
 from domain.games.farkle_flip.state import Combo
 from domain.games.farkle_flip.view import redact

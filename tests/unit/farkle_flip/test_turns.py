@@ -19,7 +19,9 @@ from contracts.games.farkle_flip import (
     TurnEnded,
 )
 from domain.games.farkle_flip import GAME
-from domain.games.farkle_flip.engine import canonical, deal, legal_commands, verify_chance
+from domain.games.farkle_flip.deal import deal, verify_chance
+from domain.games.farkle_flip.legal import canonical
+from domain.games.farkle_flip.phases import legal_commands
 from domain.games.farkle_flip.rules import PRESETS
 from domain.games.farkle_flip.view import redact, view
 from tests.unit.farkle_flip.helpers import SEED, act, area, rejected, rules, table

@@ -18,7 +18,7 @@ from contracts.games.farkle_flip import (
     Stop,
 )
 from domain.games.farkle_flip import GAME
-from domain.games.farkle_flip.engine import canonical
+from domain.games.farkle_flip.legal import canonical
 from domain.games.farkle_flip.record import RECORD
 from domain.games.farkle_flip.rules import PLACEHOLDER_NOTE, PRESETS, deck
 from domain.games.farkle_flip.state import Combo

@@ -1,0 +1,115 @@
+"""The phase table of Farkle Flip and the Decider's ``decide``, ``legal_commands`` and
+``to_move``, all read from it (rules/thousand-and-farkle-flip.md §3.9; see ``state.py`` for the
+phases).
+
+Checks, in order: a command that is not Farkle Flip's (``malformed``), a seat not in the match
+(``not_your_turn``), a table that cannot be played (``invalid_seats``), Ready after the deal
+(``not_dealing``) or a turn's command outside the game (``game_not_active``), then the phase's
+own: the kernel's ready lifecycle before the deal, the turn of one seat after it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from operator import attrgetter
+
+from contracts.envelope import Rejected
+from contracts.games.farkle_flip import (
+    Draw,
+    FarkleFlipCommand,
+    FarkleFlipEvent,
+    Lock,
+    Place,
+    Ready,
+    SeatReady,
+    Stop,
+)
+from domain.core.cardgame import deal as dealing
+from domain.core.cardgame import lifecycle
+from domain.core.cardgame.builder import Builder
+from domain.core.cardgame.phases import Phase, Phases
+from domain.games.farkle_flip.deal import deal
+from domain.games.farkle_flip.decide import decide_turn
+from domain.games.farkle_flip.evolve import evolve
+from domain.games.farkle_flip.legal import play_moves, reject
+from domain.games.farkle_flip.state import FFState
+
+B = Builder[FFState, FarkleFlipEvent]
+FFPhase = Phase[FFState, FarkleFlipCommand, FarkleFlipEvent]
+COMMANDS: tuple[type, ...] = (Ready, Draw, Place, Lock, Stop)
+
+READY: lifecycle.ReadyStep[FFState, FarkleFlipEvent] = lifecycle.ReadyStep(
+    ready_event=lambda s, i, seed: SeatReady(seat=s.seats[i], client_seed=seed),
+    # §3.3: the last Ready deals the game (one deal: every seat's client seed is taken).
+    deal=lambda b: dealing.step(b, deal),
+    phase_of=attrgetter("status"),
+    round_of=lambda s: 0,
+)
+
+
+def _ready(b: B, i: int, command: Ready) -> Rejected | None:
+    problem = READY(b, i, command)
+    if problem is not None and problem.code == "client_seed_too_long":
+        return reject(
+            "client_seed_too_long", f"client_seed is longer than {lifecycle.MAX_CLIENT_SEED} characters"
+        )
+    return problem
+
+
+def _current(s: FFState) -> frozenset[int]:
+    return frozenset({s.current})
+
+
+def _nobody(s: FFState) -> frozenset[int]:
+    return frozenset()
+
+
+def _nothing(s: FFState, i: int) -> tuple[FarkleFlipCommand, ...]:
+    return ()
+
+
+def _never(
+    b: B, i: int, command: FarkleFlipCommand
+) -> Rejected | None:  # pragma: no cover - takes no command
+    raise AssertionError("the finished phase takes no command")
+
+
+def _refuse_seats(b: B, i: int, command: FarkleFlipCommand) -> Rejected | None:
+    return reject("invalid_seats", b.state.seat_problem or "")
+
+
+PHASES: dict[str, FFPhase] = {
+    "waiting": replace(READY.phase("waiting", Ready), decide=_ready),
+    "playing": Phase("playing", (Draw, Place, Lock, Stop), _current, play_moves, decide_turn),
+    "finished": Phase("finished", (), _nobody, _nothing, _never),
+    # A table whose seats the ruleset cannot deal to (``seat_problem``): nobody moves, all is refused.
+    "invalid": Phase("invalid", (object,), _nobody, _nothing, _refuse_seats),
+}
+
+
+def _phase_of(s: FFState) -> str:
+    return "invalid" if s.seat_problem is not None else s.status
+
+
+def _refuse(s: FFState, command: FarkleFlipCommand) -> Rejected:
+    if isinstance(command, Ready):
+        return reject("not_dealing", "the game has been dealt")
+    return reject("game_not_active", f"the game is {s.status}")
+
+
+class FFPhases(Phases[FFState, FarkleFlipCommand, FarkleFlipEvent]):
+    """The kernel's phases with one check before any other: a command that is not Farkle Flip's
+    is ``malformed`` whoever sends it (the kernel asks for the seat first)."""
+
+    def decide(
+        self, state: FFState, seat: str, command: FarkleFlipCommand
+    ) -> tuple[FarkleFlipEvent, ...] | Rejected:
+        if not isinstance(command, COMMANDS):
+            return reject("malformed", f"not a Farkle Flip command: {type(command).__name__}")
+        return super().decide(state, seat, command)
+
+
+PHASED = FFPhases(table=PHASES, evolve=evolve, phase_of=_phase_of, refuse=_refuse)
+decide = PHASED.decide
+legal_commands = PHASED.legal_commands
+to_move = PHASED.to_move

@@ -23,7 +23,7 @@ from sqlalchemy import Engine, or_, select
 from sqlalchemy.orm import Session
 
 from services.common.db import MatchPlayer, MatchRecord, MatchRuling, Player, StoredMatch
-from services.common.queries import _match_dict
+from services.common.matchrows import match_dict
 
 CURSOR_VERSION = 1
 MAX_LIMIT = 500
@@ -113,7 +113,7 @@ def finished_matches(
         page, next_cursor = _newest_first(
             session, query, MatchRecord.finished_at, MatchRecord.match_id, "matches", {"game": game}, cursor, limit
         )
-    return {"matches": [_match_dict(r, ruling) for r, ruling in page], "next_cursor": next_cursor}
+    return {"matches": [match_dict(r, ruling) for r, ruling in page], "next_cursor": next_cursor}
 
 
 def player_matches(
@@ -141,7 +141,7 @@ def player_matches(
         )
     out = []
     for seat, record, ruling in page:
-        item = _match_dict(record, ruling)
+        item = match_dict(record, ruling)
         item.update(
             seat_index=seat.seat_index,
             rank=seat.rank,

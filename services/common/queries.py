@@ -7,7 +7,8 @@ from typing import Any
 from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
-from services.common.db import MatchPlayer, MatchRecord, MatchRuling, Player, Rating, Standing, snapshot
+from services.common import listing
+from services.common.db import MatchPlayer, Player, Rating, Standing, snapshot
 
 
 def seasons(engine: Engine, game: str) -> list[str]:
@@ -64,51 +65,6 @@ def leaderboard(
     return {"game": game, "season": season, "preset_family": preset_family, "entries": entries}
 
 
-def ruling_dict(ruling: MatchRuling | None) -> dict[str, Any] | None:
-    if ruling is None:
-        return None
-    return {
-        "dispute_id": ruling.dispute_id,
-        "ruling": ruling.ruling,
-        "ranks": list(ruling.ranks),
-        "scores": list(ruling.scores),
-        "reason": ruling.reason,
-        "ruled_by": ruling.ruled_by,
-        "ruled_at": ruling.ruled_at,
-    }
-
-
-def _match_dict(record: MatchRecord, ruling: MatchRuling | None = None) -> dict[str, Any]:
-    """A match as recorded (``ranks``, ``scores``) and as it counts after its latest ruling:
-    ``status`` ("" without one, else upheld / amended / void), ``ruling`` and
-    ``effective_ranks`` (None for a void match)."""
-    effective: list[int] | None = list(record.ranks)
-    if ruling is not None and ruling.ruling == "amended":
-        effective = list(ruling.ranks)
-    elif ruling is not None and ruling.ruling == "void":
-        effective = None
-    return {
-        "match_id": record.match_id,
-        "game": record.game,
-        "preset": record.preset,
-        "season": record.season,
-        "ranked": record.ranked,
-        "rated": record.rated,
-        "model": record.model,
-        "seats": list(record.seats),
-        "players": list(record.players),
-        "ranks": list(record.ranks),
-        "scores": list(record.scores),
-        "draw": record.draw,
-        "reason": record.reason,
-        "moves": record.moves,
-        "finished_at": record.finished_at,
-        "status": ruling.ruling if ruling is not None else "",
-        "ruling": ruling_dict(ruling),
-        "effective_ranks": effective,
-    }
-
-
 def match_history(
     engine: Engine,
     player: str | None = None,
@@ -120,8 +76,6 @@ def match_history(
     """Finished matches, newest first; only ``player``'s when given (with their rating change).
     ``within``: read in that session (its snapshot) instead of a new one.  The first page of
     ``services.common.listing.history``."""
-    from services.common import listing  # listing imports this module's _match_dict
-
     page: list[dict[str, Any]] = listing.history(engine, player, None, limit, game, within=within)["matches"]
     return page
 

@@ -75,11 +75,10 @@ def parse_overrides(items: list[str]) -> dict[str, Any]:
 def presets(game: Annotated[str, typer.Argument(metavar="GAME", help="Game name, e.g. ugolki.")]) -> None:
     """List a game's presets with one-line descriptions (the default is marked *)."""
     g = _game(game)
-    meta = g
-    width = max(len(name) for name in meta.presets)
-    for name in meta.presets:
-        mark = "*" if name == meta.default_preset else " "
-        typer.echo(f"{mark} {name:<{width}}  {meta.presets[name].description}")
+    width = max(len(name) for name in g.presets)
+    for name in g.presets:
+        mark = "*" if name == g.default_preset else " "
+        typer.echo(f"{mark} {name:<{width}}  {g.presets[name].description}")
 
 
 @rules_app.command()
@@ -114,7 +113,7 @@ def show(
 
 @rules_app.command()
 def perft(
-    game: Annotated[str, typer.Argument(metavar="GAME", help="Game name (ugolki).")],
+    game: Annotated[str, typer.Argument(metavar="GAME", help="Game name, a game with perft (e.g. ugolki).")],
     depth: Annotated[int, typer.Option("--depth", "-d", min=1, metavar="D", help="Plies to count.")] = 3,
     preset: Annotated[str | None, typer.Option("--preset", "-p", metavar="PRESET", help="Preset name.")] = None,
     set_: Annotated[
@@ -122,27 +121,25 @@ def perft(
     ] = None,
     timing: Annotated[bool, typer.Option("--time", help="Also print seconds and nodes/s per depth.")] = False,
 ) -> None:
-    """Count move sequences from the preset's start (White to move): `depth 1: N` ... `depth D: N`."""
+    """Count move sequences from the preset's start (its first seat to move): `depth 1: N` ...
+    `depth D: N`.  For the games whose rules give a perft (exit 2 naming them otherwise)."""
     from contracts.envelope import Rejected
-    from domain.core.match import resolve_ruleset
+    from domain.core.match import default_seats_of, resolve_ruleset
+    from domain.games.registry import GAMES
 
     g = _game(game)
-    if game != "ugolki":
-        typer.echo(f"perft is available for ugolki only, not {game!r}", err=True)
-        raise typer.Exit(2)
-    from domain.games.ugolki.perft import perft as count
-
-    if preset == "halma-16x16":
-        typer.echo("halma-16x16 is not specified well enough to referee (rules/ugolki.md §10, Q22)", err=True)
+    if g.perft is None:
+        having = sorted(name for name, decider in GAMES.items() if decider.perft is not None)
+        typer.echo(f"{game} has no perft; games with perft: {', '.join(having) or 'none'}", err=True)
         raise typer.Exit(2)
     ruleset = resolve_ruleset(g, preset or g.default_preset, parse_overrides(set_ or []))
     if isinstance(ruleset, Rejected):
         typer.echo(f"{ruleset.code}: {ruleset.detail}", err=True)
         raise typer.Exit(2)
-    state = g.initial_state(ruleset, g.seat_names(2), None)
+    state = g.initial_state(ruleset, g.seat_names(default_seats_of(g, preset)), None)
     for d in range(1, depth + 1):
         started = time.perf_counter()
-        nodes = count(state, d)
+        nodes = g.perft(state, d)
         elapsed = time.perf_counter() - started
         line = f"depth {d}: {nodes}"
         if timing:

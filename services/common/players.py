@@ -66,15 +66,11 @@ def choose_command(
 
 
 def draw_answer(game: str, fold: PublicFold, seat: str) -> dict[str, Any]:
-    """A computer player's answer to another seat's draw offer (docs/api.md "Draw offers"):
-    in Ugolki it accepts when it is behind in the race home (more tempi to go than the other
-    side, rules/ugolki.md §7), else declines; in the other games it declines and plays on."""
+    """A computer player's answer to another seat's draw offer (docs/api.md "Draw offers"): the
+    game's ``Decider.draw_answer`` decides (Ugolki accepts when it is behind in the race home,
+    rules/ugolki.md §7); a game without one declines and plays on."""
     state = fold.state
-    if game == "ugolki" and state is not None:
-        from domain.games.ugolki.tempo import tempo_to_go
-
-        side = state.created.seats.index(seat)
-        mine, theirs = tempo_to_go(state.game_state, side), tempo_to_go(state.game_state, 1 - side)
-        if mine > theirs:
-            return {"type": "accept_draw.v1"}
+    answer = fold.decider.draw_answer
+    if state is not None and answer is not None and answer(state.game_state, seat):
+        return {"type": "accept_draw.v1"}
     return {"type": "decline_draw.v1"}

@@ -12,9 +12,11 @@ from .decide import decide
 from .evolve import evolve
 from .explain import end_text, rules_help
 from .legal import legal_commands
+from .perft import perft
 from .record import RECORD
 from .rules import DEFAULT_PRESET, DESCRIPTIONS, DESCRIPTIONS_RU, PRESETS, validate
 from .state import UgolkiState, initial_state, outcome, to_move
+from .tempo import draw_answer
 from .view import describe, redact, view
 
 RULES_VERSION = "ugolki-1"
@@ -59,6 +61,8 @@ GAME: Decider[UgolkiState, MovePiece, Any, UgolkiView, UgolkiRuleset] = Decider(
     record=RECORD,
     rules_help=rules_help,
     end_text=end_text,
+    draw_answer=draw_answer,
+    perft=perft,
 )
 
 __all__ = ["GAME", "PRESETS", "DEFAULT_PRESET", "UgolkiState", "initial_state"]

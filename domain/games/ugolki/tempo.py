@@ -22,3 +22,10 @@ def tempo_full(geo: Geometry, side: int) -> int:
 def tempo_to_go(state: UgolkiState, side: int) -> int:
     """T - T_full, shown in the UI; adjudication compares raw T (same winner either way)."""
     return tempo(state, side) - tempo_full(state.geo, side)
+
+
+def draw_answer(state: UgolkiState, seat: str) -> bool:
+    """A computer player's answer to the other side's draw offer (``Decider.draw_answer``): it
+    accepts when it is behind in the race home, more tempi to go than the other side (§7)."""
+    side = state.seats.index(seat)
+    return tempo_to_go(state, side) > tempo_to_go(state, 1 - side)

@@ -9,16 +9,17 @@ from typing import Annotated
 
 import typer
 
+from services.cli import context
+
 accounts_app = typer.Typer(help="Player accounts and the operator role.", no_args_is_help=True)
 
 Name = Annotated[str, typer.Argument(metavar="NAME", help="The account's player name.")]
 
 
 def _engine():  # noqa: ANN202 - sqlalchemy Engine
-    from services.cli.main import _settings
     from services.common import db
 
-    return db.open_database(_settings().database_url)
+    return db.open_database(context.settings().database_url)
 
 
 def _set(name: str, role: str) -> None:

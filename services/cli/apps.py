@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from services.cli import context
+
 if TYPE_CHECKING:
     from services.common.serverkey import ServerKey
 
@@ -23,19 +25,17 @@ apps_app = typer.Typer(
 
 
 def _engine():  # noqa: ANN202 - sqlalchemy Engine
-    from services.cli.main import _settings
     from services.common import db
 
-    return db.open_database(_settings().database_url)
+    return db.open_database(context.settings().database_url)
 
 
 def _server_key(engine: Any) -> ServerKey:
     """The server key the gateway uses; app secrets an older version stored in clear are sealed."""
-    from services.cli.main import _settings
     from services.common import accounts, serverkey
 
     try:
-        keys = serverkey.load(_settings().server_key_file)
+        keys = serverkey.load(context.settings().server_key_file)
         accounts.seal_stored_secrets(engine, keys)
     except serverkey.ServerKeyError as exc:
         typer.echo(f"gamehall: {exc}", err=True)

@@ -19,6 +19,23 @@ from gamehall.client import ApiError, GamehallClient
 from services.common.players import PublicFold, choose_command
 
 
+def strengths(decider: Any) -> list[str]:
+    """The game's computer players by strength name in the order the game declares them (weakest
+    first; ``random`` for a game without any)."""
+    return list(decider.bots or {"random": None})
+
+
+def seat_strengths(declared: list[str], chosen: tuple[str, ...], n: int) -> tuple[str, ...]:
+    """The computer player of each of ``n`` seats: ``chosen`` (``--strength``), its last one
+    repeated for the seats it does not name; without any, the strongest declared in the first
+    seat and every other one after it, the weakest in the others."""
+    if not chosen:
+        chosen = tuple(declared[-1] if i % 2 == 0 else declared[0] for i in range(n))
+    if len(chosen) < n:
+        chosen = chosen + tuple(chosen[-1] for _ in range(n - len(chosen)))
+    return chosen
+
+
 async def create_match(
     client: GamehallClient, game: str, preset: str | None, players: list[str]
 ) -> tuple[str, dict[str, str]]:

@@ -13,6 +13,8 @@ from typing import Annotated, Any
 
 import typer
 
+from services.cli import context
+
 disputes_app = typer.Typer(
     help="Disputes of finished matches: list, show, open, add notes and rule (operators).",
     no_args_is_help=True,
@@ -25,17 +27,11 @@ DisputeId = Annotated[str, typer.Argument(metavar="DISPUTE_ID", help="The disput
 AsJson = Annotated[bool, typer.Option("--json", help="JSON instead of text.")]
 
 
-def _settings():  # noqa: ANN202 - Settings
-    from services.cli.main import _settings as settings
-
-    return settings()
-
-
 def _operator(name: str) -> Any:
     from domain.disputes import Actor
     from services.common import accounts, db
 
-    engine = db.open_database(_settings().database_url)
+    engine = db.open_database(context.settings().database_url)
     try:
         # The account's own name, however the operator typed its case.
         exact = accounts.account_name(engine, name)
@@ -56,7 +52,7 @@ def _on_stream(work: Callable[[Any], Awaitable[Any]]) -> Any:
     from services.common import natsio
 
     async def run() -> Any:
-        url, nats, credential = await asyncio.to_thread(data_dir_nats_url, _settings())
+        url, nats, credential = await asyncio.to_thread(data_dir_nats_url, context.settings())
         try:
             nc = await natsio.connect(url, "gamehall-cli", credential)
             try:

@@ -15,6 +15,8 @@ from typing import Any
 
 import typer
 
+from services.cli import context
+
 MODELS_HELP = (
     "Only this read model (a table; repeat for several): players, ratings, standings, match_history, "
     "match_players, match_rulings, match_list."
@@ -137,12 +139,11 @@ async def _check(models: tuple[str, ...], sample: int | None, seed: int | None, 
     from sqlalchemy.exc import SQLAlchemyError
 
     from services.cli import derived as doctor
-    from services.cli.main import _settings
     from services.cli.stackrun import data_dir_nats_url
     from services.common import db, natsio
     from services.scoring import config as scoring_config
 
-    settings = _settings()
+    settings = context.settings()
     shown_db = make_url(db.normalise_url(settings.database_url)).render_as_string(hide_password=True)
     try:
         url, embedded, credential = await asyncio.to_thread(data_dir_nats_url, settings)

@@ -7,14 +7,15 @@ from typing import Annotated
 
 import typer
 
+from services.cli import context
+
 keys_app = typer.Typer(help="The keys that sign match certificates: list them, rotate the signing key.")
 
 
 def _ring():  # type: ignore[no-untyped-def]
-    from services.cli.main import _settings
     from services.common.certificates import KeyRing
 
-    return KeyRing(_settings().signing_keys_dir)
+    return KeyRing(context.settings().signing_keys_dir)
 
 
 @keys_app.callback(invoke_without_command=True)
@@ -50,10 +51,9 @@ def keys_rotate() -> None:
 def keys_matchmaking() -> None:
     """The matchmaking public keys referees trust to sign ranked tables (docs/audit.md "Where a
     ranked match came from"): key id and hex Ed25519 public key, one a line."""
-    from services.cli.main import _settings
     from services.common.tablekeys import TrustedTableKeys
 
-    settings = _settings()
+    settings = context.settings()
     trusted = TrustedTableKeys.from_entries(settings.trusted_matchmaking_keys)
     if not trusted.key_ids:
         typer.echo(

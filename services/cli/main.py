@@ -8,6 +8,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from services.cli import context
+from services.cli.context import find_data_dir
+
 if TYPE_CHECKING:
     from services.common import settings as settings_mod
 
@@ -25,9 +28,6 @@ app = typer.Typer(
 )
 
 
-_verbose = False
-
-
 @app.callback()
 def _root(
     verbose: Annotated[
@@ -35,52 +35,7 @@ def _root(
         typer.Option("--verbose", "-v", help="Logs on standard error, down to debug, not in the data folder's logs/cli.log."),
     ] = False,
 ) -> None:
-    global _verbose
-    _verbose = verbose
-
-
-def find_data_dir(cwd: Path, explicit: Path | None) -> Path | None:
-    """The data folder: ``explicit`` (``GAMEHALL_DATA_DIR``), else the nearest ``.gamehall``
-    folder in ``cwd`` or above it, else None."""
-    if explicit is not None:
-        return explicit
-    for folder in (cwd, *cwd.parents):
-        if (folder / ".gamehall").is_dir():
-            return folder / ".gamehall"
-    return None
-
-
-NO_DATA_DIR = (
-    "no gamehall data folder here: set GAMEHALL_DATA_DIR, or run the command inside the project "
-    "(a folder with .gamehall in it or above it; 'gamehall up' makes one in the current folder)"
-)
-
-
-def _settings(create: bool = False, log: bool = True) -> settings_mod.Settings:
-    """The settings with the data folder found by the one rule of every command (docs/operations.md
-    "Data folder"); with ``create`` a first ``gamehall up`` or ``demo`` starts ``./.gamehall``.
-    Without a data folder: a clear message and exit status 2.  ``log``: this command's logs go to
-    the data folder's logs/cli.log (stderr with --verbose), never among its output."""
-    from services.common import datadir, logs
-    from services.common import settings as settings_mod
-
-    found = find_data_dir(Path.cwd(), settings_mod.explicit_data_dir())
-    if found is None:
-        if not create:
-            typer.echo(NO_DATA_DIR, err=True)
-            raise typer.Exit(2)
-        found = Path.cwd() / ".gamehall"
-    elif not create and not found.is_dir():
-        typer.echo(f"no gamehall data folder at GAMEHALL_DATA_DIR={found} (a mistyped path?)", err=True)
-        raise typer.Exit(2)
-    settings = settings_mod.load().replace(data_dir=found)
-    # What this command and the processes it starts write is private to the user, and an older
-    # folder's 0755/0644 modes are made so (docs/operations.md "Data folder").
-    datadir.private_umask()
-    datadir.secure(settings.data_dir, create=create)
-    if log:
-        logs.configure_cli(settings.data_dir / "logs" / "cli.log", _verbose)
-    return settings
+    context.verbose = verbose
 
 
 @app.command()
@@ -104,7 +59,7 @@ def up(
     stops when it stops, even when it is killed."""
     from services.cli.stackrun import up as run_up
 
-    settings = _settings(create=True)
+    settings = context.settings(create=True)
     if referees is not None:
         settings = settings.replace(referees=referees)
     raise typer.Exit(run_up(settings, services or None, echo=lambda m: typer.echo(m, err=False)))
@@ -123,7 +78,7 @@ def serve(
     if service not in SERVICE_MODULES:
         typer.echo(f"unknown service {service!r}; choose from {', '.join(SERVICE_MODULES)}", err=True)
         raise typer.Exit(2)
-    run_serve(service, _settings(create=True, log=False))
+    run_serve(service, context.settings(create=True, log=False))
 
 
 @app.command()
@@ -154,6 +109,8 @@ def demo(
         PlayerCredentials,
         games_on_leaderboard,
         play_match,
+        seat_strengths,
+        strengths,
         wait_for_scoring,
     )
     from services.cli.rules import check_game
@@ -161,18 +118,14 @@ def demo(
     from services.common import stack
 
     decider = check_game(game, preset)
-    bots = sorted(decider.bots or {"random": None})
+    bots = strengths(decider)
     n = seats or match_layer.default_seats_of(decider, preset)
-    chosen = tuple(strength or [])
-    for s in chosen:
+    for s in strength or []:
         if s not in bots:
             typer.echo(f"unknown strength {s!r} for {game}; choose from {', '.join(bots)}", err=True)
             raise typer.Exit(2)
-    if not chosen:
-        chosen = tuple(bots[-1] if i % 2 == 0 else bots[0] for i in range(n))
-    if len(chosen) < n:
-        chosen = chosen + tuple(chosen[-1] for _ in range(n - len(chosen)))
-    settings = _settings(create=True)
+    chosen = seat_strengths(bots, tuple(strength or []), n)
+    settings = context.settings(create=True)
     rng = random.Random(seed)
 
     # Rated play needs the same players again and again: a small pool of demo players.
@@ -257,7 +210,7 @@ async def _load_bundle(match_id: str) -> Any:
     from services.common.reader import load_match
     from services.gateway.core import make_bundle
 
-    url, nats, credential = await asyncio.to_thread(data_dir_nats_url, _settings())
+    url, nats, credential = await asyncio.to_thread(data_dir_nats_url, context.settings())
     try:
         nc = await connect(url, "gamehall-cli", credential)
         try:
@@ -426,7 +379,7 @@ def _verifier(keys_file: Path | None) -> Any:
 
         if find_data_dir(Path.cwd(), explicit_data_dir()) is None:
             return None
-        keyset = KeyRing(_settings().signing_keys_dir).public()
+        keyset = KeyRing(context.settings().signing_keys_dir).public()
         if not keyset.keys:
             return None
     return verifier(keyset)
@@ -440,7 +393,7 @@ def _table_check() -> Any:
 
     if find_data_dir(Path.cwd(), explicit_data_dir()) is None:
         return None
-    trusted = TrustedTableKeys.from_entries(_settings().trusted_matchmaking_keys)
+    trusted = TrustedTableKeys.from_entries(context.settings().trusted_matchmaking_keys)
     return trusted.check if trusted.key_ids else None
 
 

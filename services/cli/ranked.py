@@ -16,6 +16,8 @@ from typing import Any
 
 import typer
 
+from services.cli import context
+
 ratings_app = typer.Typer(help="Ratings: rebuild from the log, check the live tables.", no_args_is_help=True)
 matches_app = typer.Typer(
     help="The list of stored matches: rebuild it from the match stream, check the live table.", no_args_is_help=True
@@ -47,12 +49,11 @@ def leaderboard_cmd(
     limit: int = typer.Option(1000, "--limit", metavar="N", help="At most this many players."),
 ) -> None:
     """Print the standings of a game for a season."""
-    from services.cli.main import _settings
     from services.cli.rules import check_game
     from services.common import db, queries
 
     check_game(game)
-    settings = _settings()
+    settings = context.settings()
     engine = db.open_database(settings.database_url)
     try:
         board = queries.leaderboard(engine, game, season=season, preset_family=family, limit=limit)
@@ -75,10 +76,9 @@ def rebuild_cmd(
     import asyncio
 
     from services.cli import rebuild
-    from services.cli.main import _settings
     from services.scoring import config as scoring_config
 
-    settings = _settings()
+    settings = context.settings()
     report = asyncio.run(
         _with_log(
             "gamehall-ratings",
@@ -114,11 +114,10 @@ async def _with_log(name: str, work: Any) -> dict[str, Any]:
     and the read-model database."""
     import asyncio
 
-    from services.cli.main import _settings
     from services.cli.stackrun import data_dir_nats_url
     from services.common import db, natsio
 
-    settings = _settings()
+    settings = context.settings()
     url, embedded, credential = await asyncio.to_thread(data_dir_nats_url, settings)
     engine = db.open_database(settings.database_url)
     try:

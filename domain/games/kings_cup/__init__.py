@@ -1,26 +1,27 @@
 """Kings Cup (rules/king.md §15.1) as an opt-in table helper: the deal around the cup, each drawn
 card's rule from a configurable rule set, the standing roles, the end on the fourth King.
-Declared ``helper``: never rated, not offered in quick match, marked as a helper in the lobby."""
+Declared ``helper``: never rated, not offered in quick match, marked as a helper in the lobby.
+
+The package follows the card-game shape of docs/architecture.md: ``rules`` (presets, the card
+rules), ``state`` (state, phases, set-up), ``deal`` (the spread from rng_v1, ``verify_chance``),
+``legal``, ``decide`` (the steps of a turn), ``phases`` (the phase table; ``decide``,
+``legal_commands``, ``to_move``), ``evolve``, ``scoring`` (``outcome``), ``view`` (view,
+redaction, ``hidden``, notation) and ``bots``.
+"""
 
 from __future__ import annotations
 
 from contracts.games.kings_cup import CONTRACT, KingsCupCommand, KingsCupEvent, KingsCupRuleset, KingsCupView
 from domain.core.decider import Decider, Preset
 from domain.games.kings_cup.bots import BOTS
-from domain.games.kings_cup.engine import (
-    CupState,
-    decide,
-    evolve,
-    hidden,
-    initial_state,
-    legal_commands,
-    outcome,
-    to_move,
-    verify_chance,
-)
+from domain.games.kings_cup.deal import verify_chance
+from domain.games.kings_cup.evolve import evolve
 from domain.games.kings_cup.explain import end_text, rules_help
+from domain.games.kings_cup.phases import PHASED
 from domain.games.kings_cup.rules import DESCRIPTIONS, DESCRIPTIONS_RU, PRESETS
-from domain.games.kings_cup.view import describe, redact, view
+from domain.games.kings_cup.scoring import outcome
+from domain.games.kings_cup.state import CupState, initial_state
+from domain.games.kings_cup.view import describe, hidden, redact, view
 
 
 def seat_names(n: int) -> tuple[str, ...]:
@@ -45,10 +46,8 @@ GAME: Decider[CupState, KingsCupCommand, KingsCupEvent, KingsCupView, KingsCupRu
     hidden_info=True,  # the order of the cards around the cup
     max_decisions=2 * 52 + 20 + 2,  # ready per seat, then at most a draw and an answer per card
     initial_state=initial_state,
-    decide=decide,
     evolve=evolve,
-    legal_commands=legal_commands,
-    to_move=to_move,
+    phases=PHASED,
     outcome=outcome,
     view=view,
     redact=redact,

@@ -6,7 +6,8 @@ import random
 
 from contracts.games.kings_cup import KingsCupCommand
 from domain.core.decider import Bot
-from domain.games.kings_cup.engine import CupState, legal_commands
+from domain.games.kings_cup.phases import legal_commands
+from domain.games.kings_cup.state import CupState
 
 
 def random_bot(state: CupState, seat: str, rng: random.Random) -> KingsCupCommand:

@@ -9,7 +9,7 @@ from contracts.games.kings_cup import KingsCupRuleset
 from contracts.match import Outcome, RulesHelp
 from domain.core.words import DEFAULT_LANG, Lang, Words
 
-from .engine import CupState
+from .state import CupState
 
 WORDS = Words(
     en={

@@ -17,7 +17,8 @@ from contracts.games.kings_cup import (
     StandingRule,
 )
 from domain.core import cards
-from domain.games.kings_cup.engine import CupState, rank_of, to_move
+from domain.games.kings_cup.phases import to_move
+from domain.games.kings_cup.state import CupState, rank_of
 
 
 def describe(cmd: KingsCupCommand) -> str:
@@ -84,3 +85,8 @@ def redact(event: KingsCupEvent, viewer: str | None) -> KingsCupEvent | None:
     if isinstance(event, CupDealt):
         return msgspec.structs.replace(event, order=(cards.UNKNOWN,) * len(event.order))
     return event
+
+
+def hidden(state: CupState, seat: str) -> frozenset[str]:
+    """The cards still around the cup are hidden from everybody (their order is the game)."""
+    return frozenset(c for c in state.cup if c != cards.UNKNOWN)

@@ -8,8 +8,8 @@ import msgspec
 from contracts.envelope import Rejected
 from contracts.games.kings_cup import CupDealt
 from domain.games.kings_cup import GAME
-from domain.games.kings_cup.engine import CupState
 from domain.games.kings_cup.rules import PRESETS
+from domain.games.kings_cup.state import CupState
 
 SEED = bytes(range(32))
 

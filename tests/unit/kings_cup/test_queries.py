@@ -22,9 +22,11 @@ from contracts.games.kings_cup import (
     TurnPassed,
 )
 from domain.games.kings_cup import GAME
-from domain.games.kings_cup.engine import SPOKEN_RULE, CupState, hidden, verify_chance
+from domain.games.kings_cup.deal import verify_chance
+from domain.games.kings_cup.legal import SPOKEN_RULE
 from domain.games.kings_cup.rules import NEUTRAL, PRESETS
-from domain.games.kings_cup.view import describe, view
+from domain.games.kings_cup.state import CupState
+from domain.games.kings_cup.view import describe, hidden, view
 from tests.unit.kings_cup.helpers import SEED, act, started
 
 

@@ -18,8 +18,8 @@ from contracts.games.kings_cup import (
     SeatReady,
 )
 from domain.games.kings_cup import GAME
-from domain.games.kings_cup.engine import CupState
 from domain.games.kings_cup.rules import PRESETS
+from domain.games.kings_cup.state import CupState
 from tests.unit.kings_cup.helpers import SEED, act, started
 
 

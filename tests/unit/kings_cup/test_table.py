@@ -21,7 +21,7 @@ from contracts.match import CreateMatch
 from domain.core import match
 from domain.core import rng as rng_v1
 from domain.games.kings_cup import GAME
-from domain.games.kings_cup.engine import verify_chance
+from domain.games.kings_cup.deal import verify_chance
 from domain.games.kings_cup.rules import NEUTRAL, PRESETS
 from domain.games.kings_cup.view import redact, view
 from tests.unit.kings_cup.helpers import SEED, act, code, started

@@ -1,0 +1,114 @@
+"""The phase table of a Kings Cup table and the Decider's ``decide``, ``legal_commands`` and
+``to_move``, all read from it (rules/king.md §15.1; see ``state.py`` for the phases).
+
+Checks, in order: a command that is not Kings Cup's (``malformed``), a seat not at the table
+(``not_your_turn``), a table that cannot be played (``invalid_seats``), Ready once the cards are
+out (``not_dealing``) or a turn's command outside the game (``game_not_active``), then the phase's
+own: the kernel's ready lifecycle before the spread, the drawer's turn after it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from operator import attrgetter
+
+from contracts.envelope import Rejected
+from contracts.games.kings_cup import (
+    ChooseSeat,
+    DrawCard,
+    KingsCupCommand,
+    KingsCupEvent,
+    MakeRule,
+    Ready,
+    SeatReady,
+)
+from domain.core.cardgame import deal as dealing
+from domain.core.cardgame import lifecycle
+from domain.core.cardgame.builder import Builder
+from domain.core.cardgame.phases import Phase, Phases
+from domain.games.kings_cup.deal import deal
+from domain.games.kings_cup.decide import decide_turn
+from domain.games.kings_cup.evolve import evolve
+from domain.games.kings_cup.legal import play_moves, reject
+from domain.games.kings_cup.state import CupState
+
+B = Builder[CupState, KingsCupEvent]
+CupPhase = Phase[CupState, KingsCupCommand, KingsCupEvent]
+COMMANDS: tuple[type, ...] = (Ready, DrawCard, ChooseSeat, MakeRule)
+
+READY: lifecycle.ReadyStep[CupState, KingsCupEvent] = lifecycle.ReadyStep(
+    ready_event=lambda s, i, seed: SeatReady(seat=s.seats[i], client_seed=seed),
+    # The last Ready spreads the cards (one spread: every seat's client seed is taken).
+    deal=lambda b: dealing.step(b, deal),
+    phase_of=attrgetter("status"),
+    round_of=lambda s: 0,
+)
+
+
+def _ready(b: B, i: int, command: Ready) -> Rejected | None:
+    problem = READY(b, i, command)
+    if problem is not None and problem.code == "client_seed_too_long":
+        return reject(
+            "client_seed_too_long", f"client_seed is longer than {lifecycle.MAX_CLIENT_SEED} characters"
+        )
+    return problem
+
+
+def _current(s: CupState) -> frozenset[int]:
+    return frozenset({s.current})
+
+
+def _nobody(s: CupState) -> frozenset[int]:
+    return frozenset()
+
+
+def _nothing(s: CupState, i: int) -> tuple[KingsCupCommand, ...]:
+    return ()
+
+
+def _never(b: B, i: int, command: KingsCupCommand) -> Rejected | None:  # pragma: no cover - takes no command
+    raise AssertionError("the finished phase takes no command")
+
+
+def _refuse_seats(b: B, i: int, command: KingsCupCommand) -> Rejected | None:
+    return reject("invalid_seats", b.state.seat_problem or "")
+
+
+PHASES: dict[str, CupPhase] = {
+    "waiting": replace(READY.phase("waiting", Ready), decide=_ready),
+    "playing": Phase("playing", (DrawCard, ChooseSeat, MakeRule), _current, play_moves, decide_turn),
+    "finished": Phase("finished", (), _nobody, _nothing, _never),
+    # A table whose seats the ruleset does not take (``seat_problem``): nobody moves, all is refused.
+    "invalid": Phase("invalid", (object,), _nobody, _nothing, _refuse_seats),
+}
+
+
+def _phase_of(s: CupState) -> str:
+    return "invalid" if s.seat_problem is not None else s.status
+
+
+def _refuse(s: CupState, command: KingsCupCommand) -> Rejected:
+    if isinstance(command, Ready):
+        return reject("not_dealing", "the cards are out already")
+    return reject("game_not_active", f"the table is {s.status}")
+
+
+class CupPhases(Phases[CupState, KingsCupCommand, KingsCupEvent]):
+    """The kernel's phases with two checks before any other: a command that is not Kings Cup's is
+    ``malformed`` whoever sends it (the kernel asks for the seat first), and a seat that is not
+    at the table is refused in the table's words."""
+
+    def decide(
+        self, state: CupState, seat: str, command: KingsCupCommand
+    ) -> tuple[KingsCupEvent, ...] | Rejected:
+        if not isinstance(command, COMMANDS):
+            return reject("malformed", f"not a Kings Cup command: {type(command).__name__}")
+        if seat not in state.seats:
+            return reject("not_your_turn", f"{seat!r} is not a seat of this table")
+        return super().decide(state, seat, command)
+
+
+PHASED = CupPhases(table=PHASES, evolve=evolve, phase_of=_phase_of, refuse=_refuse)
+decide = PHASED.decide
+legal_commands = PHASED.legal_commands
+to_move = PHASED.to_move

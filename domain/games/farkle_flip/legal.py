@@ -96,30 +96,40 @@ def lock_problem(s: FFState, command: Lock) -> tuple[Rejected, None] | tuple[Non
     return None, event
 
 
+def _stop_with_nothing(s: FFState) -> Stopped | Rejected:
+    """STOP with an empty centre: refused below the entry under MUST_CONTINUE while cards remain;
+    otherwise nothing is scored and the Farkle cards stay held (FF6)."""
+    i = s.current
+    rules = s.rules
+    if (
+        rules.entry_stop_policy == "MUST_CONTINUE"
+        and not s.on_board[i]
+        and rules.entry > 0
+        and not s.piles_empty()
+    ):
+        return reject("below_entry", f"not on the board: keep drawing until {rules.entry} (MUST_CONTINUE)")
+    return Stopped(
+        seat=s.seats[i],
+        result="nothing",
+        turn_total=0,
+        farkle_cards=s.farkle_held[i],
+        points=0,
+        banked=s.banked[i],
+    )
+
+
 def stop_outcome(s: FFState) -> Stopped | Rejected:
     """STOP resolved by §3.9 Bank, or why it is not valid."""
     problem = needs_draw(s)
     if problem is not None:
         return problem
+    if not s.centre:
+        return _stop_with_nothing(s)
     i = s.current
     rules = s.rules
     seat = s.seats[i]
     turn_total = sum(c.value for c in s.centre)
     held = s.farkle_held[i]
-    if not s.centre:
-        if (
-            rules.entry_stop_policy == "MUST_CONTINUE"
-            and not s.on_board[i]
-            and rules.entry > 0
-            and not s.piles_empty()
-        ):
-            return reject(
-                "below_entry", f"not on the board: keep drawing until {rules.entry} (MUST_CONTINUE)"
-            )
-        # FF6: nothing to score; Farkle cards stay held
-        return Stopped(
-            seat=seat, result="nothing", turn_total=0, farkle_cards=held, points=0, banked=s.banked[i]
-        )
     # every row of the table scores at least 1 (patterns_problem), so a centre is worth something
     bank_total = turn_total + rules.farkle_value * held
     if s.on_board[i] or bank_total >= rules.entry:

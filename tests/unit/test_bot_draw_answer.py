@@ -3,6 +3,8 @@ race home (rules/ugolki.md §7, the tempo number): behind accepts, level or ahea
 
 from __future__ import annotations
 
+import dataclasses
+
 import msgspec
 
 from contracts.match import CreateMatch
@@ -47,3 +49,38 @@ def test_ugolki_bot_accepts_only_when_behind_in_the_race_section_7() -> None:
 def test_other_games_decline_and_play_on() -> None:
     fold = PublicFold("kings-corner")
     assert draw_answer("kings-corner", fold, "p1") == {"type": "decline_draw.v1"}
+
+
+def test_the_answer_is_the_games_own_decider_draw_answer() -> None:
+    """services know no game: the fold's Decider decides (a game that accepts every offer here)."""
+    assert UGOLKI.draw_answer is not None
+    fold = PublicFold("kings-corner")
+    assert fold.decider.draw_answer is None
+    folded = fold_decision(
+        fold.decider,
+        Folded(),
+        1,
+        match_layer.decide(
+            fold.decider,
+            None,
+            None,
+            CreateMatch(
+                preset=fold.decider.default_preset,
+                ruleset=msgspec.to_builtins(
+                    match_layer.resolve_ruleset(fold.decider, fold.decider.default_preset, {})
+                ),
+                seats=("p1", "p2"),
+                players=("a", "b"),
+                token_hashes=("a" * 64, "b" * 64),
+                seed_commitment="0" * 64,
+            ),
+        ),
+    )
+    fold.state, fold.seq = folded.state, folded.seq
+    assert draw_answer("kings-corner", fold, "p1") == {"type": "decline_draw.v1"}
+    asked = []
+    fold.decider = dataclasses.replace(
+        fold.decider, draw_answer=lambda state, seat: asked.append(seat) or True
+    )
+    assert draw_answer("kings-corner", fold, "p1") == {"type": "accept_draw.v1"}
+    assert asked == ["p1"]

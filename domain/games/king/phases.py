@@ -12,6 +12,8 @@ a seat not in the match (``not_your_turn``), a command the phase does not take
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 
 import msgspec
@@ -66,7 +68,7 @@ COMMANDS: tuple[type, ...] = (
 READY: lifecycle.ReadyStep[KingState, KingEvent] = lifecycle.ReadyStep(
     ready_event=lambda s, i, seed: SeatReady(seat=s.seats[i], client_seed=seed),
     deal=steps.deal_step,
-    round_of=lambda s: s.deal_no,
+    round_of=attrgetter("deal_no"),
 )
 
 
@@ -74,22 +76,26 @@ def _to_act(s: KingState) -> frozenset[int]:
     return frozenset({s.to_act}) if s.to_act >= 0 else frozenset()
 
 
-def _turn(
-    name: str, moves: Callable[[KingState, int], Sequence[KingCommand]], by_command: Mapping[type, Step]
-) -> KingPhase:
-    """A phase of one seat to act (``to_act``): ``by_command`` maps each command it takes to its
-    decide step, ``moves`` lists the seat's legal commands."""
+@dataclass(frozen=True)
+class Turn:
+    """A phase of one seat to act (``to_act``): ``steps`` maps each command it takes to its decide
+    step, ``moves`` lists the seat's legal commands."""
 
-    def legal_of(s: KingState, i: int) -> Sequence[KingCommand]:
-        return moves(s, i) if i == s.to_act else ()
+    name: str
+    moves: Callable[[KingState, int], Sequence[KingCommand]]
+    steps: Mapping[type, Step]
 
-    def decide(b: B, i: int, command: KingCommand) -> Rejected | None:
+    def legal(self, s: KingState, i: int) -> Sequence[KingCommand]:
+        return self.moves(s, i) if i == s.to_act else ()
+
+    def decide(self, b: B, i: int, command: KingCommand) -> Rejected | None:
         s = b.state
         if i != s.to_act:
             return Rejected(code="not_your_turn", detail=f"{s.seats[s.to_act]} is to act")
-        return by_command[type(command)](b, i, command)
+        return self.steps[type(command)](b, i, command)
 
-    return Phase(name, tuple(by_command), _to_act, legal_of, decide)
+    def phase(self) -> KingPhase:
+        return Phase(self.name, tuple(self.steps), _to_act, self.legal, self.decide)
 
 
 def _nobody(s: KingState) -> frozenset[int]:
@@ -106,24 +112,24 @@ def _never(b: B, i: int, command: KingCommand) -> Rejected | None:  # pragma: no
 
 PHASES: dict[str, KingPhase] = {
     "waiting": READY.phase("waiting", Ready),
-    "ordering": _turn(
+    "ordering": Turn(
         "ordering", legal.order_moves, {ChooseContract: steps.choose_contract, PassOrder: steps.pass_order}
-    ),
-    "buyout": _turn(
+    ).phase(),
+    "buyout": Turn(
         "buyout", legal.buyout_moves, {OfferBuyout: steps.offer_buyout, PassBuyout: steps.pass_buyout}
-    ),
-    "buyout_answer": _turn(
+    ).phase(),
+    "buyout_answer": Turn(
         "buyout_answer",
         legal.answer_moves,
         {AcceptBuyout: steps.answer_buyout, RefuseBuyout: steps.answer_buyout},
-    ),
-    "declaring": _turn(
+    ).phase(),
+    "declaring": Turn(
         "declaring", legal.declare_moves, {Declare: steps.declare, ChooseTrump: steps.choose_trump}
-    ),
-    "auction": _turn("auction", legal.auction_moves, {Bid: steps.bid, PassBid: steps.pass_bid}),
-    "naming": _turn("naming", legal.naming_moves, {ChooseTrump: steps.name_trump}),
-    "discard": _turn("discard", legal.discard_moves, {Discard: steps.discard}),
-    "playing": _turn("playing", legal.play_moves, {Play: steps.play}),
+    ).phase(),
+    "auction": Turn("auction", legal.auction_moves, {Bid: steps.bid, PassBid: steps.pass_bid}).phase(),
+    "naming": Turn("naming", legal.naming_moves, {ChooseTrump: steps.name_trump}).phase(),
+    "discard": Turn("discard", legal.discard_moves, {Discard: steps.discard}).phase(),
+    "playing": Turn("playing", legal.play_moves, {Play: steps.play}).phase(),
     "scored": READY.phase("scored", Ready),
     "finished": Phase("finished", (), _nobody, _nothing, _never),
 }

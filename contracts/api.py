@@ -6,9 +6,10 @@ WebSocket frames.  The typed client (``gamehall.client``) decodes with these; th
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import msgspec
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from contracts.envelope import Accepted
 from contracts.match import MatchView
@@ -122,3 +123,594 @@ CLOSE_CODES: dict[int, str] = {
 }
 
 frame_decoder = msgspec.json.Decoder(ServerFrame)
+
+
+# --------------------------------------------------------------------------------------------
+# The HTTP API's bodies and replies as the gateway declares them: pydantic models, because
+# FastAPI validates request bodies and documents ``response_model``s with pydantic (the routes
+# answer through them, so the OpenAPI description is the shape of every reply).  The structs
+# above stay msgspec: they are what the client library decodes.  Field order is the order of
+# every reply's keys; ``Number`` keeps an integer an integer (a float field would write 1 as 1.0).
+
+MAX_PLAYER_NAME = 64  # characters of a player name (the gateway's edge checks the same)
+MAX_COMMAND_ID = 128  # characters of a command id
+
+Name = Annotated[str, StringConstraints(min_length=1, max_length=MAX_PLAYER_NAME)]
+Word = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+Number = int | float
+
+
+class TimeControlBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    base_s: float = Field(default=0, description="Fischer: seconds for the whole match.")
+    increment_s: float = Field(
+        default=0, description="Fischer: seconds added after each of the seat's moves."
+    )
+    move_s: float = Field(default=0, description="Per move: seconds for every turn (instead of base_s).")
+    grace_s: float = Field(
+        default=0,
+        description="A seat that is to move this long in all without sending any command is abandoned "
+        "(docs/architecture.md, Abandonment). 0: never.",
+    )
+    on_timeout: Literal["forfeit", "bot"] | None = Field(
+        default=None,
+        description='What a timed-out or abandoned seat becomes: "bot" (a computer player takes the seat over '
+        'and the match goes on; the default of a casual match) or "forfeit" (the game\'s rule).',
+    )
+
+
+class CreateMatchBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    game: Word = Field(description="Game name, e.g. 'ugolki'. See GET /api/games.")
+    preset: Word | None = Field(default=None, description="Preset name; the game's default when omitted.")
+    rules: dict[str, Any] = Field(
+        default_factory=dict, description="Ruleset parameters overriding the preset."
+    )
+    players: list[Name] | None = Field(
+        default=None,
+        max_length=16,
+        description="Display names (1-64 characters), one per seat. They are guests (no credential): "
+        "the match is never rated; rated play goes through POST /api/queue with a player credential.",
+    )
+    seats: int | None = Field(
+        default=None, ge=1, le=16, description="Number of seats (games with 2-N seats)."
+    )
+    ranked: bool = Field(
+        default=False, description="Must be false here: rated matches are formed by POST /api/queue."
+    )
+    bots: dict[Word, Word] = Field(
+        default_factory=dict,
+        description="Seats played by the computer: seat -> strength (see 'bots' in GET /api/games). "
+        "Their tokens go to the bots service; the reply holds only the other seats' tokens.",
+    )
+    bot_think_ms: int | None = Field(
+        default=None, ge=0, le=10_000, description="Computer players' pause before each move (ms)."
+    )
+    time_control: TimeControlBody | None = Field(
+        default=None,
+        description='The clock: {"base_s": B, "increment_s": I} (Fischer) or {"move_s": M} (per move), '
+        'optionally "grace_s" and "on_timeout". A seat whose time runs out times out by the game\'s rule, '
+        "or goes to a computer player (docs/audit.md, Clocks).",
+    )
+
+
+class CommandBody(BaseModel):
+    """The body of ``POST /api/matches/{id}/commands`` (each game's exact commands are in the
+    OpenAPI description as ``<game>.CommandRequest``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    command: dict[str, Any] = Field(
+        description='The command as JSON with its tag, e.g. {"type": "move_piece.v1", "path": ["h3", "h5"]}.'
+        " Fields the command does not have are refused."
+    )
+    command_id: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=MAX_COMMAND_ID,
+        description="Idempotency key (1-128 characters): a retry with the same id returns the first reply.",
+    )
+
+
+class SignUpBody(BaseModel):
+    name: str = Field(min_length=1, max_length=64, description="Your player name (unique).")
+
+
+class JoinBody(BaseModel):
+    player: str | None = Field(
+        default=None,
+        max_length=64,
+        description="Optional: your player name; it must be the one your credential names.",
+    )
+    game: str
+    preset: str | None = None
+    seats: int = 2
+    ranked: bool = True
+    bots_ok: bool = Field(default=False, description="Fill the table with computer players after a wait.")
+    invite: str = Field(
+        default="", max_length=64, description="Private table code: everyone with it sits together."
+    )
+    public: bool = Field(
+        default=False,
+        description="With invite, when you open the table (the first to join with the code): list it in "
+        "GET /api/tables so anyone may join it. Without invite: 400 public_needs_invite.",
+    )
+
+
+class LeaveBody(BaseModel):
+    player: str | None = Field(default=None, description="Optional: your player name.")
+
+
+class DisputeBody(BaseModel):
+    reason: str = Field(
+        min_length=1, max_length=2000, description="What is wrong with the result, for the operator."
+    )
+
+
+class NoteBody(BaseModel):
+    text: str = Field(min_length=1, max_length=4000, description="An operator's note on the dispute.")
+
+
+class RulingBody(BaseModel):
+    ruling: str = Field(
+        description="'upheld' (the result stands), 'amended' (new ranks, and scores, per seat) or "
+        "'void' (the match does not count)."
+    )
+    ranks: list[int] = Field(
+        default_factory=list,
+        max_length=16,
+        description="Amended only: one rank per seat in seat order, 1 best.",
+    )
+    scores: list[float] = Field(
+        default_factory=list, max_length=16, description="Amended only, optional: one score per seat."
+    )
+    reason: str = Field(min_length=1, max_length=2000, description="Why, for the players and the record.")
+
+
+# ---- operations
+
+
+class Health(BaseModel):
+    ok: bool = Field(description="Always true: the process answers.")
+
+
+class Readiness(BaseModel):
+    ready: bool
+    checks: dict[str, str] = Field(description='Each check: "ok" or what is wrong.')
+    instance: str | None = Field(
+        default=None, description="Which start of the stack this gateway belongs to (only when it has one)."
+    )
+
+
+# ---- games
+
+
+class SeatRange(BaseModel):
+    min: int
+    max: int
+
+
+class RulesInWords(BaseModel):
+    """``contracts.match.RulesHelp``: a ruleset in words for players."""
+
+    game: str
+    title: str
+    goal: str
+    win: list[str]
+    lose: list[str]
+    special: list[str]
+
+
+class PresetInfo(BaseModel):
+    name: str
+    family: str = Field(description="The preset's family (the lobby's grouping), in lang.")
+    title: str = Field(description="The preset's title, in lang.")
+    description: str
+    rules: dict[str, Any] = Field(description="Every rules parameter of the preset.")
+    help: RulesInWords | None = Field(description="The rules in words; null for a game without.")
+
+
+class GameInfo(BaseModel):
+    game: str
+    title: str = Field(description="The game's title, in lang.")
+    rules_version: str
+    seats: SeatRange
+    seat_names: dict[str, list[str]] = Field(description="Seat count -> the seats' names.")
+    default_preset: str
+    chance: bool
+    hidden_info: bool
+    helper: bool = Field(description="A table helper: never rated, not in quick match.")
+    bots: list[str] = Field(description="Computer-player strengths.")
+    default_bot: str
+    families: list[str] = Field(description="The preset families, in the order the lobby shows them (lang).")
+    presets: list[PresetInfo]
+
+
+# ---- matches
+
+
+class SeatTokenOut(BaseModel):
+    seat: str
+    token: str = Field(description="Acts for this seat only; shown once.")
+
+
+class BotSeatOut(BaseModel):
+    seat: str
+    strength: str
+    status: str = Field(
+        description="seated, refused, unavailable (detail says why) or unknown (a replayed reply)."
+    )
+    detail: str | None = Field(default=None, description="Why, when not seated.")
+
+    model_config = ConfigDict(json_schema_extra={"description": "A seat handed to the computer."})
+
+
+class InviteOut(BaseModel):
+    seat: str
+    url: str = Field(description="A path on the gateway's web page: whoever opens it plays that seat.")
+
+
+class MatchCreated(BaseModel):
+    """``201`` of ``POST /api/matches`` (``MatchCreatedReply`` to the client library)."""
+
+    match_id: str
+    game: str
+    preset: str
+    seats: list[SeatTokenOut] = Field(description="The people's seats with their tokens.")
+    bots: list[BotSeatOut]
+    invites: list[InviteOut] = Field(description="A share link per person's seat.")
+    view: str = Field(description="Where to read the match.")
+    websocket: str = Field(description="Where to watch it live.")
+
+
+class DecisionOut(BaseModel):
+    """One stored decision as a viewer sees it (``Decision`` to the client library)."""
+
+    seq: int
+    seat: str | None
+    recorded_at: int | None = Field(description="Unix ms.")
+    events: list[dict[str, Any]] = Field(
+        description="Its events redacted for the viewer, each with its type tag."
+    )
+
+
+class ReplayFrameOut(BaseModel):
+    seq: int
+    seat: str | None
+    recorded_at: int | None
+    events: list[dict[str, Any]]
+    view: dict[str, Any] = Field(description="The spectator's view after the decision (the match view).")
+
+
+class Replay(BaseModel):
+    match_id: str
+    game: str
+    frames: list[ReplayFrameOut]
+
+
+class MatchRules(BaseModel):
+    """A match's ruleset in words."""
+
+    preset: str
+    game: str
+    title: str
+    goal: str
+    win: list[str]
+    lose: list[str]
+    special: list[str]
+
+
+class OutcomeOut(BaseModel):
+    ranks: list[int] = Field(description="One per seat, 1 is best; equal ranks share a place.")
+    scores: list[float] = []
+    reason: str = ""
+    draw: bool = False
+
+
+class MatchSummary(BaseModel):
+    match_id: str
+    game: str
+    title: str = Field(default="", description="The game's title (GET /api/games), in lang.")
+    preset: str
+    preset_title: str = Field(default="", description="The preset's title (GET /api/games), in lang.")
+    seats: list[str]
+    players: list[str] = Field(description="One per seat, in seat order.")
+    status: str = Field(description='"running" or "finished".')
+    to_move: list[str]
+    outcome: OutcomeOut | None = None
+    outcome_text: str | None = Field(
+        default=None, description="A finished match's result and why it ended, in words (lang)."
+    )
+    decisions: int
+    created_at: int = Field(description="Unix ms: when the match was created.")
+    updated_at: int = Field(description="Unix ms: its latest stored decision.")
+    finished_at: int | None = Field(default=None, description="Unix ms: when it ended; null while it runs.")
+
+
+class MatchSummaries(BaseModel):
+    matches: list[MatchSummary] = Field(description="Newest first (by creation).")
+    next_cursor: str | None = None
+
+
+class StoredMatchOut(BaseModel):
+    match_id: str
+    game: str
+    decisions: int = Field(description="Decisions stored (the seq of the latest).")
+
+
+class StoredMatches(BaseModel):
+    matches: list[StoredMatchOut] = Field(description="Newest first (by creation).")
+    next_cursor: str | None = None
+
+
+# ---- accounts
+
+
+class SignedUp(BaseModel):
+    player: str
+    token: str = Field(description="The API token: shown this once (only its HMAC is stored).")
+    authorization: str = Field(description="How to send it: 'Bearer <token>'.")
+
+
+class Me(BaseModel):
+    player: str
+    app_id: str | None = Field(
+        description="The client app whose JWT named the player; null for an API token."
+    )
+
+
+# ---- the queue (quick match)
+
+
+class QueuedOut(BaseModel):
+    state: Literal["queued"]
+    ticket_id: str
+    player: str
+    game: str
+    preset: str
+    rating: float
+    joined_at: int = Field(description="Unix ms.")
+    position: int = Field(description="1-based among the tickets of the same queue, oldest first.")
+    waiting: int = Field(description="Tickets in the same queue.")
+    gap: float = Field(description="The rating gap currently accepted.")
+    waited_ms: int
+
+
+class FormingOut(BaseModel):
+    state: Literal["forming", "seated"] = Field(description="A table formed; its match is being created.")
+    player: str
+    table_id: str
+    game: str
+    preset: str
+    players: list[str]
+    bots: list[int] = Field(description="The computer's seats (indexes).")
+    match_id: str
+
+
+class IdleOut(BaseModel):
+    state: Literal["idle"]
+    player: str
+
+
+class QueueSeatOut(BaseModel):
+    state: Literal["seated"]
+    match_id: str
+    seat: str
+    token: str = Field(description="The seat token of your seat at the match.")
+
+
+class QueueUnknownOut(BaseModel):
+    state: Literal["unknown"]
+    code: str
+    detail: str
+
+
+QueueState = Annotated[QueuedOut | FormingOut | IdleOut, Field(discriminator="state")]
+TicketState = Annotated[
+    QueuedOut | FormingOut | IdleOut | QueueUnknownOut | QueueSeatOut,
+    Field(union_mode="left_to_right"),
+]
+
+
+class LeftOut(BaseModel):
+    player: str
+    ticket_id: str
+
+
+class SeekOut(BaseModel):
+    game: str
+    game_title: str = Field(default="", description="The game's title (GET /api/games), in lang.")
+    preset: str
+    title: str = Field(default="", description="The preset's title (GET /api/games), in lang.")
+    seats: int = Field(description="Seats at the table the seek forms.")
+    ranked: bool
+    players: list[str] = Field(description="The players waiting, oldest first.")
+    waiting: int
+    since: int = Field(description="Unix ms: when the oldest of them joined.")
+    bots_ok: bool = Field(description="Someone waiting accepts computer players after the wait.")
+
+
+class SeeksOut(BaseModel):
+    seeks: list[SeekOut]
+
+
+class TableOut(BaseModel):
+    game: str
+    game_title: str = Field(default="", description="The game's title (GET /api/games), in lang.")
+    preset: str
+    title: str = Field(description="The preset's title (GET /api/games), in lang.")
+    seats: int = Field(description="Seats at the table.")
+    taken: int = Field(description="Seats taken: the players waiting at it.")
+    host: str = Field(description="The player who opened it.")
+    players: list[str] = Field(description="The players waiting, oldest (the host) first.")
+    ranked: bool
+    invite: str = Field(description="The table's code: join with POST /api/queue and this invite.")
+    since: int = Field(description="Unix ms: when the host opened it.")
+    age_s: int = Field(description="Seconds since the host opened it.")
+
+
+class TablesOut(BaseModel):
+    tables: list[TableOut]
+
+
+# ---- ratings, standings, finished matches
+
+
+class StandingOut(BaseModel):
+    rank: int = Field(description="1-based within its family and rating model.")
+    player: str
+    family: str
+    model: str
+    rating: Number
+    rd: Number
+    volatility: Number
+    score: Number
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    last_match_id: str | None
+    title: str = Field(description="The family's title (GET /api/games), in lang.")
+
+
+class Leaderboard(BaseModel):
+    game: str
+    season: str
+    preset_family: str | None
+    entries: list[StandingOut]
+    game_title: str = Field(description="The game's title (GET /api/games), in lang.")
+
+
+class RulingOut(BaseModel):
+    dispute_id: str
+    ruling: str
+    ranks: list[int]
+    scores: list[Number]
+    reason: str
+    ruled_by: str
+    ruled_at: int
+
+
+class FinishedMatch(BaseModel):
+    """A finished match as recorded and as it counts after its latest ruling; a player's own
+    rows add their seat, rank and rating change."""
+
+    model_config = ConfigDict(extra="allow")
+
+    match_id: str
+    game: str
+    preset: str
+    season: str
+    ranked: bool
+    rated: bool
+    model: str
+    seats: list[str]
+    players: list[str]
+    ranks: list[int]
+    scores: list[Number]
+    draw: bool
+    reason: str
+    moves: int
+    finished_at: int
+    status: str = Field(description='"" without a ruling, else upheld, amended or void.')
+    ruling: RulingOut | None
+    effective_ranks: list[int] | None = Field(description="The ranks that count; null for a void match.")
+    seat_index: int | None = Field(default=None, description="A player's rows only: their seat.")
+    rank: int | None = Field(default=None, description="A player's rows only.")
+    rating_before: Number | None = Field(default=None, description="A player's rows only.")
+    rating_after: Number | None = Field(default=None, description="A player's rows only.")
+
+
+class FinishedPage(BaseModel):
+    player: str | None = Field(default=None, description="Only with ?player.")
+    matches: list[FinishedMatch]
+    next_cursor: str | None
+
+
+class PlayerRow(BaseModel):
+    player: str
+    rated_games: int
+    first_seen_at: int | None
+    last_seen_at: int | None
+
+
+class PlayersPage(BaseModel):
+    players: list[PlayerRow]
+    next_cursor: str | None
+
+
+class RatingOut(BaseModel):
+    game: str
+    family: str
+    model: str
+    season: str
+    rating: Number
+    rd: Number
+    volatility: Number
+    games: int
+    last_at: int | None
+
+
+class SeasonStandingOut(BaseModel):
+    game: str
+    family: str
+    season: str
+    model: str
+    rating: Number
+    score: Number
+    games: int
+    wins: int
+    draws: int
+    losses: int
+
+
+class PlayerProfile(BaseModel):
+    player: str
+    first_seen_at: int | None
+    last_seen_at: int | None
+    rated_games: int
+    matches: int
+    ratings: list[RatingOut]
+    standings: list[SeasonStandingOut]
+    recent_matches: list[FinishedMatch]
+
+
+# ---- disputes
+
+
+class RecordedResult(BaseModel):
+    ranks: list[int]
+    scores: list[Number]
+
+
+class NoteOut(BaseModel):
+    author: str
+    text: str
+    at: int
+
+
+class DisputeRuling(BaseModel):
+    ruling: str
+    ranks: list[int]
+    scores: list[Number]
+    reason: str
+    ruled_by: str
+    ruled_at: int
+
+
+class Dispute(BaseModel):
+    dispute_id: str
+    match_id: str
+    game: str
+    status: str = Field(description="open or ruled.")
+    opened_by: str
+    by_operator: bool
+    reason: str
+    opened_at: int
+    seats: list[str]
+    players: list[str]
+    recorded: RecordedResult = Field(description="The result as the match recorded it.")
+    notes: list[NoteOut]
+    ruling: DisputeRuling | None

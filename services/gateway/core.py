@@ -35,8 +35,17 @@ from services.common.natsio import APP_STREAMS, EventStore, Stored, connect, ens
 from services.common.reader import FoldedMatch, SealKeyMissing, UnreadableLog, find_game, load_match
 from services.common.settings import Settings
 from services.gateway import edge, fanout
-from services.gateway.edge import ApiError
-from services.gateway.errors import RETRY_AFTER_S, nats_down, rejection_error
+from services.gateway.errors import (
+    RETRY_AFTER_S,
+    Conflict,
+    Invalid,
+    Malformed,
+    NotFound,
+    Unauthenticated,
+    Unavailable,
+    nats_down,
+    rejection_error,
+)
 
 MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 FOLDED_CACHE_SIZE = 2048  # matches kept folded in a gateway's memory
@@ -88,7 +97,7 @@ def language(value: str | None, accept: str | None = None) -> Lang:
         return accepted_language(accept)
     found = as_lang(value)
     if found is None:
-        raise ApiError(422, "unsupported_language", f"lang must be one of: {', '.join(LANGS)}")
+        raise Invalid("unsupported_language", f"lang must be one of: {', '.join(LANGS)}")
     return found
 
 
@@ -104,7 +113,8 @@ LANG_QUERY = Query(
 def asked_language(
     lang: str | None = LANG_QUERY,
     accept_language: str | None = Header(
-        default=None, description="Used when ?lang is not given: a Russian first choice (ru, ru-RU) is ru, else en."
+        default=None,
+        description="Used when ?lang is not given: a Russian first choice (ru, ru-RU) is ru, else en.",
     ),
 ) -> Lang:
     """The FastAPI dependency of a route that answers in words (``language``)."""
@@ -159,14 +169,14 @@ class Gateway:
 
     async def game_of(self, match_id: str) -> str:
         if MATCH_ID.fullmatch(match_id) is None:
-            raise ApiError(400, "malformed", "a match id is 1-64 letters, digits, '-' and '_'")
+            raise Malformed("malformed", "a match id is 1-64 letters, digits, '-' and '_'")
         game = self._games.get(match_id)
         if game is None:
             self.check_bus()
             assert self.store is not None
             game = await find_game(self.store, match_id)
             if game is None:
-                raise ApiError(404, "match_not_found", f"no match {match_id!r}")
+                raise NotFound("match_not_found", f"no match {match_id!r}")
             self._games[match_id] = game
         return game
 
@@ -179,11 +189,11 @@ class Gateway:
         try:
             return await self._load(match_id, private)
         except registry.UnknownRulesVersion as exc:
-            raise ApiError(409, "unknown_rules_version", exc.detail) from exc
+            raise Conflict("unknown_rules_version", exc.detail) from exc
         except UnreadableLog as exc:
-            raise ApiError(409, "unreadable_match", str(exc)) from exc
+            raise Conflict("unreadable_match", str(exc)) from exc
         except SealKeyMissing as exc:
-            raise ApiError(503, "unavailable", str(exc), RETRY_AFTER_S) from exc
+            raise Unavailable("unavailable", str(exc), RETRY_AFTER_S) from exc
 
     async def seal_key(self, game: str, match_id: str) -> bytes | None:
         """The match's seal key (domain/core/seal.py), read once from GH_SEALS, where the referee
@@ -194,7 +204,9 @@ class Gateway:
             return key
         assert self.nc is not None
         try:
-            msg = await self.nc.jetstream().get_last_msg(subjects.SEAL_STREAM, subjects.seal_subject(game, match_id))
+            msg = await self.nc.jetstream().get_last_msg(
+                subjects.SEAL_STREAM, subjects.seal_subject(game, match_id)
+            )
         except NotFoundError:
             return None
         try:
@@ -215,7 +227,7 @@ class Gateway:
             key = await self.seal_key(game, match_id) if registry.get(game).hidden_info else None
             folded = await load_match(self.store, match_id, game, seal_key=key, public=False)
             if folded is None or folded.state is None:
-                raise ApiError(404, "match_not_found", f"no match {match_id!r}")
+                raise NotFound("match_not_found", f"no match {match_id!r}")
             return folded
         lock = self._refresh_locks.setdefault(match_id, asyncio.Lock())
         async with lock:
@@ -231,7 +243,7 @@ class Gateway:
             for item, envelope in zip(items, envelopes, strict=True):
                 folded.apply(item, envelope)
             if folded.state is None:
-                raise ApiError(404, "match_not_found", f"no match {match_id!r}")
+                raise NotFound("match_not_found", f"no match {match_id!r}")
             self._folded[match_id] = folded
             self._folded.move_to_end(match_id)
             while len(self._folded) > FOLDED_CACHE_SIZE:
@@ -253,7 +265,7 @@ class Gateway:
             or seat not in seats
             or match_layer.seat_token_hash(state, seat) != commands.token_hash(token)
         ):
-            raise ApiError(401, "bad_token", "the token does not belong to any seat of this match")
+            raise Unauthenticated("bad_token", "the token does not belong to any seat of this match")
         return seat
 
     @staticmethod
@@ -264,7 +276,9 @@ class Gateway:
         return msgspec.to_builtins(view)  # type: ignore[no-any-return]
 
     @classmethod
-    def frames(cls, folded: FoldedMatch, seat: str | None, since: int, lang: Lang = DEFAULT_LANG) -> list[str]:
+    def frames(
+        cls, folded: FoldedMatch, seat: str | None, since: int, lang: Lang = DEFAULT_LANG
+    ) -> list[str]:
         """The texts a socket of ``seat`` gets for the decisions after ``since``: events, then the
         view (its sentences in ``lang``)."""
         return [
@@ -279,17 +293,17 @@ class Gateway:
 
     async def send(self, match_id: str, token: str | None, body: CommandRequest) -> Accepted:
         if not token:
-            raise ApiError(401, "bad_token", "send the seat token as 'Authorization: Bearer <token>'")
+            raise Unauthenticated("bad_token", "send the seat token as 'Authorization: Bearer <token>'")
         game = await self.game_of(match_id)
         found = edge.shape_problem(body.command)
         if found:
-            raise ApiError(400, *found)
+            raise Malformed(*found)
         command = codec(game).decode_inner_command(body.command)
         if isinstance(command, Rejected):
-            raise ApiError(400, "malformed", command.detail)
+            raise Malformed("malformed", command.detail)
         seat = commands.seat_of_token(token)
         if seat is None:
-            raise ApiError(401, "bad_token", "not a seat token")
+            raise Unauthenticated("bad_token", "not a seat token")
         self.check_bus()
         assert self.nc is not None
         reply = await commands.send(
@@ -310,7 +324,9 @@ class Gateway:
     async def bundle(self, match_id: str) -> AuditBundle:
         folded = await self.load(match_id)
         assert self.nc is not None
-        certificate = await load_certificate(self.nc.jetstream(), folded.game, match_id) if folded.finished else None
+        certificate = (
+            await load_certificate(self.nc.jetstream(), folded.game, match_id) if folded.finished else None
+        )
         return make_bundle(folded, certificate)
 
     async def follow(self, folded: FoldedMatch) -> AsyncIterator[Stored]:
@@ -350,7 +366,7 @@ def decision_for(game: Any, env: EventEnvelope[Any], seat: str | None) -> dict[s
 def make_bundle(folded: FoldedMatch, certificate: SignedCertificate | None = None) -> AuditBundle:
     game = folded.decider
     if game.hidden_info and not folded.finished:
-        raise ApiError(409, "match_running", "a match with hidden cards can be exported once it is over")
+        raise Conflict("match_running", "a match with hidden cards can be exported once it is over")
     return AuditBundle(
         match_id=folded.match_id,
         game=folded.game,
@@ -375,6 +391,8 @@ def replay_frames(folded: FoldedMatch, lang: Lang = DEFAULT_LANG) -> dict[str, A
         assert state is not None
         state = match_layer.clock_after(game, before, state, env.seat, env.events, env.recorded_at)
         frame = decision_for(game, env, None)
-        frame["view"] = msgspec.to_builtins(match_layer.view(game, state, None, folded.match_id, env.seq, lang))
+        frame["view"] = msgspec.to_builtins(
+            match_layer.view(game, state, None, folded.match_id, env.seq, lang)
+        )
         frames.append(frame)
     return {"match_id": folded.match_id, "game": folded.game, "frames": frames}

@@ -19,7 +19,18 @@ from services.common import logs
 from services.gateway import edge
 from services.gateway.edge import ApiError
 
-__all__ = ["ApiError"]
+__all__ = [
+    "ApiError",
+    "Conflict",
+    "Forbidden",
+    "GatewayError",
+    "Invalid",
+    "Malformed",
+    "NotFound",
+    "TimedOut",
+    "Unauthenticated",
+    "Unavailable",
+]
 
 
 log = logs.get("gateway")
@@ -27,29 +38,131 @@ log = logs.get("gateway")
 
 RETRY_AFTER_S = 1.0  # what a 503 tells a client to wait
 
-REJECTION_STATUS = {
-    "malformed": 400,
-    "invalid_ruleset": 400,
-    "unknown_preset": 400,
-    "unknown_game": 404,
-    "invalid_seats": 400,
-    "invalid_time_control": 400,
-    "bad_token": 401,
-    "not_a_seat": 403,
-    "match_not_found": 404,
-    "unavailable": 503,
-    "timeout": 504,
-    "busy": 503,
+
+class GatewayError(ApiError):
+    """A refusal of the gateway's core and routes: a stable ``code`` and a ``detail`` sentence,
+    typed by what went wrong.  Its HTTP status (and so a WebSocket's close code) is this module's
+    mapping of its type (:data:`STATUS`); nothing else in the gateway names a status."""
+
+    def __init__(self, code: str, detail: str, retry_after: float | None = None) -> None:
+        super().__init__(status_of(type(self)), code, detail, retry_after)
+
+
+class Malformed(GatewayError):
+    """The request is not well formed (an id that is not one, a field the command lacks)."""
+
+
+class Unauthenticated(GatewayError):
+    """No credential, or one that names no seat or player."""
+
+
+class Forbidden(GatewayError):
+    """The credential is known but may not do this."""
+
+
+class NotFound(GatewayError):
+    """No such match, game, player, ticket or dispute."""
+
+
+class Conflict(GatewayError):
+    """A well-formed request that the rules or the state refuse."""
+
+
+class Invalid(GatewayError):
+    """A parameter or body that does not match the schema (a language this build lacks)."""
+
+
+class Unavailable(GatewayError):
+    """NATS, matchmaking or the referees do not answer: retry."""
+
+
+class TimedOut(GatewayError):
+    """The referee did not answer in time: retry with the same command id."""
+
+
+STATUS: dict[type[GatewayError], int] = {
+    Malformed: 400,
+    Unauthenticated: 401,
+    Forbidden: 403,
+    NotFound: 404,
+    Conflict: 409,
+    Invalid: 422,
+    Unavailable: 503,
+    TimedOut: 504,
 }
+KIND_OF_STATUS = {status: kind for kind, status in STATUS.items()}
 
 
-def rejection_error(rej: Rejected) -> ApiError:
-    status = REJECTION_STATUS.get(rej.code, 409)
-    return ApiError(status, rej.code, rej.detail, RETRY_AFTER_S if status == 503 else None)
+def status_of(kind: type[GatewayError]) -> int:
+    for cls in kind.__mro__:
+        if cls in STATUS:
+            return STATUS[cls]
+    raise TypeError(f"{kind.__name__} has no HTTP status")
 
 
-def nats_down() -> ApiError:
-    return ApiError(503, "unavailable", "the message bus is unreachable; retry shortly", RETRY_AFTER_S)
+# What each refusal another service answers is, by code (the others are a Conflict).
+REFEREE_REFUSALS: dict[str, type[GatewayError]] = {
+    "malformed": Malformed,
+    "invalid_ruleset": Malformed,
+    "unknown_preset": Malformed,
+    "unknown_game": NotFound,
+    "invalid_seats": Malformed,
+    "invalid_time_control": Malformed,
+    "bad_token": Unauthenticated,
+    "not_a_seat": Forbidden,
+    "match_not_found": NotFound,
+    "unavailable": Unavailable,
+    "timeout": TimedOut,
+    "busy": Unavailable,
+}
+QUEUE_REFUSALS: dict[str, type[GatewayError]] = {
+    "already_queued": Conflict,
+    "in_match": Conflict,
+    "not_queued": NotFound,
+    "unknown_game": NotFound,
+}  # any other matchmaking refusal is Malformed
+ACCOUNT_REFUSALS: dict[str, type[GatewayError]] = {
+    "bad_credentials": Unauthenticated,
+    "invalid_name": Malformed,
+    "name_taken": Conflict,
+}  # any other is Malformed
+DISPUTE_REFUSALS: dict[str, type[GatewayError]] = {
+    "invalid_reason": Malformed,
+    "invalid_note": Malformed,
+    "invalid_ruling": Malformed,
+    "not_a_player": Forbidden,
+    "not_an_operator": Forbidden,
+    "not_allowed": Forbidden,
+    "match_not_found": NotFound,
+    "dispute_not_found": NotFound,
+    "match_not_finished": Conflict,
+    "dispute_open": Conflict,
+    "dispute_closed": Conflict,
+    "conflict": Conflict,
+}
+# The statuses of the referee's refusals (docs/api.md "Errors").
+REJECTION_STATUS = {code: status_of(kind) for code, kind in REFEREE_REFUSALS.items()}
+
+
+def refusal(
+    rej: Rejected,
+    kinds: dict[str, type[GatewayError]] = REFEREE_REFUSALS,
+    otherwise: type[GatewayError] = Conflict,
+    detail: str | None = None,
+) -> GatewayError:
+    """A service's refusal as the gateway answers it: its code, typed by ``kinds``."""
+    kind = kinds.get(rej.code, otherwise)
+    retry_after = RETRY_AFTER_S if kind is Unavailable else None
+    return kind(rej.code, rej.detail if detail is None else detail, retry_after)
+
+
+def rejection_error(rej: Rejected) -> GatewayError:
+    """A referee's refusal of a command or a creation."""
+    return refusal(rej)
+
+
+def nats_down() -> Unavailable:
+    return Unavailable("unavailable", "the message bus is unreachable; retry shortly", RETRY_AFTER_S)
 
 
 class ErrorBody(BaseModel):
@@ -84,7 +197,7 @@ ERROR_TEXT = {
 # tests/unit/test_openapi.py checks that every route is here and that every code the gateway
 # raises is declared.
 # unknown_rules_version: a stored match of a rules version this build lacks (docs/audit.md)
-MATCH_READ = {
+MATCH_READ: dict[int, tuple[str, ...]] = {
     400: ("malformed",),
     401: ("bad_token",),
     404: ("match_not_found",),
@@ -92,9 +205,9 @@ MATCH_READ = {
     503: ("unavailable",),
 }
 # A route that answers in words takes ?lang=en|ru (services/gateway/core.language).
-IN_WORDS = {422: ("unsupported_language",)}
-CREDENTIAL = {401: ("unauthenticated", "bad_credentials")}
-QUEUE_BUS = {503: ("unavailable",)}
+IN_WORDS: dict[int, tuple[str, ...]] = {422: ("unsupported_language",)}
+CREDENTIAL: dict[int, tuple[str, ...]] = {401: ("unauthenticated", "bad_credentials")}
+QUEUE_BUS: dict[int, tuple[str, ...]] = {503: ("unavailable",)}
 ROUTE_ERRORS: dict[str, dict[int, tuple[str, ...]]] = {
     "POST /api/accounts": {400: ("invalid_name",), 409: ("name_taken",)},
     "GET /api/accounts/me": CREDENTIAL,
@@ -142,7 +255,14 @@ ROUTE_ERRORS: dict[str, dict[int, tuple[str, ...]]] = {
         **MATCH_READ,
         403: ("not_a_seat",),
         # and the game's own rejection codes (x-game-codes, docs/api.md per game)
-        409: ("match_over", "no_draw_offer", "out_of_time", "not_your_turn", "unknown_rules_version", "unreadable_match"),
+        409: (
+            "match_over",
+            "no_draw_offer",
+            "out_of_time",
+            "not_your_turn",
+            "unknown_rules_version",
+            "unreadable_match",
+        ),
         503: ("unavailable", "busy"),
         504: ("timeout",),
     },

@@ -81,7 +81,6 @@ class Turn:
     """A phase of one seat to act (``to_act``): ``steps`` maps each command it takes to its decide
     step, ``moves`` lists the seat's legal commands."""
 
-    name: str
     moves: Callable[[KingState, int], Sequence[KingCommand]]
     steps: Mapping[type, Step]
 
@@ -93,9 +92,6 @@ class Turn:
         if i != s.to_act:
             return Rejected(code="not_your_turn", detail=f"{s.seats[s.to_act]} is to act")
         return self.steps[type(command)](b, i, command)
-
-    def phase(self) -> KingPhase:
-        return Phase(self.name, tuple(self.steps), _to_act, self.legal, self.decide)
 
 
 def _nobody(s: KingState) -> frozenset[int]:
@@ -110,26 +106,21 @@ def _never(b: B, i: int, command: KingCommand) -> Rejected | None:  # pragma: no
     raise AssertionError("the finished phase takes no command")
 
 
+TURNS: dict[str, Turn] = {
+    "ordering": Turn(legal.order_moves, {ChooseContract: steps.choose_contract, PassOrder: steps.pass_order}),
+    "buyout": Turn(legal.buyout_moves, {OfferBuyout: steps.offer_buyout, PassBuyout: steps.pass_buyout}),
+    "buyout_answer": Turn(
+        legal.answer_moves, {AcceptBuyout: steps.answer_buyout, RefuseBuyout: steps.answer_buyout}
+    ),
+    "declaring": Turn(legal.declare_moves, {Declare: steps.declare, ChooseTrump: steps.choose_trump}),
+    "auction": Turn(legal.auction_moves, {Bid: steps.bid, PassBid: steps.pass_bid}),
+    "naming": Turn(legal.naming_moves, {ChooseTrump: steps.name_trump}),
+    "discard": Turn(legal.discard_moves, {Discard: steps.discard}),
+    "playing": Turn(legal.play_moves, {Play: steps.play}),
+}
 PHASES: dict[str, KingPhase] = {
     "waiting": READY.phase("waiting", Ready),
-    "ordering": Turn(
-        "ordering", legal.order_moves, {ChooseContract: steps.choose_contract, PassOrder: steps.pass_order}
-    ).phase(),
-    "buyout": Turn(
-        "buyout", legal.buyout_moves, {OfferBuyout: steps.offer_buyout, PassBuyout: steps.pass_buyout}
-    ).phase(),
-    "buyout_answer": Turn(
-        "buyout_answer",
-        legal.answer_moves,
-        {AcceptBuyout: steps.answer_buyout, RefuseBuyout: steps.answer_buyout},
-    ).phase(),
-    "declaring": Turn(
-        "declaring", legal.declare_moves, {Declare: steps.declare, ChooseTrump: steps.choose_trump}
-    ).phase(),
-    "auction": Turn("auction", legal.auction_moves, {Bid: steps.bid, PassBid: steps.pass_bid}).phase(),
-    "naming": Turn("naming", legal.naming_moves, {ChooseTrump: steps.name_trump}).phase(),
-    "discard": Turn("discard", legal.discard_moves, {Discard: steps.discard}).phase(),
-    "playing": Turn("playing", legal.play_moves, {Play: steps.play}).phase(),
+    **{name: Phase(name, tuple(t.steps), _to_act, t.legal, t.decide) for name, t in TURNS.items()},
     "scored": READY.phase("scored", Ready),
     "finished": Phase("finished", (), _nobody, _nothing, _never),
 }

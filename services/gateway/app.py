@@ -1,8 +1,9 @@
 """The gateway: HTTP + WebSocket for client apps (OpenAPI at /docs), as a process.
 
-This module wires the parts together: the FastAPI app (``routes`` and ``lobby`` routers, error
-handlers from ``errors``, OpenAPI with every game's schemas from ``openapi``), the command fast
-path in front of it (``fastpath``), the edge in front of both (``edge``), and uvicorn.  Views
+This module wires the parts together: the FastAPI app (the routers of ``api``, one per resource,
+with the gateway and the lobby they depend on in ``app.state``; error handlers from ``errors``;
+OpenAPI with every game's schemas from ``openapi``), the command fast path in front of it
+(``fastpath``), the edge in front of both (``edge``), and uvicorn.  Views
 are derived from the log (``core.Gateway``), so the referee's hot path publishes nothing extra."""
 
 from __future__ import annotations
@@ -19,14 +20,19 @@ from fastapi.staticfiles import StaticFiles
 
 from services.common import health, logs, metrics
 from services.common.settings import Settings
-from services.gateway import edge, errors, listing, openapi, routes
+from services.gateway import edge, errors, openapi
+from services.gateway.api import accounts, audit, disputes, games, matches, queue, ratings
+from services.gateway.api import ops as operations
+from services.gateway.api.ops import readiness_checks
 from services.gateway.core import Gateway
 from services.gateway.fastpath import COMMAND_PATH, CommandFastPath
 from services.gateway.lobby import Lobby
-from services.gateway.lobby import router as lobby_router
 from services.gateway.sockets import WS_FRAME_LIMIT
 
 __all__ = ["CommandFastPath", "Gateway", "asgi_app", "create_app", "run"]
+
+# In this order in the app (and so in the OpenAPI description).
+ROUTERS = (accounts, queue, ratings, disputes, matches, operations, games, audit)
 
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 
@@ -63,7 +69,7 @@ def create_app(settings: Settings, nats_url: str) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # The readiness gauges (gamehall_ready_check), sampled as every service does.
-        sampler = asyncio.create_task(health.sample_forever(lambda: routes.readiness_checks(gw)))
+        sampler = asyncio.create_task(health.sample_forever(lambda: readiness_checks(gw)))
         try:
             await gw.start()
             await lobby.start()
@@ -85,7 +91,8 @@ def create_app(settings: Settings, nats_url: str) -> FastAPI:
         # would only add per-request cost here.
         telemetry={"tracing": False, "metrics": False, "logs": False, "operation_spans": False},
     )
-    app.state.gateway = gw
+    app.state.gateway = gw  # what the routers depend on (services.gateway.api.deps)
+    app.state.lobby = lobby
     openapi.install(app)  # every game's commands and views, from the contracts
     openapi.install_docs(app)  # /docs and /redoc, with no internet
 
@@ -94,9 +101,8 @@ def create_app(settings: Settings, nats_url: str) -> FastAPI:
 
     app.add_middleware(RequestCounter)
 
-    app.include_router(lobby_router(lobby))
-    app.include_router(listing.router(lobby.engine))
-    app.include_router(routes.router(gw))
+    for resource in ROUTERS:
+        app.include_router(resource.router)
 
     if WEB_DIR.is_dir() and (WEB_DIR / "index.html").exists():
 
@@ -119,7 +125,9 @@ def asgi_app(settings: Settings, nats_url: str, fast_path: bool = True) -> tuple
     return edge.EdgeGuard(inner, gw.limiter, self_checked=COMMAND_PATH), gw
 
 
-async def run(settings: Settings, stop: asyncio.Event, port: int | None = None, metrics_port: int | None = 0) -> None:
+async def run(
+    settings: Settings, stop: asyncio.Event, port: int | None = None, metrics_port: int | None = 0
+) -> None:
     """The gateway until ``stop``: its public port (``port``, else ``GAMEHALL_HTTP_PORT``) and its
     operations port with ``/metrics``, ``/healthz`` and ``/readyz`` (``metrics_port`` 0: the
     configured ``GAMEHALL_METRICS_PORT`` on ``GAMEHALL_METRICS_HOST``, else a free loopback port;
@@ -132,7 +140,9 @@ async def run(settings: Settings, stop: asyncio.Event, port: int | None = None, 
     host = "127.0.0.1" if settings.http_host in ("0.0.0.0", "::", "") else settings.http_host
     gw.internal_url = f"http://{host}:{port or settings.http_port}"
     limits = settings.gateway.limits()
-    guard = edge.ConnectionGuard(limits.max_connections_per_address, limits.header_timeout_s, limits.body_timeout_s)
+    guard = edge.ConnectionGuard(
+        limits.max_connections_per_address, limits.header_timeout_s, limits.body_timeout_s
+    )
     gw.connections = guard
     protocol = edge.guarded_http_protocol(guard)
     config = uvicorn.Config(
@@ -154,8 +164,10 @@ async def run(settings: Settings, stop: asyncio.Event, port: int | None = None, 
     ops: health.HealthServer | None = None
     if metrics_port is not None:
         # The app samples the readiness gauges (its lifespan); this port only answers.
-        ops = health.HealthServer(checks_of=lambda: routes.readiness_checks(gw))
-        bound = await ops.start(metrics_port or settings.metrics_port or 0, settings.metrics_host, sample=False)
+        ops = health.HealthServer(checks_of=lambda: readiness_checks(gw))
+        bound = await ops.start(
+            metrics_port or settings.metrics_port or 0, settings.metrics_host, sample=False
+        )
         logs.get("gateway").info("metrics", port=bound, path="/metrics", health="/healthz", ready="/readyz")
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())

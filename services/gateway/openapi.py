@@ -11,6 +11,11 @@ Components, per registered game ``<game>``:
 - ``<game>.MatchView``: what ``GET /api/matches/{id}`` answers for a match of that game (its
   ``legal_moves`` carry ``<game>.Command``s).
 
+The routes that answer a msgspec contract encoded as it is (not through FastAPI) have their
+answer's schema from that contract too (:data:`MSGSPEC_REPLIES`): the command route
+(``Accepted``; the fast path answers it), the audit bundle (``AuditBundle``) and the
+certificate keys (``KeySet``).
+
 The command route's request body is one of the ``CommandRequest``s (the ``type`` tags never
 repeat across games) and the match route's answer one of the ``MatchView``s, told apart by
 ``game``.
@@ -32,6 +37,9 @@ from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
+from contracts.audit import AuditBundle
+from contracts.certificate import KeySet
+from contracts.envelope import Accepted
 from contracts.match import AcceptDraw, DeclineDraw, MatchView, OfferDraw, Resign
 from domain.games import registry
 
@@ -40,6 +48,12 @@ REF = "#/components/schemas/{name}"
 SEAT_MATCH_COMMANDS = (Resign, OfferDraw, AcceptDraw, DeclineDraw)
 COMMAND_ROUTE = "/api/matches/{match_id}/commands"
 MATCH_ROUTE = "/api/matches/{match_id}"
+# (method, path) -> (status, the msgspec contract the route's answer is, its description)
+MSGSPEC_REPLIES: dict[tuple[str, str], tuple[str, Any, str]] = {
+    ("post", COMMAND_ROUTE): ("200", Accepted, "The command was decided (or was a duplicate): its events"),
+    ("get", "/api/matches/{match_id}/export"): ("200", AuditBundle, "The match's audit bundle"),
+    ("get", "/api/keys"): ("200", KeySet, "The certificate keys"),
+}
 DOCS_ROUTE, REDOC_ROUTE, ASSETS_ROUTE = "/docs", "/redoc", "/docs-assets"
 # The pages may load nothing from another host (ReDoc's sidebar would fetch its maker's logo).
 DOCS_CSP = (
@@ -63,6 +77,7 @@ def game_components() -> dict[str, Any]:
     types: list[Any] = [MatchView]
     for game in games:
         types += [command_union(game), registry.get(game).contract.view_type]
+    types += [reply for _, reply, _ in MSGSPEC_REPLIES.values()]
     schemas, components = msgspec.json.schema_components(types, ref_template=REF)
     match_view = components["MatchView"]
     for i, game in enumerate(games):
@@ -107,6 +122,11 @@ def add_game_schemas(schema: dict[str, Any]) -> dict[str, Any]:
     games = sorted(registry.GAMES)
     schema.setdefault("components", {}).setdefault("schemas", {}).update(game_components())
     paths = schema.get("paths", {})
+    for (method, path), (status, reply, text) in MSGSPEC_REPLIES.items():
+        operation = paths.get(path, {}).get(method)
+        if operation is not None:
+            answer = operation.setdefault("responses", {}).setdefault(status, {"description": text})
+            answer["content"] = {"application/json": {"schema": _ref(reply.__name__)}}
     post = paths.get(COMMAND_ROUTE, {}).get("post")
     if post is not None:
         body = post.setdefault("requestBody", {"required": True})

@@ -14,9 +14,17 @@ import pytest
 
 from domain.games import registry
 from services.common.settings import Settings
+from services.gateway import errors
 from services.gateway.app import create_app
-from services.gateway.errors import REJECTION_STATUS, ROUTE_ERRORS
-from services.gateway.lobby import AUTH_STATUS, QUEUE_STATUS
+from services.gateway.errors import (
+    ACCOUNT_REFUSALS,
+    DISPUTE_REFUSALS,
+    QUEUE_REFUSALS,
+    REFEREE_REFUSALS,
+    REJECTION_STATUS,
+    ROUTE_ERRORS,
+    status_of,
+)
 from services.gateway.openapi import SEAT_MATCH_COMMANDS
 
 
@@ -47,7 +55,9 @@ def refs(node: Any) -> Iterator[str]:
 def test_every_command_tag_of_every_game_is_declared(doc: dict[str, Any], game: str) -> None:
     schemas = doc["components"]["schemas"]
     command = schemas[f"{game}.Command"]
-    wanted = tags(registry.get(game).command_type) | {msgspec.inspect.type_info(t).tag for t in SEAT_MATCH_COMMANDS}
+    wanted = tags(registry.get(game).command_type) | {
+        msgspec.inspect.type_info(t).tag for t in SEAT_MATCH_COMMANDS
+    }
     assert set(command["discriminator"]["mapping"]) == wanted
     assert command["discriminator"]["propertyName"] == "type"
     for tag, ref in command["discriminator"]["mapping"].items():
@@ -99,6 +109,8 @@ ROOT = Path(__file__).resolve().parents[2]
 API_DOC = (ROOT / "docs" / "api.md").read_text()
 GATEWAY = ROOT / "services" / "gateway"
 RAISED = re.compile(r'ApiError\(\s*(\d{3}),\s*"([a-z_]+)"')
+KINDS = {cls.__name__: status for cls, status in errors.STATUS.items()}
+RAISED_KIND = re.compile(r"\b(" + "|".join(KINDS) + r')\(\s*"([a-z_]+)"')
 CREDENTIAL_ROUTES = ("/api/accounts/me", "/api/queue")
 BUS_ROUTES = ("/api/matches", "/api/queue")
 
@@ -144,25 +156,30 @@ def test_every_route_declares_its_error_answers(doc: dict[str, Any]) -> None:
                 assert re.fullmatch(r"[a-z][a-z_]*", code), (key, status, code)
                 assert f"`{code}`" in API_DOC, f"{key} {status}: {code} is not in docs/api.md"
                 assert f"`{code}`" in response["description"], (key, status, code)
-    assert seen == set(ROUTE_ERRORS), f"ROUTE_ERRORS names routes that do not exist: {set(ROUTE_ERRORS) - seen}"
+    assert seen == set(ROUTE_ERRORS), (
+        f"ROUTE_ERRORS names routes that do not exist: {set(ROUTE_ERRORS) - seen}"
+    )
     assert {"ErrorBody"} <= set(doc["components"]["schemas"])
 
 
 def test_every_code_the_gateway_raises_is_declared_at_its_status(doc: dict[str, Any]) -> None:
-    """Every ``ApiError(status, "code")`` in the gateway's HTTP code, and every mapped refusal,
+    """Every ``NotFound("code", ...)`` (each typed error of ``errors.STATUS``) and ``ApiError(status,
+    "code")`` in the gateway's HTTP code, and every mapped refusal,
     is on some route's error answer with that status (WebSocket-only codes are in sockets.py)."""
     declared: dict[int, set[str]] = {}
     for _, _, op in operations(doc):
         for status, response in op["responses"].items():
             if status[0] in "45":
                 declared.setdefault(int(status), set()).update(response["x-error-codes"])
+    sources = [s for s in GATEWAY.rglob("*.py") if s.name != "sockets.py"]
     raised = {
-        (int(status), code)
-        for source in GATEWAY.glob("*.py")
-        if source.name != "sockets.py"
-        for status, code in RAISED.findall(source.read_text())
+        (int(status), code) for source in sources for status, code in RAISED.findall(source.read_text())
     }
-    raised |= {(status, code) for code, status in {**QUEUE_STATUS, **AUTH_STATUS}.items()}
+    raised |= {
+        (KINDS[kind], code) for source in sources for kind, code in RAISED_KIND.findall(source.read_text())
+    }
+    for kinds in (QUEUE_REFUSALS, ACCOUNT_REFUSALS, DISPUTE_REFUSALS):
+        raised |= {(status_of(kind), code) for code, kind in kinds.items()}
     raised |= {(status, code) for code, status in REJECTION_STATUS.items() if code not in ("not_a_seat",)}
     raised.add((403, "not_a_seat"))
     assert len(raised) > 20
@@ -176,3 +193,49 @@ def test_a_refused_command_declares_every_game_rejection_code(doc: dict[str, Any
         g: list(registry.get(g).contract.rejection_codes) for g in sorted(registry.GAMES)
     }
     assert "not_your_turn" in refused["x-error-codes"]
+
+
+def typed(schema: dict[str, Any], components: dict[str, Any]) -> bool:
+    """Whether a schema says what the answer is: a reference, a union of typed schemas, an
+    object with properties, or an array of typed items (not ``{}``, nor a bare object)."""
+    if "$ref" in schema:
+        return schema["$ref"].rsplit("/", 1)[1] in components
+    for union in ("oneOf", "anyOf"):
+        if union in schema:
+            return all(typed(member, components) for member in schema[union])
+    if schema.get("type") == "array":
+        return typed(schema.get("items", {}), components)
+    if schema.get("type") == "object":
+        return bool(schema.get("properties"))
+    return schema.get("type") in ("string", "integer", "number", "boolean")
+
+
+def test_every_success_answer_has_a_schema(doc: dict[str, Any]) -> None:
+    """Every 2xx of every route says what it answers, so a client can be generated for all of
+    them (the WebSocket route is not in the OpenAPI description)."""
+    components = doc["components"]["schemas"]
+    untyped = []
+    for method, path, op in operations(doc):
+        successes = [s for s in op["responses"] if s.startswith("2")]
+        assert successes, f"{method} {path} declares no success answer"
+        for status in successes:
+            content = op["responses"][status].get("content", {}).get("application/json", {})
+            if not typed(content.get("schema", {}), components):
+                untyped.append(f"{method} {path} {status}")
+    assert not untyped, f"success answers without a schema: {untyped}"
+
+
+def test_the_commands_200_is_the_accepted_contract(doc: dict[str, Any]) -> None:
+    ok = doc["paths"]["/api/matches/{match_id}/commands"]["post"]["responses"]["200"]
+    assert ok["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Accepted"}
+    accepted = doc["components"]["schemas"]["Accepted"]
+    assert accepted["properties"]["type"]["enum"] == ["accepted.v1"]
+
+
+def test_every_typed_error_has_one_status_and_every_refusal_table_is_typed() -> None:
+    assert sorted(errors.STATUS.values()) == sorted(set(errors.STATUS.values()))
+    for kinds in (REFEREE_REFUSALS, QUEUE_REFUSALS, ACCOUNT_REFUSALS, DISPUTE_REFUSALS):
+        for code, kind in kinds.items():
+            assert issubclass(kind, errors.GatewayError), code
+            raised = kind(code, "a sentence")
+            assert (raised.status, raised.code, raised.detail) == (status_of(kind), code, "a sentence")

@@ -16,7 +16,7 @@ from domain.games.catalogue import (
     game_title,
     preset_family,
 )
-from services.gateway.routes import games_catalogue
+from services.gateway.api.games import games_catalogue
 
 
 def test_every_registered_preset_has_one_family_and_a_title() -> None:

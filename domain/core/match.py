@@ -725,7 +725,7 @@ def view(
     legal: tuple[LegalMove, ...] = ()
     if viewer is not None and viewer in movers:
         legal = tuple(
-            LegalMove(label=game.describe(cmd), command=cmd)
+            LegalMove(label=game.describe(cmd, lang), command=cmd)
             for cmd in game.legal_commands(state.game_state, viewer)
         )
     return MatchView(

@@ -18,6 +18,7 @@ from contracts.games.farkle_flip import (
     FarkleFlipView,
 )
 from domain.core.decider import Decider, Preset
+from domain.games.farkle_flip import words
 from domain.games.farkle_flip.bots import BOTS
 from domain.games.farkle_flip.deal import verify_chance
 from domain.games.farkle_flip.evolve import evolve
@@ -28,7 +29,7 @@ from domain.games.farkle_flip.record import RECORD
 from domain.games.farkle_flip.rules import DESCRIPTIONS, DESCRIPTIONS_RU, PRESETS
 from domain.games.farkle_flip.scoring import outcome
 from domain.games.farkle_flip.state import FFState, initial_state
-from domain.games.farkle_flip.view import describe, hidden, redact, view
+from domain.games.farkle_flip.view import hidden, redact, view
 
 
 def seat_names(n: int) -> tuple[str, ...]:
@@ -64,7 +65,8 @@ GAME: Decider[FFState, FarkleFlipCommand, FarkleFlipEvent, FarkleFlipView, Farkl
     view_in=view,
     redact=redact,
     hidden=hidden,
-    describe=describe,
+    describe=words.describe,
+    event_text=words.event_text,
     bots=BOTS,
     default_bot="heuristic",
     verify_chance=verify_chance,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from contracts.games.king import CONTRACT, KingCommand, KingEvent, KingRuleset, KingView
 from domain.core.decider import Decider, Preset, auto_act
+from domain.games.king import words
 from domain.games.king.bots import BOTS
 from domain.games.king.deal import initial_state, verify_chance
 from domain.games.king.evolve import evolve
@@ -22,7 +23,7 @@ from domain.games.king.queries import abandon, hidden, outcome, timeout_command
 from domain.games.king.record import RECORD
 from domain.games.king.rules import DESCRIPTIONS, DESCRIPTIONS_RU, PRESETS
 from domain.games.king.state import KingState
-from domain.games.king.view import notation, redact, view
+from domain.games.king.view import redact, view
 
 
 def seat_names(n: int) -> tuple[str, ...]:
@@ -59,7 +60,8 @@ GAME: Decider[KingState, KingCommand, KingEvent, KingView, KingRuleset] = Decide
     view_in=view,
     redact=redact,
     hidden=hidden,
-    describe=notation,
+    describe=words.describe,
+    event_text=words.event_text_with(redact),
     bots=BOTS,
     default_bot="heuristic",
     verify_chance=verify_chance,

@@ -4,6 +4,7 @@ gives them), what each game costs, and the sentences of the rules help and end r
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from contracts.games.king import KingRuleset
@@ -162,3 +163,181 @@ def game_cost(r: KingRuleset, game: str, c: Any = None, lang: Lang = DEFAULT_LAN
     else:
         text = per(cats[0])
     return text + (say(lang, "cost.total", total=total) if total is not None else "")
+
+
+# The table's words: a legal move's label and a line of the match log for each event.  Games keep
+# their ids ("NH"), card ids stay as ids ("QS"; the page draws suit signs), suits are signs.
+SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+TABLE_WORDS = Words(
+    en={
+        "mv.ready": "ready",
+        "mv.order": "order {game}",
+        "mv.pass": "pass",
+        "mv.buy_for": "buy for {n}",
+        "mv.accept": "accept",
+        "mv.refuse": "refuse",
+        "mv.trumps": "trumps {suit}",
+        "mv.no_trump": "no trumps",
+        "mv.by_last": "by the last",
+        "mv.misere": "misère",
+        "mv.raspis": "raspis",
+        "mv.decline": "decline (by the last)",
+        "mv.bid": "bid {n}",
+        "mv.discard": "discard {cards}",
+        "ev.ready": "{seat} is ready",
+        "ev.dealt": "deal {n}, dealer {dealer}",
+        "ev.dealt_game": "deal {n} ({game}), dealer {dealer}",
+        "ev.ordered": "{seat} orders {game}",
+        "ev.passes": "{seat} passes",
+        "ev.talon": "talon {cards} to {seat}",
+        "ev.buyout_offered": "{seat} offers {n} for the declaration",
+        "ev.sells": "{seat} sells the declaration",
+        "ev.keeps": "{seat} keeps the declaration",
+        "ev.declared": "{seat} declares {option}",
+        "ev.bids": "{seat} bids {n}",
+        "ev.discarded": "{seat} discards two cards",
+        "ev.plays": "{seat} plays {card}",
+        "ev.trick": "trick {n} to {seat}",
+        "ev.scored": "deal {n} ({game}): {points}",
+        "ev.rest": "the rest of the deal",
+        "ev.rest_shown": "the rest of the deal, the last card {card}",
+        "ev.final": "final totals {totals}",
+    },
+    ru={
+        "mv.ready": "готов",
+        "mv.order": "заказать {game}",
+        "mv.pass": "пас",
+        "mv.buy_for": "перекупить за {n}",
+        "mv.accept": "уступить",
+        "mv.refuse": "оставить себе",
+        "mv.trumps": "козырь {suit}",
+        "mv.no_trump": "бескозырка",
+        "mv.by_last": "по последней",
+        "mv.misere": "мизер",
+        "mv.raspis": "роспись",
+        "mv.decline": "отказаться (по последней)",
+        "mv.bid": "заказ {n}",
+        "mv.discard": "снести {cards}",
+        "ev.ready": "{seat} готов",
+        "ev.dealt": "сдача {n}, сдаёт {dealer}",
+        "ev.dealt_game": "сдача {n} ({game}), сдаёт {dealer}",
+        "ev.ordered": "{seat} заказывает {game}",
+        "ev.passes": "{seat}: пас",
+        "ev.talon": "прикуп {cards} — игроку {seat}",
+        "ev.buyout_offered": "{seat} предлагает {n} за право объявить",
+        "ev.sells": "{seat} уступает право объявить",
+        "ev.keeps": "{seat} оставляет право объявить за собой",
+        "ev.declared": "{seat} объявляет {option}",
+        "ev.bids": "{seat} заказывает {n}",
+        "ev.discarded": "{seat} сносит две карты",
+        "ev.plays": "{seat} ходит {card}",
+        "ev.trick": "взятка {n} — игроку {seat}",
+        "ev.scored": "сдача {n} ({game}): {points}",
+        "ev.rest": "остаток сдачи",
+        "ev.rest_shown": "остаток сдачи, последняя карта {card}",
+        "ev.final": "итоговые суммы {totals}",
+    },
+)
+
+_OPTIONS = {"NO_TRUMP": "mv.no_trump", "BY_LAST": "mv.by_last", "MISERE": "mv.misere", "RASPIS": "mv.raspis"}
+
+
+def _suit(suit: str | None) -> str:
+    return SUIT_SIGNS.get(suit or "", suit or "")
+
+
+def _option(lang: Lang, option: str | None, suit: str | None) -> str:
+    """A hvalenka's option (DECLARE, rules/king.md §12.3) in ``lang``."""
+    if option == "SUIT" or (not option and suit):
+        return TABLE_WORDS.say(lang, "mv.trumps", suit=_suit(suit))
+    key = _OPTIONS.get(option or "")
+    return TABLE_WORDS.say(lang, key) if key else str(option or "")
+
+
+def _game(game: str, suit: str | None) -> str:
+    return f"{game} {_suit(suit)}" if suit else game
+
+
+def describe(cmd: Any, lang: Lang = DEFAULT_LANG) -> str:
+    """A legal move in words: "QS", "order NH", "trumps ♠", "by the last", "bid 3", "discard AC KS"."""
+    from contracts.games import king as k
+
+    say = TABLE_WORDS.say
+    if isinstance(cmd, k.Play):
+        return cmd.card
+    if isinstance(cmd, k.Ready):
+        return say(lang, "mv.ready")
+    if isinstance(cmd, k.ChooseContract):
+        return say(lang, "mv.order", game=_game(cmd.game, cmd.trump))
+    if isinstance(cmd, k.PassOrder | k.PassBuyout | k.PassBid):
+        return say(lang, "mv.pass")
+    if isinstance(cmd, k.OfferBuyout):
+        return say(lang, "mv.buy_for", n=cmd.tricks)
+    if isinstance(cmd, k.AcceptBuyout):
+        return say(lang, "mv.accept")
+    if isinstance(cmd, k.RefuseBuyout):
+        return say(lang, "mv.refuse")
+    if isinstance(cmd, k.Declare):
+        return _option(lang, cmd.option, cmd.suit)
+    if isinstance(cmd, k.ChooseTrump):
+        return say(lang, "mv.trumps", suit=_suit(cmd.suit)) if cmd.suit else say(lang, "mv.decline")
+    if isinstance(cmd, k.Bid):
+        return say(lang, "mv.bid", n=cmd.tricks)
+    assert isinstance(cmd, k.Discard)
+    return say(lang, "mv.discard", cards=" ".join(cmd.cards))
+
+
+def event_text_with(redact: Callable[[Any, str | None], Any]) -> Callable[..., str | None]:
+    """``Decider.event_text`` with the game's ``redact`` (view.py, which reads this module's names
+    of the games): each line is computed from the event as redacted for its viewer."""
+
+    def event_text(_state: Any, event: Any, viewer: str | None, lang: Lang = DEFAULT_LANG) -> str | None:
+        return line(redact(event, viewer), lang)
+
+    return event_text
+
+
+def line(e: Any, lang: Lang = DEFAULT_LANG) -> str | None:
+    """The log line of an event as a viewer sees it (already redacted for that viewer, rules/king.md
+    §12.9: another seat's discards have no cards in it); None without one."""
+    from contracts.games import king as k
+
+    say = TABLE_WORDS.say
+    if e is None:
+        return None
+    if isinstance(e, k.SeatReady):
+        return say(lang, "ev.ready", seat=e.seat)
+    if isinstance(e, k.Dealt):
+        if e.game:
+            return say(lang, "ev.dealt_game", n=e.deal_no, game=e.game, dealer=e.dealer)
+        return say(lang, "ev.dealt", n=e.deal_no, dealer=e.dealer)
+    if isinstance(e, k.ContractChosen):
+        return say(lang, "ev.ordered", seat=e.seat, game=_game(e.game, e.trump))
+    if isinstance(e, k.OrderPassed | k.BuyoutPassed | k.BidPassed):
+        return say(lang, "ev.passes", seat=e.seat)
+    if isinstance(e, k.TalonShown):
+        return say(lang, "ev.talon", cards=" ".join(e.cards), seat=e.seat)
+    if isinstance(e, k.BuyoutOffered):
+        return say(lang, "ev.buyout_offered", seat=e.seat, n=e.tricks)
+    if isinstance(e, k.BuyoutDecided):
+        return say(lang, "ev.sells" if e.accepted else "ev.keeps", seat=e.seat)
+    if isinstance(e, k.Declared):
+        option = _option(lang, e.option, e.trump) + (f" ({e.last_card})" if e.last_card else "")
+        return say(lang, "ev.declared", seat=e.seat, option=option)
+    if isinstance(e, k.BidMade):
+        return say(lang, "ev.bids", seat=e.seat, n=e.tricks)
+    if isinstance(e, k.Discarded):
+        return say(lang, "ev.discarded", seat=e.seat)
+    if isinstance(e, k.CardPlayed):
+        return say(lang, "ev.plays", seat=e.seat, card=e.card)
+    if isinstance(e, k.TrickTaken):
+        return say(lang, "ev.trick", n=e.trick_no, seat=e.winner)
+    if isinstance(e, k.DealScored):
+        points = " ".join(str(p) for p in e.row.points)
+        return say(lang, "ev.scored", n=e.row.deal_no, game=e.row.game, points=points)
+    if isinstance(e, k.RestDealt):
+        return say(lang, "ev.rest_shown", card=e.shown) if e.shown else say(lang, "ev.rest")
+    if isinstance(e, k.MatchScored):
+        return say(lang, "ev.final", totals=" ".join(str(t) for t in e.totals))
+    return None

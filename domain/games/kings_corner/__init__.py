@@ -16,6 +16,7 @@ from contracts.games.kings_corner import (
     KingsCornerView,
 )
 from domain.core.decider import Decider, Preset
+from domain.games.kings_corner import words
 from domain.games.kings_corner.bots import BOTS
 from domain.games.kings_corner.deal import verify_chance
 from domain.games.kings_corner.decide import resign
@@ -27,7 +28,7 @@ from domain.games.kings_corner.rules import DESCRIPTIONS, DESCRIPTIONS_RU, PRESE
 from domain.games.kings_corner.scoring import outcome
 from domain.games.kings_corner.state import KCState, initial_state
 from domain.games.kings_corner.timeout import timeout
-from domain.games.kings_corner.view import hidden, notation, redact, view
+from domain.games.kings_corner.view import hidden, redact, view
 
 
 def seat_names(n: int) -> tuple[str, ...]:
@@ -65,7 +66,8 @@ GAME: Decider[KCState, KingsCornerCommand, KingsCornerEvent, KingsCornerView, Ki
     view=view,
     redact=redact,
     hidden=hidden,
-    describe=notation,
+    describe=words.describe,
+    event_text=words.event_text,
     bots=BOTS,
     default_bot="heuristic",
     verify_chance=verify_chance,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from contracts.games.kings_cup import CONTRACT, KingsCupCommand, KingsCupEvent, KingsCupRuleset, KingsCupView
 from domain.core.decider import Decider, Preset
+from domain.games.kings_cup import words
 from domain.games.kings_cup.bots import BOTS
 from domain.games.kings_cup.deal import verify_chance
 from domain.games.kings_cup.evolve import evolve
@@ -21,7 +22,7 @@ from domain.games.kings_cup.phases import PHASED
 from domain.games.kings_cup.rules import DESCRIPTIONS, DESCRIPTIONS_RU, PRESETS
 from domain.games.kings_cup.scoring import outcome
 from domain.games.kings_cup.state import CupState, initial_state
-from domain.games.kings_cup.view import describe, hidden, redact, view
+from domain.games.kings_cup.view import hidden, redact, view
 
 
 def seat_names(n: int) -> tuple[str, ...]:
@@ -52,7 +53,8 @@ GAME: Decider[CupState, KingsCupCommand, KingsCupEvent, KingsCupView, KingsCupRu
     view=view,
     redact=redact,
     hidden=hidden,
-    describe=describe,
+    describe=words.describe,
+    event_text=words.event_text,
     bots=BOTS,
     default_bot="random",
     verify_chance=verify_chance,

@@ -10,7 +10,7 @@ from contracts.games.thousand import (
     ThousandView,
 )
 from domain.core.decider import Bot, Decider, Preset, auto_act
-from domain.games.thousand import bots
+from domain.games.thousand import bots, words
 from domain.games.thousand.engine import (
     decide,
     evolve,
@@ -27,7 +27,7 @@ from domain.games.thousand.explain import end_text, rules_help
 from domain.games.thousand.record import RECORD
 from domain.games.thousand.rules import DESCRIPTIONS, DESCRIPTIONS_RU, PRESETS
 from domain.games.thousand.state import TState
-from domain.games.thousand.view import describe, redact, view
+from domain.games.thousand.view import redact, view
 
 
 def seat_names(n: int) -> tuple[str, ...]:
@@ -70,7 +70,8 @@ GAME: Decider[TState, ThousandCommand, ThousandEvent, ThousandView, ThousandRule
     view=view,
     redact=redact,
     hidden=private_cards,
-    describe=describe,
+    describe=words.describe,
+    event_text=words.event_text,
     bots=BOTS,
     default_bot="heuristic",
     verify_chance=verify_chance,

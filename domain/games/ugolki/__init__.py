@@ -7,6 +7,7 @@ from typing import Any
 from contracts.games.ugolki import CONTRACT, MovePiece, UgolkiRuleset, UgolkiView
 from domain.core.decider import Decider, Preset, no_hidden
 
+from . import words
 from .bots import BOTS
 from .decide import decide
 from .evolve import evolve
@@ -17,7 +18,7 @@ from .record import RECORD
 from .rules import DEFAULT_PRESET, DESCRIPTIONS, DESCRIPTIONS_RU, PRESETS, validate
 from .state import UgolkiState, initial_state, outcome, to_move
 from .tempo import draw_answer
-from .view import describe, redact, view
+from .view import redact, view
 
 RULES_VERSION = "ugolki-1"
 
@@ -55,7 +56,8 @@ GAME: Decider[UgolkiState, MovePiece, Any, UgolkiView, UgolkiRuleset] = Decider(
     view_in=view,
     redact=redact,
     hidden=no_hidden,
-    describe=describe,
+    describe=words.describe,
+    event_text=words.event_text,
     bots=BOTS,
     default_bot="greedy",
     record=RECORD,

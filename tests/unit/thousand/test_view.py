@@ -64,7 +64,30 @@ def passing(r: Any = R) -> Any:
 )
 def test_every_command_has_a_short_notation(command: Any, text: str) -> None:
     assert describe(command) == text
-    assert GAME.describe(command) == text
+
+
+@pytest.mark.parametrize(
+    ("command", "en", "ru"),
+    [
+        (Ready(), "Deal", "Сдать"),
+        (Bid(amount=105), "105", "105"),
+        (
+            GiveCards(gifts={"p3": "9H", "p2": "QS"}, face_up=True),
+            "QS → p2, 9H → p3 (face up)",
+            "QS → p2, 9H → p3 (открыто)",
+        ),
+        (Play(card="KH", announce="marriage"), "KH + marriage", "KH + марьяж"),
+        (
+            ClaimRedeal(reason="four_nines"),
+            "Claim a redeal (four nines)",
+            "Потребовать пересдачу (четыре девятки)",
+        ),
+    ],
+)
+def test_a_legal_moves_label_is_in_the_views_language(command: Any, en: str, ru: str) -> None:
+    """The view's legal moves are labelled in words, card ids and seats as the game writes them."""
+    assert GAME.describe(command) == GAME.describe(command, "en") == en
+    assert GAME.describe(command, "ru") == ru
 
 
 # ---------------------------------------------------------------- views

@@ -20,6 +20,7 @@ from contracts.games.kings_corner import (
     KingsCornerView,
 )
 from domain.core.decider import Decider, Preset
+from domain.games.kings_corner import words
 from domain.games.kings_corner.v1.bots import BOTS
 from domain.games.kings_corner.v1.deal import verify_chance
 from domain.games.kings_corner.v1.evolve import evolve
@@ -28,7 +29,7 @@ from domain.games.kings_corner.v1.rules import DESCRIPTIONS, PRESETS
 from domain.games.kings_corner.v1.scoring import outcome
 from domain.games.kings_corner.v1.state import KCState, initial_state
 from domain.games.kings_corner.v1.validation import ruleset_problem, seats_problem
-from domain.games.kings_corner.v1.view import hidden, notation, redact, view
+from domain.games.kings_corner.v1.view import hidden, redact, view
 
 
 def seat_names(n: int) -> tuple[str, ...]:
@@ -64,7 +65,8 @@ GAME: Decider[KCState, KingsCornerCommand, KingsCornerEvent, KingsCornerView, Ki
     view=view,
     redact=redact,
     hidden=hidden,
-    describe=notation,
+    describe=words.describe,
+    event_text=words.event_text,
     bots=BOTS,
     default_bot="heuristic",
     verify_chance=verify_chance,

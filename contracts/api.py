@@ -68,6 +68,9 @@ class Decision(msgspec.Struct, frozen=True, kw_only=True):
     seat: str | None = None
     recorded_at: int | None = None
     events: tuple[dict[str, Any], ...] = ()
+    # Beside each event, its line of the match log as this viewer may see it, in the language asked
+    # for ("" for an event without one); computed when viewed, never stored.
+    texts: tuple[str, ...] = ()
 
 
 class CommandRejected(msgspec.Struct, frozen=True, kw_only=True, tag="rejected.v1"):
@@ -374,6 +377,11 @@ class DecisionOut(BaseModel):
     events: list[dict[str, Any]] = Field(
         description="Its events redacted for the viewer, each with its type tag."
     )
+    texts: list[str] = Field(
+        default_factory=list,
+        description="Beside each event, its line of the match log as the viewer may see it, in the "
+        "language asked for (empty for an event without one).",
+    )
 
 
 class ReplayFrameOut(BaseModel):
@@ -381,6 +389,9 @@ class ReplayFrameOut(BaseModel):
     seat: str | None
     recorded_at: int | None
     events: list[dict[str, Any]]
+    texts: list[str] = Field(
+        default_factory=list, description="Each event's line of the log, in the language asked for."
+    )
     view: dict[str, Any] = Field(description="The spectator's view after the decision (the match view).")
 
 

@@ -44,6 +44,8 @@ class FoldedMatch:
     stored: list[Stored] = field(default_factory=list)
     # Envelopes as folded: sealed ones opened (full events) when ``seal_key`` is known.
     envelopes: list[EventEnvelope[Any]] = field(default_factory=list)
+    # The match state before each of ``envelopes`` (the log's lines in words start from it).
+    befores: list[match_layer.MatchState | None] = field(default_factory=list)
     # The match's seal key (None: not known to this reader).  With ``public`` a sealed envelope
     # that cannot be opened is folded from its public events (a spectator's information state)
     # and counted in ``unopened``; without it, it is ``SealKeyMissing``.
@@ -81,8 +83,10 @@ class FoldedMatch:
             self.rules_version = envelope.rules_version
         game = self.decider
         # Views never need the server seed: chance outcomes are recorded in events.
+        before = self.state
         folded = fold_envelope(game, Folded(state=self.state, seq=self.seq), envelope)
         self.state, self.seq = folded.state, folded.seq
+        self.befores.append(before)
         self.last_stream_seq = item.stream_seq
         self.stored.append(item)
         self.envelopes.append(envelope)

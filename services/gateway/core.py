@@ -24,8 +24,8 @@ from contracts.audit import AuditBundle, StoredEnvelope
 from contracts.certificate import SignedCertificate
 from contracts.codecs import codec, encode
 from contracts.envelope import Accepted, EventEnvelope, Rejected
+from domain.core import logwords, seal
 from domain.core import match as match_layer
-from domain.core import seal
 from domain.core.audit import envelope_hash
 from domain.core.words import DEFAULT_LANG, LANGS, Lang, as_lang
 from domain.games import registry
@@ -280,16 +280,22 @@ class Gateway:
         cls, folded: FoldedMatch, seat: str | None, since: int, lang: Lang = DEFAULT_LANG
     ) -> list[str]:
         """The texts a socket of ``seat`` gets for the decisions after ``since``: events, then the
-        view (its sentences in ``lang``)."""
+        view (its sentences, the events' lines and the moves' labels in ``lang``)."""
         return [
-            encode({"type": "events", "events": cls.events_for(folded, seat, since)}).decode(),
+            encode({"type": "events", "events": cls.events_for(folded, seat, since, lang)}).decode(),
             encode({"type": "view", "view": cls.render(folded, seat, lang)}).decode(),
         ]
 
     @staticmethod
-    def events_for(folded: FoldedMatch, seat: str | None, since: int = 0) -> list[dict[str, Any]]:
+    def events_for(
+        folded: FoldedMatch, seat: str | None, since: int = 0, lang: Lang = DEFAULT_LANG
+    ) -> list[dict[str, Any]]:
         game = folded.decider
-        return [decision_for(game, env, seat) for env in folded.envelopes if env.seq > since]
+        return [
+            decision_for(game, env, seat, before, lang)
+            for env, before in zip(folded.envelopes, folded.befores, strict=True)
+            if env.seq > since
+        ]
 
     async def send(self, match_id: str, token: str | None, body: CommandRequest) -> Accepted:
         if not token:
@@ -352,14 +358,24 @@ class Gateway:
                 await sub.unsubscribe()
 
 
-def decision_for(game: Any, env: EventEnvelope[Any], seat: str | None) -> dict[str, Any]:
-    """One stored decision as a client sees it: its events redacted for ``seat``."""
+def decision_for(
+    game: Any,
+    env: EventEnvelope[Any],
+    seat: str | None,
+    before: match_layer.MatchState | None = None,
+    lang: Lang = DEFAULT_LANG,
+) -> dict[str, Any]:
+    """One stored decision as a client sees it: its events redacted for ``seat`` and, beside them,
+    each event's line of the log in ``lang`` as ``seat`` may see it (``texts``, "" for an event
+    without a line; ``before``: the match state before the decision)."""
     shown = (match_layer.redact(game, e, seat) for e in env.events)
+    texts = logwords.decision_texts(game, before, env.events, seat, lang)
     return {
         "seq": env.seq,
         "seat": env.seat,
         "recorded_at": env.recorded_at,
         "events": [msgspec.to_builtins(e) for e in shown if e is not None],
+        "texts": [t or "" for t in texts],
     }
 
 
@@ -390,7 +406,7 @@ def replay_frames(folded: FoldedMatch, lang: Lang = DEFAULT_LANG) -> dict[str, A
             state = match_layer.evolve(game, state, event, None)
         assert state is not None
         state = match_layer.clock_after(game, before, state, env.seat, env.events, env.recorded_at)
-        frame = decision_for(game, env, None)
+        frame = decision_for(game, env, None, before, lang)
         frame["view"] = msgspec.to_builtins(
             match_layer.view(game, state, None, folded.match_id, env.seq, lang)
         )

@@ -140,7 +140,7 @@ async def _serve(gw: Gateway, ws: WebSocket, match_id: str, token: str | None, s
             seat,
             since,
             lambda: [
-                encode({"type": "events", "events": gw.events_for(folded, seat, since)}).decode(),
+                encode({"type": "events", "events": gw.events_for(folded, seat, since, lang)}).decode(),
                 encode({"type": "view", "view": gw.render(folded, seat, lang)}).decode(),
             ],
             lang,

@@ -139,3 +139,43 @@ def test_the_websocket_sends_views_in_the_language_asked(gateway: str, client: h
         with pytest.raises(ConnectionClosed) as closed:
             ws.recv(timeout=10)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 4400
+
+
+def test_events_and_legal_moves_come_with_their_words_in_the_language_asked(
+    gateway: str, client: httpx.Client
+) -> None:
+    """Each decision a viewer gets carries, beside its events, each event's line of the log as that
+    viewer may see it (``texts``), and the view labels its legal moves, in the language asked for:
+    GET events, the replay and the WebSocket's events frame."""
+    created = client.post(
+        "/api/matches", json={"game": "kings-corner", "preset": "pagat-classic", "players": ["ann", "bob"]}
+    )
+    assert created.status_code == 201, created.text
+    mid, seat = created.json()["match_id"], created.json()["seats"][0]
+    auth = {"Authorization": f"Bearer {seat['token']}"}
+    ru = client.get(f"/api/matches/{mid}", params={"lang": "ru"}, headers=auth).json()
+    en = client.get(f"/api/matches/{mid}", headers=auth).json()
+    assert [m["label"] for m in ru["legal_moves"]] == ["Готов к раздаче"]
+    assert [m["label"] for m in en["legal_moves"]] == ["Ready for the deal"]
+    sent = client.post(
+        f"/api/matches/{mid}/commands", json={"command": ru["legal_moves"][0]["command"]}, headers=auth
+    )
+    assert sent.status_code == 200, sent.text
+    events_ru = client.get(f"/api/matches/{mid}/events", params={"lang": "ru"}, headers=auth).json()
+    events_en = client.get(f"/api/matches/{mid}/events", headers=auth).json()
+    assert [d["texts"] for d in events_ru][:2] == [
+        ["партия создана (pagat-classic)"],
+        [f"{seat['seat']} готов"],
+    ]
+    assert [d["texts"] for d in events_en][:2] == [
+        ["match created (pagat-classic)"],
+        [f"{seat['seat']} is ready"],
+    ]
+    assert all(len(d["texts"]) == len(d["events"]) for d in events_ru)
+    replay = client.get(f"/api/matches/{mid}/replay", params={"lang": "ru"}).json()
+    assert replay["frames"][0]["texts"] == ["партия создана (pagat-classic)"]
+    base = gateway.replace("http://", "ws://") + f"/ws/matches/{mid}"
+    with ws_connect(f"{base}?lang=ru", open_timeout=10) as ws:
+        frames = [json.loads(ws.recv(timeout=10)) for _ in range(2)]
+        decisions = next(f["events"] for f in frames if f["type"] == "events")
+        assert [d["texts"] for d in decisions] == [d["texts"] for d in events_ru]

@@ -212,16 +212,17 @@ async def get_match_rules(
     summary="Decisions, redacted for the viewer",
     response_model=list[DecisionOut],
     response_class=PLAIN,
-    responses=errors(400, 401, 404, 503),
+    responses=errors(400, 401, 404, 422, 503),
 )
 async def get_events(
     match_id: str,
     since: int = Query(0, ge=0, description="Only decisions after this seq."),
     credential: str | None = Depends(request_credential),
+    words: Lang = Depends(asked_language),
     gw: Gateway = Depends(gateway),
 ) -> list[dict[str, Any]]:
     folded = await gw.load(match_id)
-    return gw.events_for(folded, gw.viewer(folded, credential), since)
+    return gw.events_for(folded, gw.viewer(folded, credential), since, words)
 
 
 @router.post(

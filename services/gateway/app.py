@@ -27,6 +27,7 @@ from services.gateway.api.ops import readiness_checks
 from services.gateway.core import Gateway
 from services.gateway.fastpath import COMMAND_PATH, CommandFastPath
 from services.gateway.lobby import Lobby
+from services.gateway.server import http_protocol, websocket_protocol
 from services.gateway.sockets import WS_FRAME_LIMIT
 
 __all__ = ["CommandFastPath", "Gateway", "asgi_app", "create_app", "run"]
@@ -144,14 +145,14 @@ async def run(
         limits.max_connections_per_address, limits.header_timeout_s, limits.body_timeout_s
     )
     gw.connections = guard
-    protocol = edge.guarded_http_protocol(guard)
+    protocol = http_protocol(guard)
     config = uvicorn.Config(
         asgi,
         host=settings.http_host,
         port=port or settings.http_port,
         log_level="warning",
         lifespan="on",
-        ws=edge.websocket_protocol(),
+        ws=websocket_protocol(),
         http=protocol or "auto",
         ws_max_size=WS_FRAME_LIMIT,
         # Frames are not compressed: the same bytes then go to every socket of a match

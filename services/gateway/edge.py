@@ -14,17 +14,16 @@ may send one.
   by :func:`services.gateway.credentials.credential_of`, the routes' own reading), on match
   creation per address, on sign-ups per address and on failed authentications per address:
   ``429 rate_limited``.
-- **Connections.** :func:`guarded_http_protocol` is the server's HTTP protocol: at most
-  ``max_connections_per_address`` open connections per address, a request's headers must
-  arrive within ``header_timeout_s`` and its whole body within ``body_timeout_s`` of them
-  (slow clients are dropped).
+- **Connections.** :class:`ConnectionGuard`: at most ``max_connections_per_address`` open
+  connections per address, a request's headers must arrive within ``header_timeout_s`` and its
+  whole body within ``body_timeout_s`` of them (slow clients are dropped); the server's HTTP
+  protocol enforces it (``services.gateway.server.http_protocol``).
 
 The limits are documented in docs/api.md, the settings in docs/operations.md.
 """
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import hmac
 import math
@@ -39,7 +38,6 @@ from typing import Any
 import msgspec
 
 from services.common.settings import EdgeLimits
-from services.gateway import outlet
 from services.gateway.credentials import credential_of, limiter_key
 
 MAX_BODY = 64 * 1024  # bytes of any request body (commands included)
@@ -60,7 +58,13 @@ class ApiError(Exception):
         self, status: int, code: str, detail: str, retry_after: float | None = None, close: int | None = None
     ) -> None:
         super().__init__(code, detail)
-        self.status, self.code, self.detail, self.retry_after, self.close = status, code, detail, retry_after, close
+        self.status, self.code, self.detail, self.retry_after, self.close = (
+            status,
+            code,
+            detail,
+            retry_after,
+            close,
+        )
 
 
 def safe_text(text: str) -> str:
@@ -89,7 +93,9 @@ def json_headers(body: bytes, retry_after: float | None) -> list[tuple[bytes, by
     return headers
 
 
-async def send_error(send: Any, status: int, code: str, detail: str, retry_after: float | None = None) -> None:
+async def send_error(
+    send: Any, status: int, code: str, detail: str, retry_after: float | None = None
+) -> None:
     body = error_body(code, detail, retry_after)
     await send({"type": "http.response.start", "status": status, "headers": json_headers(body, retry_after)})
     await send({"type": "http.response.body", "body": body})
@@ -332,7 +338,7 @@ class EdgeGuard:
 
     async def read_body(self, scope: Any, receive: Any, send: Any) -> bytes | None:
         """The checked body, or None when an error was answered.  (How long it may take to
-        arrive is the server protocol's: :func:`guarded_http_protocol`.)"""
+        arrive is the server protocol's: ``services.gateway.server.http_protocol``.)"""
         length = header(scope, b"content-length")
         if length is not None:
             if not length.isdigit():
@@ -425,6 +431,7 @@ class ConnectionGuard:
 
     def __init__(self, max_per_address: int, header_timeout_s: float, body_timeout_s: float = 0.0) -> None:
         self.max_per_address = max_per_address
+        self.max_header_bytes = MAX_HEADER_BYTES
         self.header_timeout_s = header_timeout_s
         self.body_timeout_s = body_timeout_s  # 0: no deadline
         self.open: dict[str, int] = {}
@@ -447,182 +454,26 @@ class ConnectionGuard:
         else:
             self.open.pop(addr, None)
 
+    # What the server's protocol writes before it closes a connection (services.gateway.server).
+    def refused_answer(self) -> bytes:
+        return _raw_error(
+            TOO_MANY_CONNECTIONS, "too_many_connections", "too many connections from this address", 1.0
+        )
 
-WS_ABORT_EXTENSION = "gamehall.abort"  # in a WebSocket's ASGI scope: cuts its connection
+    def header_timeout_answer(self) -> bytes:
+        self.timed_out += 1
+        return _raw_error(REQUEST_TIMEOUT, "header_timeout", "the request headers did not arrive in time")
 
+    def headers_too_large_answer(self) -> bytes:
+        return _raw_error(HEADERS_TOO_LARGE, "headers_too_large", "the request headers are too large")
 
-PROTOCOL_ERROR_LINGER_S = 1.0  # how long a socket closed for a protocol error is read (and dropped)
-
-
-def websocket_protocol() -> type[asyncio.Protocol] | str:
-    """uvicorn's websockets-sansio protocol, except that a WebSocket that breaks the protocol (a
-    message over ``ws_max_size``: 1009; a bad frame: 1002) gets its close frame and what its
-    client is still sending is read and dropped for ``PROTOCOL_ERROR_LINGER_S`` before the
-    connection is closed.  Closed at once (uvicorn's way), the kernel answers the data still
-    arriving with a reset, and the client can lose the close frame and see only a reset
-    connection.  The protocol's name where websockets is missing."""
-    try:
-        from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-    except ImportError:  # pragma: no cover - uvicorn[standard] brings websockets
-        return "websockets-sansio"
-
-    class LingeringWebSocketProtocol(WebSocketsSansIOProtocol):
-        _gh_failed = False
-
-        def handle_parser_exception(self) -> None:
-            if self._gh_failed:  # the parser discards what comes after the failure
-                return
-            self._gh_failed = True
-            sent = self.conn.close_sent
-            if sent is not None:
-                self.queue.put_nowait({"type": "websocket.disconnect", "code": sent.code, "reason": sent.reason})
-            self.transport.write(b"".join(self.conn.data_to_send()))
-            self.close_sent = True
-            # uvicorn closes the transport when the app returns unless a close timer is pending.
-            self.close_timer = asyncio.get_running_loop().call_later(PROTOCOL_ERROR_LINGER_S, self.transport.close)
-
-    return LingeringWebSocketProtocol
-
-
-def guarded_http_protocol(guard: ConnectionGuard) -> type[asyncio.Protocol] | None:
-    """uvicorn's httptools protocol with the per-address cap, the header read timeout and the
-    body deadline; None where httptools is missing (uvicorn then uses its own, unguarded).
-
-    The body deadline is total: a request's whole body must arrive within ``body_timeout_s`` of
-    the end of its headers, however it trickles in (each byte in time is not enough).  When it
-    passes, a request still unanswered gets ``408 body_timeout``, and the connection is closed
-    (the app reading the body sees the client gone).  The timer is armed only when a read ends
-    with the body still incomplete, so a request that comes in one read costs none."""
-    try:
-        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
-    except ImportError:  # pragma: no cover - uvicorn[standard] brings httptools
-        return None
-
-    class GuardedHttpToolsProtocol(HttpToolsProtocol):
-        _gh_addr: str | None = None
-        _gh_timer: asyncio.TimerHandle | None = None
-        _gh_header_bytes = 0
-        _gh_body_from: float | None = None  # loop time the headers of a request still being read ended
-        _gh_body_timer: asyncio.TimerHandle | None = None
-
-        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            super().connection_made(transport)
-            addr = self.client[0] if self.client else ""
-            if not guard.acquire(addr):
-                transport.write(
-                    _raw_error(TOO_MANY_CONNECTIONS, "too_many_connections", "too many connections from this address", 1.0)
-                )
-                transport.close()
-                return
-            self._gh_addr = addr
-            self._gh_arm()
-
-        def _gh_arm(self) -> None:
-            self._gh_header_bytes = 0
-            if self._gh_timer is None and guard.header_timeout_s > 0:
-                self._gh_timer = self.loop.call_later(guard.header_timeout_s, self._gh_header_timeout)
-
-        def _gh_disarm(self) -> None:
-            if self._gh_timer is not None:
-                self._gh_timer.cancel()
-                self._gh_timer = None
-
-        def _gh_header_timeout(self) -> None:
-            self._gh_timer = None
-            guard.timed_out += 1
-            if not self.transport.is_closing():
-                self.transport.write(
-                    _raw_error(REQUEST_TIMEOUT, "header_timeout", "the request headers did not arrive in time")
-                )
-                self.transport.close()
-
-        def _gh_release(self) -> None:
-            if self._gh_addr is not None:
-                guard.release(self._gh_addr)
-                self._gh_addr = None
-
-        def data_received(self, data: bytes) -> None:
-            if self._gh_timer is not None:
-                self._gh_header_bytes += len(data)
-                if self._gh_header_bytes > MAX_HEADER_BYTES:
-                    self._gh_disarm()
-                    self.transport.write(
-                        _raw_error(HEADERS_TOO_LARGE, "headers_too_large", "the request headers are too large")
-                    )
-                    self.transport.close()
-                    return
-            super().data_received(data)
-            if self._gh_body_from is not None and self._gh_body_timer is None and guard.body_timeout_s > 0:
-                self._gh_body_timer = self.loop.call_at(
-                    self._gh_body_from + guard.body_timeout_s, self._gh_body_timeout
-                )
-
-        def _gh_body_done(self) -> None:
-            self._gh_body_from = None
-            if self._gh_body_timer is not None:
-                self._gh_body_timer.cancel()
-                self._gh_body_timer = None
-
-        def _gh_body_timeout(self) -> None:
-            self._gh_body_timer = None
-            self._gh_body_from = None
-            guard.body_timed_out += 1
-            if self.transport.is_closing():
-                return
-            cycle = self.cycle
-            if cycle is None or not cycle.response_started:
-                self.transport.write(
-                    _raw_error(
-                        REQUEST_TIMEOUT,
-                        "body_timeout",
-                        f"the request body did not arrive within {guard.body_timeout_s:g} s",
-                    )
-                )
-            self.transport.close()
-
-        def on_message_begin(self) -> None:
-            super().on_message_begin()
-            self._gh_arm()
-
-        def on_headers_complete(self) -> None:
-            self._gh_disarm()
-            super().on_headers_complete()
-            self._gh_body_from = self.loop.time()
-
-        def on_message_complete(self) -> None:
-            self._gh_body_done()
-            super().on_message_complete()
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._gh_disarm()
-            self._gh_body_done()
-            self._gh_release()
-            super().connection_lost(exc)
-
-        def handle_websocket_upgrade(self) -> None:
-            self._gh_disarm()
-            self._gh_body_done()
-            super().handle_websocket_upgrade()
-            # The WebSocket protocol owns the transport now: it releases the address's slot.
-            ws = self.transport.get_protocol()
-            release, lost = self._gh_release, ws.connection_lost
-
-            def connection_lost(exc: Exception | None) -> None:
-                release()
-                lost(exc)
-
-            ws.connection_lost = connection_lost  # type: ignore[method-assign]
-            # A socket the app must close at once (one that does not read) is cut through this.
-            scope = getattr(ws, "scope", None)
-            if isinstance(scope, dict):
-                extensions = scope.setdefault("extensions", {})
-                extensions[WS_ABORT_EXTENSION] = self.transport.abort
-                # The hub writes a decision's frames through it (services.gateway.outlet).
-                found = outlet.outlet_for(ws)
-                if found is not None:
-                    extensions[outlet.OUTLET_EXTENSION] = found
-
-    return GuardedHttpToolsProtocol
+    def body_timeout_answer(self) -> bytes:
+        self.body_timed_out += 1
+        return _raw_error(
+            REQUEST_TIMEOUT,
+            "body_timeout",
+            f"the request body did not arrive within {self.body_timeout_s:g} s",
+        )
 
 
 # ------------------------------------------------------------------ Idempotency-Key

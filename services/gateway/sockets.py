@@ -53,7 +53,10 @@ def parse_ws_message(text: str) -> WsCommand:
                 400, "unknown_type", 'the only message a client sends is {"type": "command", ...}', close=4400
             ) from None
         raise ApiError(
-            400, "malformed", f'send {{"type": "command", "command": {{...}}, "command_id": "..."}}: {exc}', close=4400
+            400,
+            "malformed",
+            f'send {{"type": "command", "command": {{...}}, "command_id": "..."}}: {exc}',
+            close=4400,
         ) from None
     except (msgspec.DecodeError, RecursionError) as exc:
         raise ApiError(400, "malformed", f"the message is not JSON: {exc}", close=4400) from None
@@ -84,7 +87,7 @@ async def close_slow(ws: WebSocket) -> None:
         return
     except Exception:  # a timeout, or the socket is gone already
         pass
-    abort = ws.scope.get("extensions", {}).get(edge.WS_ABORT_EXTENSION)
+    abort = ws.scope.get("extensions", {}).get(outlet.WS_ABORT_EXTENSION)
     if abort is not None:
         abort()
 
@@ -111,7 +114,10 @@ async def serve_socket(
     address = ws.client.host if ws.client else "unknown"
     if not gw.hub.admit(address):
         raise ApiError(
-            429, "too_many_sockets", f"at most {gw.hub.per_address} match sockets from one address", close=4429
+            429,
+            "too_many_sockets",
+            f"at most {gw.hub.per_address} match sockets from one address",
+            close=4429,
         )
     try:
         await _serve(gw, ws, match_id, token, since, lang)
@@ -119,7 +125,9 @@ async def serve_socket(
         gw.hub.release(address)
 
 
-async def _serve(gw: Gateway, ws: WebSocket, match_id: str, token: str | None, since: int, lang: Lang) -> None:
+async def _serve(
+    gw: Gateway, ws: WebSocket, match_id: str, token: str | None, since: int, lang: Lang
+) -> None:
     await gw.game_of(match_id)  # 400/404 before a feed is started for it
     gw.check_bus()
     feed = await gw.hub.fold(match_id)
@@ -145,7 +153,9 @@ async def _serve(gw: Gateway, ws: WebSocket, match_id: str, token: str | None, s
             ],
             lang,
         )
-        watcher = gw.hub.watch(feed, seat, lang, first, ws.scope.get("extensions", {}).get(outlet.OUTLET_EXTENSION))
+        watcher = gw.hub.watch(
+            feed, seat, lang, first, ws.scope.get("extensions", {}).get(outlet.OUTLET_EXTENSION)
+        )
         await _converse(gw, ws, match_id, token, feed, watcher, push, send_lock)
     finally:
         await gw.hub.leave(feed, watcher)
@@ -190,7 +200,9 @@ async def _converse(
                 wait = gw.limiter.credential_throttled(token) if token else 0.0
                 if wait:
                     raise ApiError(429, "rate_limited", "too many commands with this credential", wait)
-                reply = await gw.send(match_id, token, CommandRequest(command=incoming.command, command_id=command_id))
+                reply = await gw.send(
+                    match_id, token, CommandRequest(command=incoming.command, command_id=command_id)
+                )
                 await push({"type": "reply", "command_id": command_id, "reply": msgspec.to_builtins(reply)})
             except ApiError as exc:
                 rejected: dict[str, Any] = {

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from services.gateway import fanout, outlet, sockets
+from services.gateway import fanout, outlet, server, sockets
 
 
 class FakeFold:
@@ -422,21 +422,21 @@ async def test_a_socket_whose_first_frames_fill_its_window_is_held_from_the_star
 def test_an_outlet_sees_a_never_reading_peer_s_window_fill_and_a_reader_s_stay_open() -> None:
     import socket as sockets_
 
-    if outlet.TCP_INFO is None:
+    if server.TCP_INFO is None:
         pytest.skip("TCP_INFO is Linux's")
-    server = sockets_.create_server(("127.0.0.1", 0))
+    listener = sockets_.create_server(("127.0.0.1", 0))
     pairs = []
     for rcvbuf in (4096, 0):
         peer = sockets_.socket()
         if rcvbuf:
             peer.setsockopt(sockets_.SOL_SOCKET, sockets_.SO_RCVBUF, rcvbuf)
-        peer.connect(server.getsockname())
-        conn, _ = server.accept()
+        peer.connect(listener.getsockname())
+        conn, _ = listener.accept()
         conn.setblocking(False)
         transport = SimpleNamespace(
             get_extra_info=lambda name, conn=conn: conn, get_write_buffer_size=lambda: 0
         )
-        pairs.append((peer, conn, outlet.Outlet(SimpleNamespace(transport=transport))))
+        pairs.append((peer, conn, server.SansIOOutlet(SimpleNamespace(transport=transport))))
     try:
         for _ in range(4):
             for _peer, conn, _o in pairs:
@@ -451,7 +451,7 @@ def test_an_outlet_sees_a_never_reading_peer_s_window_fill_and_a_reader_s_stay_o
         for peer, conn, _o in pairs:
             peer.close()
             conn.close()
-        server.close()
+        listener.close()
 
 
 def test_wire_frames_are_what_websockets_writes_for_a_server() -> None:

@@ -27,8 +27,21 @@ def test_the_domain_and_the_codec_registries_list_the_same_contracts() -> None:
 def test_every_game_declares_every_field(name: str) -> None:
     game = registry.get(name)
     for field in dataclasses.fields(Decider):
-        # view_in: only a game whose view has sentences (Ugolki's warnings, King's contract)
-        if field.name not in ("verify_chance", "record", "resign", "timeout", "abandon", "view_in"):
+        # view_in: only a game whose view has sentences (Ugolki's warnings, King's contract);
+        # phases: a card game's table (then decide, legal_commands and to_move come from it);
+        # draw_answer, perft: per-game policies a game may not have
+        optional = (
+            "verify_chance",
+            "record",
+            "resign",
+            "timeout",
+            "abandon",
+            "view_in",
+            "phases",
+            "draw_answer",
+            "perft",
+        )
+        if field.name not in optional:
             assert getattr(game, field.name) not in (None, "", {}, ()), field.name
     assert game.title and game.title != game.name
     assert game.rules_version.startswith(name)

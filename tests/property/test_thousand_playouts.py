@@ -22,9 +22,11 @@ from contracts.games.thousand import (
     TalonTaken,
     TrickTaken,
 )
-from domain.games.thousand import GAME, engine
+from domain.games.thousand import GAME
+from domain.games.thousand.deal import verify_chance
+from domain.games.thousand.legal import cap
 from domain.games.thousand.rules import PRESETS, card_points
-from domain.games.thousand.view import redact, view
+from domain.games.thousand.view import redact, unseen, view
 from tests.support.redaction import strings
 
 DECISIONS = 400
@@ -61,7 +63,7 @@ def run(preset: str, seed: int, server_seed: bytes) -> None:  # noqa: C901 - one
                 trick_points, trump_changes, last_winner = 0, 0, None
                 assert all(len(h) == 7 for i, h in enumerate(e.hands) if seats[i] != e.sitout)
                 assert len(e.talon) == 3
-                cap7 = {s: engine.cap(rules, h) for s, h in zip(seats, e.hands, strict=True)}
+                cap7 = {s: cap(rules, h) for s, h in zip(seats, e.hands, strict=True)}
             if isinstance(e, DeclarerChosen) and e.how == "auction" and e.voluntary:
                 assert e.bid <= cap7[e.seat] or e.bid == rules.required()  # §2.21.6 cap on 7 cards
             if isinstance(e, TalonTaken):
@@ -69,7 +71,7 @@ def run(preset: str, seed: int, server_seed: bytes) -> None:  # noqa: C901 - one
             if isinstance(e, CardsGiven):
                 assert sorted(len(state.hands[i]) for i in state.active()) == [8, 8, 8]
             if isinstance(e, ContractSet) and e.amount > prev.bid:
-                assert e.amount <= engine.cap(rules, prev.hands[prev.declarer])
+                assert e.amount <= cap(rules, prev.hands[prev.declarer])
                 assert rules.max_contract is None or e.amount <= rules.max_contract
             if isinstance(e, CardPlayed):
                 if not prev.trick and last_winner is not None:
@@ -91,7 +93,7 @@ def run(preset: str, seed: int, server_seed: bytes) -> None:  # noqa: C901 - one
                     assert all(x.score % 5 == 0 for x in e.seats), e
         # no leak: every string a seat is shown of this decision and of its view (§2.21.5)
         for viewer in (*seats, None):
-            hidden = engine.unseen(state, viewer)
+            hidden = unseen(state, viewer)
             seen = strings(view(state, viewer))
             for e in events:
                 red = redact(e, viewer)
@@ -133,14 +135,14 @@ def test_verify_chance_rederives_every_deal_and_catches_a_changed_card() -> None
         seat = r.choice(sorted(GAME.to_move(state)))
         for e in _decide(state, seat, r.choice(GAME.legal_commands(state, seat))):
             if isinstance(e, DealDealt):
-                assert engine.verify_chance(state, e) is None
+                assert verify_chance(state, e) is None
                 bad = type(e)(
                     **{
                         **{f: getattr(e, f) for f in e.__struct_fields__},
                         "order": (e.order[1], e.order[0], *e.order[2:]),
                     }
                 )
-                assert engine.verify_chance(state, bad) is not None
+                assert verify_chance(state, bad) is not None
                 checked += 1
             state = GAME.evolve(state, e)
     assert checked >= 5

@@ -179,7 +179,7 @@ def test_king_timeout_auto_acts_by_section_12_3() -> None:
 
 def test_thousand_timeout_plays_the_2_21_2_default() -> None:
     """thousand-and-farkle-flip.md §2.21.2 timeouts: the seat's default action is decided."""
-    from domain.games.thousand.engine import lowest_legal
+    from domain.games.thousand.timeout import lowest_legal
 
     game = registry.get("thousand")
     m, seat, before, events = _timeout_through_match(game, plays=3)

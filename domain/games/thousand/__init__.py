@@ -1,4 +1,11 @@
-"""1000 (Тысяча), rules/thousand-and-farkle-flip.md §2: every preset of §2.20 as data, the referee of §2.21."""
+"""1000 (Тысяча), rules/thousand-and-farkle-flip.md §2: every preset of §2.20 as data, the referee of §2.21.
+
+The package follows the card-game shape of docs/architecture.md: ``state`` (state, phases,
+``initial_state``), ``rules`` (presets, point tables), ``deal`` (set-up, ``verify_chance``),
+``legal`` (the checks and the legal commands), ``decide`` (one step per phase and the server steps
+of §2.21.3), ``phases`` (the phase table; ``decide``, ``legal_commands``, ``to_move``), ``evolve``,
+``scoring`` (§2.21.4, ``outcome``), ``timeout``, ``view``, ``bots`` and ``record``.
+"""
 
 from __future__ import annotations
 
@@ -11,23 +18,16 @@ from contracts.games.thousand import (
 )
 from domain.core.decider import Bot, Decider, Preset, auto_act
 from domain.games.thousand import bots, words
-from domain.games.thousand.engine import (
-    decide,
-    evolve,
-    initial_state,
-    legal_commands,
-    lowest_legal,
-    outcome,
-    private_cards,
-    to_move,
-    unseen,
-    verify_chance,
-)
+from domain.games.thousand.deal import verify_chance
+from domain.games.thousand.evolve import evolve
 from domain.games.thousand.explain import end_text, rules_help
+from domain.games.thousand.phases import PHASED, decide
 from domain.games.thousand.record import RECORD
 from domain.games.thousand.rules import DESCRIPTIONS, DESCRIPTIONS_RU, PRESETS
-from domain.games.thousand.state import TState
-from domain.games.thousand.view import redact, view
+from domain.games.thousand.scoring import outcome
+from domain.games.thousand.state import TState, initial_state
+from domain.games.thousand.timeout import lowest_legal
+from domain.games.thousand.view import private_cards, redact, unseen, view
 
 
 def seat_names(n: int) -> tuple[str, ...]:
@@ -61,11 +61,9 @@ GAME: Decider[TState, ThousandCommand, ThousandEvent, ThousandView, ThousandRule
     # the target, so random playouts are capped by the tests rather than bounded by the rules.
     max_decisions=100_000,
     initial_state=initial_state,
-    decide=decide,
-    timeout=auto_act(decide, lowest_legal),
     evolve=evolve,
-    legal_commands=legal_commands,
-    to_move=to_move,
+    phases=PHASED,
+    timeout=auto_act(decide, lowest_legal),
     outcome=outcome,
     view=view,
     redact=redact,

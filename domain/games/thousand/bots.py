@@ -29,7 +29,9 @@ from contracts.games.thousand import (
     WriteOff,
 )
 from domain.core.cardgame import tricks
-from domain.games.thousand.engine import UNKNOWN, legal_commands, marriages_held
+from domain.core.cardgame.redact import UNKNOWN
+from domain.games.thousand.legal import marriages_held
+from domain.games.thousand.phases import legal_commands
 from domain.games.thousand.rules import DECK, MARRIAGE_TABLES, POINTS, STRENGTH, card_points, round5
 from domain.games.thousand.state import TState
 

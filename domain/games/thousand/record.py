@@ -38,8 +38,11 @@ from contracts.games.thousand import (
     WriteOff,
 )
 from contracts.match import Resign
+from domain.core.cardgame.builder import Builder
 from domain.core.decider import RecordAdapter
-from domain.games.thousand.engine import _advance, _Builder, deal_from, deal_order
+from domain.games.thousand.deal import deal_from, deal_order
+from domain.games.thousand.decide import advance
+from domain.games.thousand.evolve import evolve
 from domain.games.thousand.rules import DECK
 from domain.games.thousand.state import TState
 
@@ -160,7 +163,7 @@ def deal(state: TState, entry: Mapping[str, Any]) -> tuple[ThousandEvent, ...] |
         or not all(isinstance(c, str) for c in talon)
     ):
         return _bad(f'a thousand deal is {{"hands": [{n} lists of card ids], "talon": [3 card ids]}}')
-    b = _Builder(state)
+    b: Builder[TState, ThousandEvent] = Builder(state, evolve)
     if state.phase == "waiting":
         for j in range(n):
             if not state.ready[j]:
@@ -181,8 +184,8 @@ def deal(state: TState, entry: Mapping[str, Any]) -> tuple[ThousandEvent, ...] |
         return _bad("the hands and the talon must hold each of the 24 cards (9-A) once, 3 in the talon")
     order = tuple(cards)
     b.emit(deal_from(b.state, dealer, tuple(tuple(h) for h in hands), tuple(talon), order))
-    _advance(b)
-    return tuple(b.events)
+    advance(b)
+    return b.result()
 
 
 def deal_entry(event: ThousandEvent) -> dict[str, Any] | None:

@@ -1,4 +1,5 @@
-"""State of a 1000 match (rules/thousand-and-farkle-flip.md §2.21.1)."""
+"""State of a 1000 match (rules/thousand-and-farkle-flip.md §2.21.1): ``TState``, its phases and
+``initial_state``."""
 
 from __future__ import annotations
 
@@ -118,3 +119,23 @@ class TState(msgspec.Struct, frozen=True, kw_only=True):
 
     def defenders(self) -> tuple[int, ...]:
         return tuple(i for i in self.active() if i != self.declarer)
+
+
+def initial_state(rules: ThousandRuleset, seats: tuple[str, ...], seed: bytes | None) -> TState:
+    n = len(seats)
+    return TState(
+        rules=rules,
+        seats=tuple(seats),
+        seed=seed,
+        seat_problem=rules.check_seats(n),
+        client_seeds=("",) * n,
+        ready=(False,) * n,
+        golden_left=3 if rules.golden_kon else 0,
+        scores=(0,) * n,
+        barrel_on=(False,) * n,
+        attempts=(0,) * n,
+        falls=(0,) * n,
+        disabled=(False,) * n,
+        bolts=(0,) * n,
+        writeoffs=(0,) * n,
+    )

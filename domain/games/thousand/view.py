@@ -1,4 +1,5 @@
-"""What one seat may see (§2.21.5): the view of a state, the redaction of events, the notation."""
+"""What one seat may see (§2.21.5): the view of a state, the redaction of events, the notation, and
+the cards a seat may not see (``private_cards`` for the Decider's ``hidden``, ``unseen``)."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ from contracts.games.thousand import (
     WriteOff,
 )
 from domain.core import cards
-from domain.games.thousand.engine import legal_commands, to_move
+from domain.games.thousand.phases import legal_commands, to_move
 from domain.games.thousand.rules import ORDER
 from domain.games.thousand.state import TState
 
@@ -170,3 +171,36 @@ def redact(event: ThousandEvent, viewer: str | None) -> ThousandEvent | None:
             cards=tuple(c if to == viewer else UNKNOWN for to, c in zip(event.to, event.cards, strict=True)),
         )
     return event
+
+
+_BEFORE_TALON = frozenset(
+    {"blind_offer", "redeal_window", "pre_auction", "auction", "auction_done", "talon_step"}
+)
+
+
+def private_cards(state: TState, seat: str) -> frozenset[str]:
+    """Cards only ``seat`` knows: its hand less what was shown to all or given to it by the declarer."""
+    if seat not in state.seats or not state.hands:
+        return frozenset()
+    hand = state.hands[state.seats.index(seat)]
+    return frozenset(c for c in hand if c != UNKNOWN and c not in state.public and c not in state.given)
+
+
+def unseen(state: TState, viewer: str | None) -> frozenset[str]:
+    """Every card ``viewer`` may not see now (§2.21.5): other hands, the talon until shown to him,
+    cards given by the declarer to somebody else, and his own hand before he has seen it."""
+    s = state
+    if not s.hands:
+        return frozenset()
+    v = s.seats.index(viewer) if viewer in s.seats else -1
+    out: set[str] = set()
+    for j, hand in enumerate(s.hands):
+        if j != v or not s.seen[j]:
+            out |= {c for c in hand if c != UNKNOWN}
+    if s.talon and not (s.talon_public or (v == s.declarer and s.phase not in _BEFORE_TALON)):
+        out |= {c for c in s.talon if c != UNKNOWN}
+    out -= s.public
+    if v >= 0 and v == s.declarer and s.phase not in _BEFORE_TALON:
+        out -= set(s.talon_all())
+        out -= set(s.given)
+    return frozenset(out)

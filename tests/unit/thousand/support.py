@@ -8,9 +8,14 @@ import msgspec
 
 from contracts.envelope import Rejected
 from contracts.games.thousand import DealDealt, ThousandRuleset
-from domain.games.thousand import engine
+from domain.core.cardgame.builder import Builder
+from domain.games.thousand.deal import blind_eligible
+from domain.games.thousand.decide import advance
+from domain.games.thousand.evolve import evolve
+from domain.games.thousand.phases import decide
 from domain.games.thousand.rules import DECK, PRESETS
-from domain.games.thousand.state import TState
+from domain.games.thousand.scoring import score_deal
+from domain.games.thousand.state import TState, initial_state
 
 SEED = bytes(range(32))
 SEATS = ("p1", "p2", "p3")
@@ -58,14 +63,14 @@ def deal(
     rest = [c for c in DECK if c not in used]
     tal = cs(talon) if talon is not None else tuple(rest)
     assert len(tal) == 3 and sorted(used + list(tal)) == sorted(DECK), "a deal uses the 24 cards once"
-    s = engine.initial_state(r, seats, SEED)
+    s = initial_state(r, seats, SEED)
     s = _r(s, ready=(True,) * n, phase="waiting", dealer=dealer, **fields)
     sitout = dealer if r.sitout_4p else -1
     probe = _r(s, sitout=sitout)
     left = probe.next_active(dealer)
     forced = left if r.forced_bidder == "left_of_dealer" else dealer
     golden = r.golden_kon and s.golden_left > 0
-    blind = left if not golden and engine._blind_eligible(probe, left) else -1
+    blind = left if not golden and blind_eligible(probe, left) else -1
     event = DealDealt(
         deal_no=s.deal_no,
         shuffle=s.shuffle + 1,
@@ -79,28 +84,28 @@ def deal(
         golden=golden,
         blind_seat=seats[blind] if blind >= 0 else None,
     )
-    b = engine._Builder(s)
+    b = Builder(s, evolve)
     b.emit(event)
-    engine._advance(b)
+    advance(b)
     return b.state
 
 
 def act(s: TState, seat: str, cmd: Any) -> TState:
-    events = engine.decide(s, seat, cmd)
+    events = decide(s, seat, cmd)
     assert not isinstance(events, Rejected), events
     for e in events:
-        s = engine.evolve(s, e)
+        s = evolve(s, e)
     return s
 
 
 def events_of(s: TState, seat: str, cmd: Any) -> tuple[Any, ...]:
-    events = engine.decide(s, seat, cmd)
+    events = decide(s, seat, cmd)
     assert not isinstance(events, Rejected), events
     return events
 
 
 def code(s: TState, seat: str, cmd: Any) -> str:
-    result = engine.decide(s, seat, cmd)
+    result = decide(s, seat, cmd)
     assert isinstance(result, Rejected), f"accepted: {result}"
     return result.code
 
@@ -117,7 +122,7 @@ def keep_all(s: TState) -> TState:
 
 def scored(s: TState, **fields: Any) -> Any:
     """The DealScored of a constructed end of deal (fields of TState set directly)."""
-    return engine.score_deal(_r(s, **fields))
+    return score_deal(_r(s, **fields))
 
 
 def end_state(
@@ -130,7 +135,7 @@ def end_state(
     **fields: Any,
 ) -> TState:
     """A state at the end of a played deal: card points per seat as ``raw`` (marriages included)."""
-    s = engine.initial_state(r, SEATS, SEED)
+    s = initial_state(r, SEATS, SEED)
     base: dict[str, Any] = dict(
         phase="deal_over",
         dealer=0,
@@ -155,7 +160,7 @@ def line(event: Any, seat: str) -> Any:
 
 def sitout_end(**fields: Any) -> Any:
     """4 players, p1 dealt and sat out, p2 made 100; the talon holds 21 card points."""
-    s = engine.initial_state(rules(sitout_4p=True), ("p1", "p2", "p3", "p4"), SEED)
+    s = initial_state(rules(sitout_4p=True), ("p1", "p2", "p3", "p4"), SEED)
     at: dict[str, Any] = dict(
         phase="deal_over",
         dealer=0,

@@ -9,8 +9,9 @@ from typing import Any
 import msgspec
 
 from contracts.games.thousand import Play
-from domain.games.thousand import GAME, bots, engine
+from domain.games.thousand import GAME, bots
 from domain.games.thousand.rules import DECK
+from domain.games.thousand.state import initial_state
 from tests.unit.thousand.support import CLASSIC, SEATS, cs
 
 _r = msgspec.structs.replace
@@ -19,7 +20,7 @@ _r = msgspec.structs.replace
 def table(hands: tuple[str, str, str], declarer: int = 1, **fields: Any) -> Any:
     """A deal in play (CLASSIC), every hand known; trick 2 unless told, p1 to lead unless a trick is
     given."""
-    base = engine.initial_state(CLASSIC, SEATS, None)
+    base = initial_state(CLASSIC, SEATS, None)
     at: dict[str, Any] = dict(
         phase="play",
         hands=tuple(cs(h) for h in hands),

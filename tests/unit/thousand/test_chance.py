@@ -9,7 +9,11 @@ import msgspec
 import pytest
 
 from contracts.games.thousand import DealDealt, Ready, SeatReady
-from domain.games.thousand import GAME, engine
+from domain.games.thousand import GAME
+from domain.games.thousand.deal import deal, verify_chance
+from domain.games.thousand.evolve import evolve
+from domain.games.thousand.phases import decide
+from domain.games.thousand.state import initial_state
 from tests.unit.thousand.support import CLASSIC, SEATS, SEED
 
 _r = msgspec.structs.replace
@@ -17,20 +21,20 @@ _r = msgspec.structs.replace
 
 def before_first_deal() -> tuple[Any, DealDealt]:
     """The state just before the first deal (every seat ready, its client seed folded) and the deal."""
-    s = engine.initial_state(CLASSIC, SEATS, SEED)
+    s = initial_state(CLASSIC, SEATS, SEED)
     for seat in SEATS[:2]:
-        for e in engine.decide(s, seat, Ready(client_seed=seat)):
-            s = engine.evolve(s, e)
-    events = engine.decide(s, "p3", Ready(client_seed="p3"))
+        for e in decide(s, seat, Ready(client_seed=seat)):
+            s = evolve(s, e)
+    events = decide(s, "p3", Ready(client_seed="p3"))
     assert isinstance(events, tuple) and isinstance(events[0], SeatReady) and isinstance(events[1], DealDealt)
-    return engine.evolve(s, events[0]), events[1]
+    return evolve(s, events[0]), events[1]
 
 
 def test_the_true_deal_follows_from_the_seed() -> None:
     s, d = before_first_deal()
-    assert engine.verify_chance(s, d) is None
-    assert GAME.verify_chance is engine.verify_chance
-    assert engine.verify_chance(s, SeatReady(seat="p1")) is None  # not a chance event
+    assert verify_chance(s, d) is None
+    assert GAME.verify_chance is verify_chance
+    assert verify_chance(s, SeatReady(seat="p1")) is None  # not a chance event
     # §2.3: one card at a time, clockwise from the dealer's left, 7 each, then the talon of 3
     left = SEATS.index(d.dealer) + 1
     for k in range(21):
@@ -40,22 +44,22 @@ def test_the_true_deal_follows_from_the_seed() -> None:
 
 def test_without_the_server_seed_nothing_can_be_checked() -> None:
     s, d = before_first_deal()
-    assert engine.verify_chance(_r(s, seed=None), d) == "deal 1: the server seed is not available"
+    assert verify_chance(_r(s, seed=None), d) == "deal 1: the server seed is not available"
     assert (
-        engine.verify_chance(_r(s, seed=None), _r(d, shuffle=4)) == "deal 4: the server seed is not available"
+        verify_chance(_r(s, seed=None), _r(d, shuffle=4)) == "deal 4: the server seed is not available"
     )
 
 
 def test_shuffle_and_deal_numbers_are_checked() -> None:
     s, d = before_first_deal()
-    assert engine.verify_chance(s, _r(d, shuffle=2)) == "shuffle 1 (deal 1): recorded as shuffle 2, deal 1"
-    assert engine.verify_chance(s, _r(d, deal_no=3)) == "shuffle 1 (deal 1): recorded as shuffle 1, deal 4"
+    assert verify_chance(s, _r(d, shuffle=2)) == "shuffle 1 (deal 1): recorded as shuffle 2, deal 1"
+    assert verify_chance(s, _r(d, deal_no=3)) == "shuffle 1 (deal 1): recorded as shuffle 1, deal 4"
     # a later deal: the next shuffle (redeals count) and the completed deals so far
     later = _r(s, shuffle=4, deal_no=2, dealer=0)
-    expected = engine.deal(later)
+    expected = deal(later)
     assert isinstance(expected, DealDealt) and expected.shuffle == 5 and expected.deal_no == 2
-    assert engine.verify_chance(later, expected) is None
-    assert engine.verify_chance(later, _r(expected, deal_no=0)) == (
+    assert verify_chance(later, expected) is None
+    assert verify_chance(later, _r(expected, deal_no=0)) == (
         "shuffle 5 (deal 3): recorded as shuffle 5, deal 1"
     )
 
@@ -63,7 +67,7 @@ def test_shuffle_and_deal_numbers_are_checked() -> None:
 def test_the_first_dealer_is_drawn_from_the_seed_2_3() -> None:
     s, d = before_first_deal()
     other = next(p for p in SEATS if p != d.dealer)
-    assert engine.verify_chance(s, _r(d, dealer=other)) == (
+    assert verify_chance(s, _r(d, dealer=other)) == (
         f"shuffle 1 (deal 1): dealer is {other}, rng_v1 gives {d.dealer}"
     )
 
@@ -72,21 +76,21 @@ def test_a_wrong_card_is_named_by_its_place_in_the_deck() -> None:
     s, d = before_first_deal()
     o = list(d.order)
     first = (o[1], o[0], *o[2:])
-    assert engine.verify_chance(s, _r(d, order=first)) == (
+    assert verify_chance(s, _r(d, order=first)) == (
         f"shuffle 1 (deal 1): card 1 is {o[1]}, rng_v1 gives {o[0]}"
     )
     last = (*o[:22], o[23], o[22])
-    assert engine.verify_chance(s, _r(d, order=last)) == (
+    assert verify_chance(s, _r(d, order=last)) == (
         f"shuffle 1 (deal 1): card 23 is {o[23]}, rng_v1 gives {o[22]}"
     )
 
 
 def test_a_short_or_long_deck_is_named() -> None:
     s, d = before_first_deal()
-    assert engine.verify_chance(s, _r(d, order=d.order[:23])) == (
+    assert verify_chance(s, _r(d, order=d.order[:23])) == (
         "shuffle 1 (deal 1): 23 cards recorded, the deck has 24"
     )
-    assert engine.verify_chance(s, _r(d, order=(*d.order, "AS"))) == (
+    assert verify_chance(s, _r(d, order=(*d.order, "AS"))) == (
         "shuffle 1 (deal 1): 25 cards recorded, the deck has 24"
     )
 
@@ -107,6 +111,6 @@ def test_every_dealt_fact_must_follow_from_the_deck_order(field: str, value: Any
     s, d = before_first_deal()
     wrong = _r(d, **{field: value(d)})
     assert (
-        engine.verify_chance(s, wrong)
+        verify_chance(s, wrong)
         == f"shuffle 1 (deal 1): {field} do not follow from the deck order and the rules"
     )

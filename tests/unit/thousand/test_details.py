@@ -22,9 +22,13 @@ from contracts.games.thousand import (
     WriteOff,
 )
 from domain.core import cards
-from domain.games.thousand import GAME, engine
+from domain.games.thousand import GAME
+from domain.games.thousand.evolve import evolve
+from domain.games.thousand.legal import contract_problem, marriages_held
+from domain.games.thousand.phases import decide
 from domain.games.thousand.rules import ORDER
-from domain.games.thousand.view import view
+from domain.games.thousand.state import initial_state
+from domain.games.thousand.view import private_cards, unseen, view
 from tests.unit.thousand.support import (
     CLASSIC,
     HANDS,
@@ -45,14 +49,14 @@ _r = msgspec.structs.replace
 
 def test_the_golden_declarer_is_forced_not_voluntary_2_13() -> None:
     r = rules(CLASSIC, golden_kon=True, **NO_WINDOWS)
-    s = engine.initial_state(r, ("p1", "p2", "p3"), bytes(range(32)))
+    s = initial_state(r, ("p1", "p2", "p3"), bytes(range(32)))
     events: list[Any] = []
     for seat in ("p1", "p2", "p3"):
-        got = engine.decide(s, seat, Ready())
+        got = decide(s, seat, Ready())
         assert not isinstance(got, Rejected)
         events += got
         for e in got:
-            s = engine.evolve(s, e)
+            s = evolve(s, e)
     chosen = next(e for e in events if isinstance(e, DeclarerChosen))
     assert chosen.how == "golden" and chosen.bid == 120 and chosen.voluntary is False
 
@@ -67,7 +71,7 @@ def test_a_target_win_says_target_2_16() -> None:
 def test_a_barrel_sitter_may_not_write_off_2_7() -> None:
     s = deal(rules(CLASSIC, **NO_WINDOWS), HANDS, scores=(0, 880, 0), barrel_on=(False, True, False))
     s = act(act(s, "p3", Pass()), "p1", Pass())
-    assert engine.decide(s, "p2", WriteOff()) == Rejected(
+    assert decide(s, "p2", WriteOff()) == Rejected(
         code="writeoff_not_allowed", detail="a player on the barrel may not write off"
     )
 
@@ -77,7 +81,7 @@ def test_a_contract_may_reach_the_maximum_c10() -> None:
     s = keep_all(act(s, "p2", GiveCards(gifts={"p3": "10C", "p1": "AC"})))
     assert SetContract(amount=300) in GAME.legal_commands(s, "p2")
     assert act(s, "p2", SetContract(amount=300)).contract == 300
-    assert engine.contract_problem(s, 1, 305) == ("contract_above_max", "the maximum contract is 300")
+    assert contract_problem(s, 1, 305) == ("contract_above_max", "the maximum contract is 300")
 
 
 def test_face_up_gifts_are_legal_where_the_rules_allow_them_c12() -> None:
@@ -87,7 +91,7 @@ def test_face_up_gifts_are_legal_where_the_rules_allow_them_c12() -> None:
 
 
 def test_the_four_aces_are_a_held_marriage_2_2() -> None:
-    assert engine.marriages_held(CLASSIC, cs("AS AC AD AH KH QH 9S")) == [("H", 100), ("aces", 200)]
+    assert marriages_held(CLASSIC, cs("AS AC AD AH KH QH 9S")) == [("H", 100), ("aces", 200)]
 
 
 def test_a_play_folds_into_a_hand_of_placeholders() -> None:
@@ -98,7 +102,7 @@ def test_a_play_folds_into_a_hand_of_placeholders() -> None:
     fold = _r(s, hands=(s.hands[0], ("??",) * 8, ("??",) * 8))
     played = events_of(s, "p2", Play(card="AH"))[0]
     assert isinstance(played, CardPlayed)
-    after = engine.evolve(fold, played)
+    after = evolve(fold, played)
     assert after.hands[1] == ("??",) * 7 and after.trick == ((1, "AH"),)
 
 
@@ -155,5 +159,5 @@ def test_the_next_deal_starts_afresh_2_21_3() -> None:
     assert s.phase == "redeal_window" and s.seats[s.dealer] == "p2"
     v = view(s, "p1")
     assert v.bids == () and v.passed == () and v.hand == cards.sorted_cards(s.hands[0], ORDER)
-    assert engine.unseen(s, "p1") == frozenset(DECK) - frozenset(s.hands[0])
-    assert engine.private_cards(s, "p1") == frozenset(s.hands[0])
+    assert unseen(s, "p1") == frozenset(DECK) - frozenset(s.hands[0])
+    assert private_cards(s, "p1") == frozenset(s.hands[0])

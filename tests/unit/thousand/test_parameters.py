@@ -5,7 +5,10 @@ from __future__ import annotations
 import msgspec
 
 from contracts.games.thousand import Bid, Play
-from domain.games.thousand import GAME, engine
+from domain.games.thousand import GAME
+from domain.games.thousand.evolve import evolve
+from domain.games.thousand.legal import legal_bids
+from domain.games.thousand.state import initial_state
 from domain.games.thousand.view import view
 from tests.unit.thousand.support import (
     CLASSIC,
@@ -31,7 +34,7 @@ QUIET = dict(
 
 
 def _lead(r, hand, trick_no=1):  # type: ignore[no-untyped-def]
-    base = engine.initial_state(r, ("p1", "p2", "p3"), None)
+    base = initial_state(r, ("p1", "p2", "p3"), None)
     return _r(
         base,
         phase="play",
@@ -66,7 +69,7 @@ def test_ace_marriage_value_and_sets_trump_c16() -> None:
 
 def test_forced_bid_parameter_c6() -> None:
     s = deal(rules(forced_bid=50, bid_jumps=True, **QUIET), HANDS)
-    assert s.high_bid == 50 and engine.legal_bids(s, 2)[0] == 55
+    assert s.high_bid == 50 and legal_bids(s, 2)[0] == 55
 
 
 def test_talon_shown_false_hides_it_from_the_defenders_c11() -> None:
@@ -90,7 +93,7 @@ def test_settlement_report_shortfall_2_16() -> None:
         )
     )
     assert ev.match_over
-    s = engine.evolve(
+    s = evolve(
         end_state(
             CLASSIC,
             declarer=0,
@@ -102,7 +105,7 @@ def test_settlement_report_shortfall_2_16() -> None:
         ev,
     )
     assert view(s, None).shortfall == {"p2": 600, "p3": 300}
-    s2 = engine.evolve(
+    s2 = evolve(
         end_state(
             SIMPLE,
             declarer=0,

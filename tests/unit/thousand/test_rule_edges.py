@@ -20,8 +20,12 @@ from contracts.games.thousand import (
     SetContract,
     WriteOff,
 )
-from domain.games.thousand import GAME, UNSEEN, engine
+from domain.games.thousand import GAME, UNSEEN
+from domain.games.thousand.legal import legal_bids
+from domain.games.thousand.phases import decide
 from domain.games.thousand.rules import DECK, round5
+from domain.games.thousand.state import initial_state
+from domain.games.thousand.view import unseen
 from tests.unit.thousand.support import CLASSIC, HANDS, NO_WINDOWS, ONLINE, SEATS, act, code, cs, deal, rules
 
 _r = msgspec.structs.replace
@@ -53,61 +57,61 @@ def test_talon_low_needs_fewer_than_5_card_points_2_21_2() -> None:
     five = act(act(deal(r, (p1, p2, "9H 9D JD 10D JC JH KC"), talon="JS 9C QC"), "p3", Pass()), "p1", Pass())
     assert five.phase == "talon_window"
     assert GAME.legal_commands(five, "p2") == (KeepHand(),)
-    refused = engine.decide(five, "p2", ClaimRedeal(reason="talon_low"))
+    refused = decide(five, "p2", ClaimRedeal(reason="talon_low"))
     assert refused == Rejected(code="redeal_not_allowed", detail="the talon has 5 card points or more")
 
 
 def test_a_bid_may_reach_the_maximum_contract_c10() -> None:
     s = deal(rules(ONLINE, **NO_WINDOWS), HANDS)  # p2 holds both red marriages: cap 300 = max
     s = act(act(s, "p3", Pass()), "p1", Bid(amount=105))
-    assert engine.legal_bids(s, 1)[-1] == 300
+    assert legal_bids(s, 1)[-1] == 300
     assert act(s, "p2", Bid(amount=300)).high_bid == 300
     assert code(s, "p2", Bid(amount=305)) == "bid_above_max"
 
 
 def test_a_refused_command_says_why() -> None:
     s = deal(rules(CLASSIC, **NO_WINDOWS), HANDS)
-    assert engine.decide(s, "p9", Pass()) == Rejected(
+    assert decide(s, "p9", Pass()) == Rejected(
         code="not_your_turn", detail="'p9' is not a seat of this match"
     )
-    assert engine.decide(s, "p1", Pass()) == Rejected(
+    assert decide(s, "p1", Pass()) == Rejected(
         code="not_your_turn", detail="p1 is not to act in phase auction"
     )
-    assert engine.decide(s, "p3", Ready()) == Rejected(
+    assert decide(s, "p3", Ready()) == Rejected(
         code="not_dealing", detail="Ready is for the start of the match and of each deal"
     )
-    assert engine.decide(s, "p3", KeepHand()) == Rejected(
+    assert decide(s, "p3", KeepHand()) == Rejected(
         code="wrong_phase", detail="no redeal window is open"
     )
 
 
 # ---------------------------------------------------------------- unseen cards (§2.21.5)
 def test_after_the_deal_a_seat_sees_its_own_hand_only() -> None:
-    assert UNSEEN is engine.unseen
-    assert engine.unseen(engine.initial_state(CLASSIC, SEATS, None), "p1") == frozenset()
+    assert UNSEEN is unseen
+    assert unseen(initial_state(CLASSIC, SEATS, None), "p1") == frozenset()
     s = deal(rules(CLASSIC, **NO_WINDOWS), HANDS)
-    assert engine.unseen(s, "p1") == frozenset(DECK) - frozenset(cs(HANDS[0]))
-    assert engine.unseen(s, None) == frozenset(DECK)
+    assert unseen(s, "p1") == frozenset(DECK) - frozenset(cs(HANDS[0]))
+    assert unseen(s, None) == frozenset(DECK)
     blind = deal(rules(CLASSIC, blind_on=True, **NO_WINDOWS), HANDS)
-    assert engine.unseen(blind, "p2") == frozenset(DECK)  # the blind seat has not looked yet
+    assert unseen(blind, "p2") == frozenset(DECK)  # the blind seat has not looked yet
 
 
 def test_a_public_talon_and_the_declarers_gifts_are_seen_2_21_5() -> None:
     s = act(act(deal(rules(CLASSIC, **NO_WINDOWS), HANDS), "p3", Pass()), "p1", Pass())
-    assert engine.unseen(s, "p1") == frozenset(cs(HANDS[1] + " " + HANDS[2]))
-    assert engine.unseen(s, "p2") == frozenset(cs(HANDS[0] + " " + HANDS[2]))
+    assert unseen(s, "p1") == frozenset(cs(HANDS[1] + " " + HANDS[2]))
+    assert unseen(s, "p2") == frozenset(cs(HANDS[0] + " " + HANDS[2]))
     s = act(s, "p2", GiveCards(gifts={"p3": "KD", "p1": "AD"}))
-    assert engine.unseen(s, "p2") == frozenset(cs(HANDS[0] + " " + HANDS[2]))
-    assert engine.unseen(s, "p1") == frozenset(cs("KH QH AH 10H QD KD") + cs(HANDS[2]))
-    assert engine.unseen(s, "p3") == frozenset(cs("KH QH AH 10H QD AD") + cs(HANDS[0]))
+    assert unseen(s, "p2") == frozenset(cs(HANDS[0] + " " + HANDS[2]))
+    assert unseen(s, "p1") == frozenset(cs("KH QH AH 10H QD KD") + cs(HANDS[2]))
+    assert unseen(s, "p3") == frozenset(cs("KH QH AH 10H QD AD") + cs(HANDS[0]))
 
 
 def test_a_hidden_talon_is_seen_by_the_declarer_only_c11() -> None:
     r = rules(CLASSIC, talon_hidden_at_forced_100=True, **NO_WINDOWS)
     s = act(act(deal(r, HANDS), "p3", Pass()), "p1", Pass())
     assert not s.talon_public
-    assert engine.unseen(s, "p2") == frozenset(cs(HANDS[0] + " " + HANDS[2]))
-    assert engine.unseen(s, "p1") == frozenset(cs(HANDS[1] + " " + HANDS[2]) + TALON)
+    assert unseen(s, "p2") == frozenset(cs(HANDS[0] + " " + HANDS[2]))
+    assert unseen(s, "p1") == frozenset(cs(HANDS[1] + " " + HANDS[2]) + TALON)
 
 
 def test_an_after_passing_claim_needs_its_hand_condition_t1() -> None:
@@ -115,22 +119,22 @@ def test_an_after_passing_claim_needs_its_hand_condition_t1() -> None:
     s = act(act(deal(ONLINE, hands), "p3", Pass()), "p1", Pass())
     s = act(s, "p2", GiveCards(gifts={"p3": "KC", "p1": "AC"}))
     assert s.phase == "after_pass_window"
-    assert engine.decide(s, "p3", ClaimRedeal(reason="four_nines")) == Rejected(
+    assert decide(s, "p3", ClaimRedeal(reason="four_nines")) == Rejected(
         code="redeal_not_allowed", detail="the hand does not hold four nines"
     )
-    assert engine.decide(s, "p1", ClaimRedeal(reason="weak")) == Rejected(
+    assert decide(s, "p1", ClaimRedeal(reason="weak")) == Rejected(
         code="redeal_not_allowed", detail="the hand has 14 card points or more"
     )
     assert GAME.legal_commands(s, "p3") == (ClaimRedeal(reason="weak"), KeepHand())
 
 
 def test_no_command_but_ready_before_the_deal_or_after_the_match() -> None:
-    fresh = engine.initial_state(CLASSIC, SEATS, None)
-    assert engine.decide(fresh, "p1", Pass()) == Rejected(
+    fresh = initial_state(CLASSIC, SEATS, None)
+    assert decide(fresh, "p1", Pass()) == Rejected(
         code="wrong_phase", detail="no deal is being played (waiting)"
     )
     over = msgspec.structs.replace(fresh, phase="finished", ready=(True,) * 3)
-    assert engine.decide(over, "p1", Pass()) == Rejected(
+    assert decide(over, "p1", Pass()) == Rejected(
         code="wrong_phase", detail="no deal is being played (finished)"
     )
 
@@ -138,12 +142,12 @@ def test_no_command_but_ready_before_the_deal_or_after_the_match() -> None:
 def test_a_bid_and_a_contract_are_integers() -> None:
     s = deal(rules(CLASSIC, **NO_WINDOWS), HANDS)
     for amount in ("105", 105.0, True):
-        assert engine.decide(s, "p3", Bid(amount=amount)) == Rejected(  # type: ignore[arg-type]
+        assert decide(s, "p3", Bid(amount=amount)) == Rejected(  # type: ignore[arg-type]
             code="malformed", detail="a bid is an integer"
         )
     s = act(act(s, "p3", Pass()), "p1", Pass())
     s = act(s, "p2", GiveCards(gifts={"p3": "KD", "p1": "AD"}))
-    assert engine.decide(s, "p2", SetContract(amount="100")) == Rejected(  # type: ignore[arg-type]
+    assert decide(s, "p2", SetContract(amount="100")) == Rejected(  # type: ignore[arg-type]
         code="malformed", detail="a contract is an integer"
     )
 
@@ -151,9 +155,9 @@ def test_a_bid_and_a_contract_are_integers() -> None:
 def test_commands_out_of_their_phase_say_when_they_belong_2_21_2() -> None:
     s = deal(rules(CLASSIC, **NO_WINDOWS), HANDS)
     assert s.phase == "auction"
-    assert engine.decide(s, "p3", WriteOff()) == Rejected(
+    assert decide(s, "p3", WriteOff()) == Rejected(
         code="wrong_phase", detail="a write-off comes after taking the talon, before the contract"
     )
-    assert engine.decide(s, "p3", Play(card="9H")) == Rejected(
+    assert decide(s, "p3", Play(card="9H")) == Rejected(
         code="wrong_phase", detail="no trick is being played"
     )

@@ -25,7 +25,10 @@ from contracts.games.thousand import (
     SetContract,
     WriteOff,
 )
-from domain.games.thousand import GAME, engine
+from domain.games.thousand import GAME
+from domain.games.thousand.legal import announce_ok, cap, cs_hand, legal_bids, next_step, playable
+from domain.games.thousand.state import initial_state
+from domain.games.thousand.timeout import lowest_legal
 from domain.games.thousand.view import redact, view
 from tests.unit.thousand.support import (
     CLASSIC,
@@ -89,38 +92,38 @@ def test_strict_steps_and_jumps_c8() -> None:
     s = deal(r0(), HANDS)
     assert code(s, "p3", Bid(amount=110)) == "bid_not_next_step"
     s = deal(r0(bid_jumps=True), HANDS)
-    assert engine.legal_bids(s, 2) == [105, 110, 115, 120]
+    assert legal_bids(s, 2) == [105, 110, 115, 120]
     assert code(s, "p3", Bid(amount=103)) == "bid_not_multiple"
 
 
 def test_bid_step_parameter_c8() -> None:
     s = deal(r0(bid_step=10, bid_jumps=True), HANDS)
-    assert engine.legal_bids(s, 2) == [110, 120]
+    assert legal_bids(s, 2) == [110, 120]
 
 
 def test_cap_120_plus_held_marriages_c9() -> None:
     s = deal(r0(bid_jumps=True), HANDS)
-    assert engine.cap(s.rules, s.hands[1]) == 120 + 100 + 80
-    assert engine.cap(s.rules, s.hands[0]) == 160
+    assert cap(s.rules, s.hands[1]) == 120 + 100 + 80
+    assert cap(s.rules, s.hands[0]) == 160
     assert code(s, "p3", Bid(amount=125)) == "bid_above_cap"  # p3 holds no marriage
 
 
 def test_any_marriage_uncapped_c9() -> None:
     r = r0(SIMPLE)
-    assert engine.cap(r, engine.cs_hand("9S JS QS KS 10S AS 9C")) > 300
-    assert engine.cap(r, engine.cs_hand("9H JH 9D JD 10D JC QC")) == 120
+    assert cap(r, cs_hand("9S JS QS KS 10S AS 9C")) > 300
+    assert cap(r, cs_hand("9H JH 9D JD 10D JC QC")) == 120
 
 
 def test_ace_marriage_counts_in_the_cap_2_2() -> None:
-    hand = engine.cs_hand("AS AC AD AH 9S 9C 9D")
-    assert engine.cap(CLASSIC, hand) == 320
-    assert engine.cap(rules(ace_marriage=False), hand) == 120
+    hand = cs_hand("AS AC AD AH 9S 9C 9D")
+    assert cap(CLASSIC, hand) == 320
+    assert cap(rules(ace_marriage=False), hand) == 120
 
 
 def test_max_contract_300_online_c10() -> None:
-    hand = engine.cs_hand("KH QH KD QD KC QC AS")
-    assert engine.cap(ONLINE, hand) == 300
-    assert engine.cap(CLASSIC, hand) == 360
+    hand = cs_hand("KH QH KD QD KC QC AS")
+    assert cap(ONLINE, hand) == 300
+    assert cap(CLASSIC, hand) == 360
 
 
 def test_minus_bidding_threshold_only_pass_2_5() -> None:
@@ -138,7 +141,7 @@ def test_t15_121_is_not_biddable_with_normal_bidding() -> None:
     assert s.high_bid == 121
     s = act(s, "p3", Pass())
     assert code(s, "p1", Bid(amount=121)) == "bid_not_multiple"
-    assert engine.next_step(r, 121) == 125
+    assert next_step(r, 121) == 125
 
 
 def test_t5_first_sitter_clockwise_from_the_forced_seat_holds_the_auto_bid() -> None:
@@ -328,7 +331,7 @@ def test_marriage_sets_trump_and_scores_the_announcer_2_8() -> None:
 def test_marriage_points_to_declarer_only_2_8() -> None:
     """`marriage_points_to = declarer`: a defender's marriage changes the trump and scores nobody."""
     r = r0(marriage_points_to="declarer", marriage_on_first_lead=True)
-    base = engine.initial_state(r, ("p1", "p2", "p3"), None)
+    base = initial_state(r, ("p1", "p2", "p3"), None)
     s = _r(
         base,
         phase="play",
@@ -380,7 +383,7 @@ def test_must_trump_vs_simple_any_card_c13() -> None:
 
 
 def test_t11_overtake_and_overtrump() -> None:
-    base = engine.initial_state(r0(must_overtake=True), ("p1", "p2", "p3"), None)
+    base = initial_state(r0(must_overtake=True), ("p1", "p2", "p3"), None)
     s = _r(
         base,
         phase="play",
@@ -391,7 +394,7 @@ def test_t11_overtake_and_overtrump() -> None:
         declarer=1,
         seen=(True,) * 3,
     )
-    basic, narrowed = engine.playable(s, 0)
+    basic, narrowed = playable(s, 0)
     assert set(basic) == {"9H", "AH"} and narrowed == ("AH",)
     assert code(_r(s, trick=((1, "KH"), (2, "9D")), leader=1), "p1", Play(card="9H")) == "must_overtake"
     s2 = _r(
@@ -401,20 +404,20 @@ def test_t11_overtake_and_overtrump() -> None:
         hands=(("9S", "AS", "JC"), (), ()),
         trick=((1, "KH"), (2, "KS")),
     )
-    basic, narrowed = engine.playable(s2, 0)
+    basic, narrowed = playable(s2, 0)
     assert set(basic) == {"9S", "AS"} and narrowed == ("AS",)
 
 
 def test_must_follow_suit_off_any_card_t11() -> None:
-    base = engine.initial_state(
+    base = initial_state(
         r0(must_follow_suit=False, must_trump_when_void=False), ("p1", "p2", "p3"), None
     )
     s = _r(base, phase="play", hands=(("9H", "AH", "9S"), (), ()), trick=((1, "KD"),), leader=1, sitout=-1)
-    assert set(engine.playable(s, 0)[1]) == {"9H", "AH", "9S"}
+    assert set(playable(s, 0)[1]) == {"9H", "AH", "9S"}
 
 
 def test_ace_marriage_once_no_trump_change_unless_the_option_2_8() -> None:
-    base = engine.initial_state(r0(), ("p1", "p2", "p3"), None)
+    base = initial_state(r0(), ("p1", "p2", "p3"), None)
     s = _r(
         base,
         phase="play",
@@ -425,10 +428,10 @@ def test_ace_marriage_once_no_trump_change_unless_the_option_2_8() -> None:
         sitout=-1,
         declarer=0,
     )
-    assert engine.announce_ok(s, 0, "AS", "aces")
-    assert not engine.announce_ok(_r(s, aces_announced=True), 0, "AS", "aces")
-    assert not engine.announce_ok(_r(s, rules=r0(SIMPLE)), 0, "AS", "aces")
-    assert not engine.announce_ok(_r(s, hands=(("AS", "AC", "AD"), (), ())), 0, "AS", "aces")
+    assert announce_ok(s, 0, "AS", "aces")
+    assert not announce_ok(_r(s, aces_announced=True), 0, "AS", "aces")
+    assert not announce_ok(_r(s, rules=r0(SIMPLE)), 0, "AS", "aces")
+    assert not announce_ok(_r(s, hands=(("AS", "AC", "AD"), (), ())), 0, "AS", "aces")
 
 
 def test_trick_winner_highest_trump_else_led_suit_2_8() -> None:
@@ -519,14 +522,14 @@ def test_sitout_4p_dealer_sits_out_2_15() -> None:
 # ---------------------------------------------------------------- timeouts §2.21.2
 def test_timeouts_pick_the_mildest_action_2_21_2() -> None:
     s = keep_all(deal(r0(), HANDS))
-    assert engine.lowest_legal(s, "p3") == Pass()
+    assert lowest_legal(s, "p3") == Pass()
     s = act(act(s, "p3", Pass()), "p1", Pass())
     # p2's ten cards: KH QH AH 10H KD QD AD + talon 10C KC AC; the two lowest are QD < QH (Q, by suit)
-    assert engine.lowest_legal(s, "p2") == GiveCards(gifts={"p3": "QD", "p1": "QH"})
+    assert lowest_legal(s, "p2") == GiveCards(gifts={"p3": "QD", "p1": "QH"})
     s = act(s, "p2", GiveCards(gifts={"p3": "QD", "p1": "QH"}))
-    assert engine.lowest_legal(s, "p2") == SetContract(amount=100)
+    assert lowest_legal(s, "p2") == SetContract(amount=100)
     s = act(s, "p2", SetContract(amount=100))
-    assert engine.lowest_legal(s, "p2") == Play(card="KC")  # the kings are lowest; clubs before D, H
+    assert lowest_legal(s, "p2") == Play(card="KC")  # the kings are lowest; clubs before D, H
 
 
 # ---------------------------------------------------------------- ruleset validation §2.20

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from contracts.games.thousand import Bid, KeepHand, Pass, SetContract
-from domain.games.thousand import engine
+from domain.games.thousand.legal import bid_problem, writeoff_problem
 from domain.games.thousand.rules import half5, round5
+from domain.games.thousand.scoring import score_deal
 from tests.unit.thousand.support import CLASSIC, ONLINE, SIMPLE, end_state, line, rules, scored, sitout_end
 
 
@@ -92,9 +93,9 @@ def test_worked_check_2_sitter_may_jump_to_120_in_strict_bidding() -> None:
             "hands": (("KH", "QH"), (), ()),
         }
     )
-    assert engine.bid_problem(s, 0, 120) is None
-    assert engine.bid_problem(s, 0, 105) == ("barrel_bid_too_low", "on the barrel a bid must be at least 120")
-    assert engine.bid_problem(s, 1, 120) is not None  # not on the barrel: +5 only
+    assert bid_problem(s, 0, 120) is None
+    assert bid_problem(s, 0, 105) == ("barrel_bid_too_low", "on the barrel a bid must be at least 120")
+    assert bid_problem(s, 1, 120) is not None  # not on the barrel: +5 only
 
 
 def test_worked_check_3_samosval_and_w1_w2() -> None:
@@ -196,7 +197,7 @@ def test_writeoff_third_penalty_and_limit_2_7() -> None:
     ev = scored(end_state(r, declarer=1, contract=100, raw=(0, 0, 0), written_off=True, writeoffs=(0, 2, 0)))
     assert line(ev, "p2").delta == -220 and line(ev, "p2").writeoffs == 3
     s = end_state(r, declarer=1, contract=100, raw=(0, 0, 0), phase="contract", writeoffs=(0, 3, 0))
-    assert engine.writeoff_problem(s, 1) is not None
+    assert writeoff_problem(s, 1) is not None
 
 
 def test_golden_doubles_but_not_the_barrel_result_t8() -> None:
@@ -364,7 +365,7 @@ def test_no_barrel_at_all_when_barrel_off_2_10() -> None:
 
 def test_sitout_scores_the_talon_2_15() -> None:
     s = sitout_end(bolts=(2, 0, 0, 0))
-    ev = engine.score_deal(s)
+    ev = score_deal(s)
     assert line(ev, "p1").delta == 20 and line(ev, "p1").bolts == 2 and line(ev, "p1").role == "sitout"
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.games.thousand import engine
+from domain.games.thousand.scoring import score_deal
 from tests.unit.thousand.support import CLASSIC, ONLINE, end_state, line, rules, scored, sitout_end
 
 _r = msgspec.structs.replace
@@ -14,7 +14,7 @@ _r = msgspec.structs.replace
 
 def test_a_sitting_out_barrel_player_scores_nothing_and_keeps_his_attempts_2_15() -> None:
     """§2.21.4 sit-out: 0 on the barrel, no bolt, no barrel attempt."""
-    ev = engine.score_deal(
+    ev = score_deal(
         sitout_end(scores=(880, 0, 0, 0), barrel_on=(True, False, False, False), attempts=(1, 0, 0, 0))
     )
     p1 = line(ev, "p1")
@@ -23,7 +23,7 @@ def test_a_sitting_out_barrel_player_scores_nothing_and_keeps_his_attempts_2_15(
 
 
 def test_a_golden_sit_out_doubles_the_talon_2_13_2_15() -> None:
-    ev = engine.score_deal(sitout_end(golden=True, golden_left=3))
+    ev = score_deal(sitout_end(golden=True, golden_left=3))
     assert line(ev, "p1").delta == 2 * 20 and line(ev, "p2").delta == 200
 
 

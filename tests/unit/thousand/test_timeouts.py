@@ -19,7 +19,9 @@ from contracts.games.thousand import (
     SetContract,
     WriteOff,
 )
-from domain.games.thousand import GAME, engine
+from domain.games.thousand import GAME
+from domain.games.thousand.state import initial_state
+from domain.games.thousand.timeout import lowest_legal
 from tests.unit.thousand.support import CLASSIC, HANDS, NO_WINDOWS, ONLINE, SEATS, act, deal, keep_all, rules
 
 _r = msgspec.structs.replace
@@ -27,7 +29,7 @@ _r = msgspec.structs.replace
 
 def timeout(s: Any, seat: str) -> Any:
     """The timeout action, which must be one of the seat's legal commands."""
-    cmd = engine.lowest_legal(s, seat)
+    cmd = lowest_legal(s, seat)
     assert cmd in GAME.legal_commands(s, seat), (cmd, GAME.legal_commands(s, seat))
     return cmd
 
@@ -36,7 +38,7 @@ def play_state(
     hand: tuple[str, ...], trick: tuple[tuple[int, str], ...] = (), trump: str | None = None
 ) -> Any:
     """p1 to play with ``hand`` in trick 2 of a deal p2 declared (p3 led when ``trick`` is given)."""
-    base = engine.initial_state(rules(CLASSIC, **NO_WINDOWS), SEATS, None)
+    base = initial_state(rules(CLASSIC, **NO_WINDOWS), SEATS, None)
     return _r(
         base,
         phase="play",
@@ -140,16 +142,16 @@ def test_play_times_out_to_the_lowest_legal_card_without_an_announcement() -> No
 
 
 def test_between_deals_the_timeout_is_ready() -> None:
-    s = _r(engine.initial_state(CLASSIC, SEATS, None), phase="next_deal", dealer=2, ready=(True,) * 3)
+    s = _r(initial_state(CLASSIC, SEATS, None), phase="next_deal", dealer=2, ready=(True,) * 3)
     assert timeout(s, "p3") == Ready()
-    assert engine.lowest_legal(s, "p1") is None
-    fresh = engine.initial_state(CLASSIC, SEATS, None)
+    assert lowest_legal(s, "p1") is None
+    fresh = initial_state(CLASSIC, SEATS, None)
     assert timeout(fresh, "p2") == Ready()
 
 
 def test_no_timeout_action_for_a_seat_not_to_act() -> None:
     s = deal(rules(CLASSIC, **NO_WINDOWS), HANDS)
     assert s.phase == "auction" and GAME.to_move(s) == frozenset({"p3"})
-    assert engine.lowest_legal(s, "p1") is None
-    assert engine.lowest_legal(s, "p9") is None
-    assert engine.lowest_legal(_r(s, phase="finished"), "p3") is None
+    assert lowest_legal(s, "p1") is None
+    assert lowest_legal(s, "p9") is None
+    assert lowest_legal(_r(s, phase="finished"), "p3") is None

@@ -28,7 +28,8 @@ from contracts.games.thousand import (
     TalonRevealed,
     WriteOff,
 )
-from domain.games.thousand import GAME, engine
+from domain.games.thousand import GAME
+from domain.games.thousand.state import initial_state
 from domain.games.thousand.view import describe, redact, view
 from tests.unit.thousand.support import CLASSIC, HANDS, NO_WINDOWS, SEATS, act, cs, deal, rules
 
@@ -92,7 +93,7 @@ def test_a_legal_moves_label_is_in_the_views_language(command: Any, en: str, ru:
 
 # ---------------------------------------------------------------- views
 def test_before_the_first_deal_only_the_scores_are_shown() -> None:
-    s = engine.initial_state(CLASSIC, SEATS, None)
+    s = initial_state(CLASSIC, SEATS, None)
     v = view(s, None)
     assert v.phase == "waiting" and v.deal_no == 0 and v.dealer is None and v.forced_seat is None
     assert v.to_move == SEATS and v.legal == () and v.hand == () and v.hand_sizes == {}
@@ -192,7 +193,7 @@ def test_between_deals_the_sheet_and_the_scores_2_21_4() -> None:
 
 def test_the_end_of_the_match_2_16() -> None:
     s = _r(
-        engine.initial_state(CLASSIC, SEATS, None),
+        initial_state(CLASSIC, SEATS, None),
         phase="finished",
         scores=(1010, 640, -20),
         winner=0,

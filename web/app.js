@@ -1,12 +1,13 @@
 // gamehall web client: lobby, live matches, replays, leaderboards.  Plain ES modules, no build step.
 import { api, tokens, prefs, account, accountToken, MatchSocket } from "./api.js";
 import { t, lang, setLang, translateStatic, formatDate, errorText, failure } from "./i18n.js";
-import { TableLog, createTable, matchEventText, rulesHelpHtml, showAfterGame, showRulesHelp } from "./table.js";
+import { TableLog, createTable, rulesHelpHtml, shownText, showAfterGame, showRulesHelp } from "./table.js";
 
 // One line per game: its renderer, web/games/<game>.js, exporting create(root, ctx) ->
-// {update(view), rejected()} (ctx is {seat, interactive, send(command), say(text, kind)}) and,
-// optionally, eventText(event) for the replay.  A renderer draws the view and offers the view's
-// legal_moves ({label, command}); it knows no rules.  A game without one is shown by
+// {update(view), rejected()} (ctx is {seat, interactive, send(command), say(text, kind)}).  A
+// renderer draws the view and offers the view's legal_moves ({label, command}); the labels and
+// the log's lines are the server's words in the page's language; it knows no rules.  A game
+// without one is shown by
 // genericRenderer: its view as data, its legal moves as buttons.
 const RENDERERS = {
   "ugolki": () => import("./games/ugolki.js"),
@@ -20,7 +21,7 @@ const RENDERERS = {
 async function rendererOf(game) {
   const load = RENDERERS[game];
   const mod = load ? await load() : {};
-  return { create: mod.create || genericRenderer, eventText: mod.eventText || (() => null) };
+  return { create: mod.create || genericRenderer };
 }
 const app = document.getElementById("app");
 let cleanup = () => {};
@@ -383,7 +384,7 @@ async function showMatch(matchId, params) {
   let loading = null; // the renderer's module on its way
   let pending = null; // the newest view while it loads
   let last = null;
-  let tableLog = null; // the table log, once the renderer (and its eventText) is loaded
+  let tableLog = null; // the table log, once the renderer is loaded
   let early = []; // decisions that arrived before it
   showRulesHelp($("rules"), matchId);
   const invites = JSON.parse(localStorage.getItem(`gh.invites.${matchId}`) || "[]");
@@ -417,7 +418,7 @@ async function showMatch(matchId, params) {
           const ctx = { seat, interactive: !!seat, send: (c) => socket.send(c), say };
           loading = Promise.all([rendererOf(view.game), games().catch(() => null)]).then(([renderer]) => {
             board = renderer.create($("game"), ctx);
-            tableLog = new TableLog($("table-log"), $("last-moves"), renderer.eventText);
+            tableLog = new TableLog($("table-log"), $("last-moves"));
             tableLog.setPlayers(pending);
             tableLog.add(early);
             early = [];
@@ -552,7 +553,6 @@ async function showReplay(matchId, params) {
   let renderer;
   try { renderer = await rendererOf(data.game); } catch (e) { return fail(e); }
   const board = renderer.create($("game"), { seat: null, interactive: false, send: () => {}, say: () => {} });
-  const eventText = (e) => renderer.eventText(e) || matchEventText(e);
   let i = Math.min(Math.max(Number(params.get("step") || 0), 0), frames.length - 1);
   let timer = null;
   function show(k) {
@@ -564,7 +564,8 @@ async function showReplay(matchId, params) {
     $("step").dataset.step = String(i);
     $("step").textContent = `${t("replay.step", { i: i + 1, n: frames.length })}${v.status === "finished" ? ` — ${outcomeText(v)}` : ""}`;
     $("players").innerHTML = v.seats.map((s, j) => `<span class="player ${v.to_move.includes(s) ? "to-move" : ""}">${esc(v.players[j])} <small>${esc(s)}</small></span>`).join("");
-    $("frame-events").innerHTML = `<p><b>#${f.seq}</b> ${f.events.map(eventText).map(esc).join("; ")}</p>`;
+    const names = Object.fromEntries(v.seats.map((s, j) => [s, v.players[j] && v.players[j] !== s ? `${v.players[j]} (${s})` : s]));
+    $("frame-events").innerHTML = `<p><b>#${f.seq}</b> ${(f.texts || []).filter(Boolean).map((x) => esc(shownText(x, names))).join("; ")}</p>`;
   }
   const stop = () => { clearInterval(timer); timer = null; $("play").textContent = t("replay.play"); };
   $("first").onclick = () => { stop(); show(0); };

@@ -140,7 +140,6 @@ const DICT = {
     "replay.next": "Next ›",
     "replay.last": "Last »",
     "replay.step": "decision {i} of {n}",
-    "event.created": "match created ({preset})",
     "event.ended": "match over ({reason})",
     "event.ended_plain": "ended",
 
@@ -454,7 +453,6 @@ const DICT = {
     "replay.next": "Вперёд ›",
     "replay.last": "В конец »",
     "replay.step": "решение {i} из {n}",
-    "event.created": "партия создана ({preset})",
     "event.ended": "партия окончена ({reason})",
     "event.ended_plain": "окончена",
 

@@ -19,16 +19,6 @@ addStrings({
     "after.rematch": "Rematch",
     "after.new_game": "New game",
     "after.rematch_failed": "Could not start a rematch: {detail}",
-    "event.ready": "{seat} is ready",
-    "event.turn_ended": "{seat} ends the turn",
-    "event.passes": "{seat} passes",
-    "event.resigns": "{seat} resigns",
-    "event.charged": "{seat} is charged {points}",
-    "event.offers_draw": "{seat} offers a draw",
-    "event.accepts_draw": "{seat} accepts the draw",
-    "event.declines_draw": "{seat} declines the draw",
-    "event.timed_out": "{seat} ran out of time",
-    "event.over": "match over",
   },
   ru: {
     "help.lobby_summary": "Как в этой игре выигрывают и проигрывают",
@@ -42,16 +32,6 @@ addStrings({
     "after.rematch": "Реванш",
     "after.new_game": "Новая игра",
     "after.rematch_failed": "Не удалось начать реванш: {detail}",
-    "event.ready": "{seat} готов",
-    "event.turn_ended": "{seat} заканчивает ход",
-    "event.passes": "{seat} пасует",
-    "event.resigns": "{seat} сдаётся",
-    "event.charged": "{seat}: штраф {points}",
-    "event.offers_draw": "{seat} предлагает ничью",
-    "event.accepts_draw": "{seat} соглашается на ничью",
-    "event.declines_draw": "{seat} отклоняет ничью",
-    "event.timed_out": "у {seat} кончилось время",
-    "event.over": "партия окончена",
   },
 });
 
@@ -76,38 +56,25 @@ export async function showRulesHelp(target, matchId) {
   }
 }
 
-// The match layer's events (the same for every game), else the event's seat and type in words.
-export function matchEventText(e) {
-  const kind = (e.type || "").replace(/\.v\d+$/, "");
-  if (kind === "match_created") return t("event.created", { preset: e.preset });
-  if (kind === "match_ended") return t("event.over");
-  if (kind === "resigned") return t("event.resigns", { seat: e.seat });
-  if (kind === "draw_offered") return t("event.offers_draw", { seat: e.seat });
-  if (kind === "draw_accepted") return t("event.accepts_draw", { seat: e.seat });
-  if (kind === "draw_declined") return t("event.declines_draw", { seat: e.seat });
-  if (kind === "timed_out") return t("event.timed_out", { seat: e.seat });
-  // Every game's seat-ready, turn-ended, pass and resign events read alike.
-  if (e.seat && /_seat_ready$/.test(kind)) return t("event.ready", { seat: e.seat });
-  if (e.seat && /_turn_ended$/.test(kind)) return t("event.turn_ended", { seat: e.seat });
-  if (e.seat && /_turn_passed$/.test(kind)) return t("event.passes", { seat: e.seat });
-  if (e.seat && /_seat_resigned$/.test(kind)) return t("event.resigns", { seat: e.seat });
-  if (/_penalty_charged$/.test(kind)) return t("event.charged", { seat: e.seat, points: e.points });
-  if (e.seat) return `${e.seat}: ${kind.replaceAll("_", " ")}`;
-  return kind.replaceAll("_", " ");
+const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+
+// A text of the server's (a move's label, a line of the log) as the page draws it: card ids with
+// suit signs ("7H" -> "7♥", "RJ1" -> "🃏R", "??" -> "?") and seat ids as the players' names.
+export function shownText(text, names = {}) {
+  const cards = String(text ?? "")
+    .replace(/(^|[^\w])(10|[2-9AJQK])([SHDC])\d?(?!\w)/g, (_, pre, r, s) => `${pre}${r}${SUITS[s]}`)
+    .replace(/(^|[^\w])([RB])J\d?(?!\w)/g, (_, pre, j) => `${pre}🃏${j}`)
+    .replace(/\?\?/g, "?");
+  return Object.entries(names).reduce((t, [seat, name]) => t.replace(new RegExp(`(^|[^\\w(])${seat}(?![\\w)])`, "g"), `$1${name}`), cards);
 }
 
-// Seat ids in a sentence as the players' names ("p2 plays 7♥" -> "computer (p2) plays 7♥").
-function named(text, names) {
-  return Object.entries(names).reduce((t, [seat, name]) => t.replace(new RegExp(`(^|[^\\w(])${seat}(?![\\w)])`, "g"), `$1${name}`), text);
-}
-
-// The log of a match: every stored decision's events in words, newest last, and a hint line with
-// what the other seats did since the viewer's own last decision.
+// The log of a match: every stored decision's lines as the server words them for this viewer
+// (each decision's texts, in the page's language), newest last, and a hint line with what the
+// other seats did since the viewer's own last decision.
 export class TableLog {
-  constructor(logEl, hintEl, eventText) {
+  constructor(logEl, hintEl) {
     this.logEl = logEl;
     this.hintEl = hintEl;
-    this.eventText = eventText;
     this.lines = []; // {seq, seat, text}
     this.names = {};
     this.seat = null;
@@ -121,7 +88,7 @@ export class TableLog {
   add(decisions) {
     for (const d of decisions) {
       if (this.lines.some((l) => l.seq === d.seq)) continue;
-      const texts = d.events.map((e) => this.eventText(e) || matchEventText(e)).filter(Boolean);
+      const texts = (d.texts || []).filter(Boolean);
       if (texts.length) this.lines.push({ seq: d.seq, seat: d.seat, text: texts.join("; ") });
     }
     this.lines.sort((a, b) => a.seq - b.seq);
@@ -130,14 +97,14 @@ export class TableLog {
 
   draw() {
     const shown = this.lines.slice(-200);
-    this.logEl.innerHTML = shown.map((l) => `<li data-seq="${l.seq}" data-seat="${esc(l.seat || "")}" class="${l.seat && l.seat === this.seat ? "mine" : ""}">${esc(named(l.text, this.names))}</li>`).join("");
+    this.logEl.innerHTML = shown.map((l) => `<li data-seq="${l.seq}" data-seat="${esc(l.seat || "")}" class="${l.seat && l.seat === this.seat ? "mine" : ""}">${esc(shownText(l.text, this.names))}</li>`).join("");
     this.logEl.scrollTop = this.logEl.scrollHeight;
     if (!this.hintEl) return;
     // What the others did since the viewer's own last decision (a spectator: the last few).
     const own = this.seat ? this.lines.map((l) => l.seat).lastIndexOf(this.seat) : -1;
     const since = this.seat ? this.lines.slice(own + 1) : this.lines.slice(-4);
     const recent = since.filter((l) => l.seat && l.seat !== this.seat).slice(-6);
-    this.hintEl.innerHTML = recent.length ? `<b>${t(this.seat ? "help.since_your_move" : "help.last_moves")}:</b> ${recent.map((l) => esc(named(l.text, this.names))).join(" · ")}` : "";
+    this.hintEl.innerHTML = recent.length ? `<b>${t(this.seat ? "help.since_your_move" : "help.last_moves")}:</b> ${recent.map((l) => esc(shownText(l.text, this.names))).join(" · ")}` : "";
   }
 }
 

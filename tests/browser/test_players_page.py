@@ -145,9 +145,10 @@ def test_phone_width_lobby_and_every_table_fit_in_390_px(
             page.wait_for_url(re.compile(r"#/play/[0-9a-f]+$"))
             page.wait_for_selector(drawn)
             page.wait_for_function("Number(document.querySelector('#status').dataset.seq) > 0")
-            if game == "king":  # the move buttons in the page's language; the command is what is sent
-                ready = page.locator('.king-actions button[data-label="ready"]')
-                assert ready.inner_text() == {"en": "ready", "ru": "готов"}[lang]
+            if game == "king":  # the move buttons in the page's language (the view's labels, the server's words)
+                word = {"en": "ready", "ru": "готов"}[lang]
+                ready = page.locator(f'.king-actions button[data-label="{word}"]')
+                assert ready.inner_text() == word
             deal_the_cards(page)
             width = scroll_width(page)
             page.screenshot(path=str(artifacts_dir / f"table-{game}-{lang}-390.png"), full_page=True)

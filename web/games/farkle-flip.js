@@ -30,19 +30,6 @@ addStrings({
     "ff.face": "{face}s {value}",
     "ff.farkle_at_bank": "Farkle card at a bank", "ff.each": "{value} each",
     "ff.you_play": "You play: {move}…",
-    "ff.ev_dealt": "set-up: {dealer} deals; {seat} draws first",
-    "ff.ev_drawn": "{seat} draws {card}", "ff.a_farkle_card": "a Farkle card",
-    "ff.ev_placed": "{seat} places {card} in {target}'s area",
-    "ff.ev_locked": "{seat} locks {cards} of {owner}: {pattern} {value}",
-    "ff.ev_busted": "{seat} busts",
-    "ff.ev_busted_lost": { one: "{seat} busts: {n} combination lost", other: "{seat} busts: {n} combinations lost" },
-    "ff.ev_banked": "{seat} banks {points} ({banked})",
-    "ff.ev_forfeit": "{seat} stops below the entry: the centre is lost",
-    "ff.ev_nothing": "{seat} stops with nothing to score",
-    "ff.ev_reshuffled": "the scored pile ({n}) becomes the draw pile",
-    "ff.ev_final_round": "{seat} reached the target: final round",
-    "ff.ev_over": "game over ({reason})",
-    "ff.end.final_round": "the final round is played", "ff.end.piles_empty": "the piles are empty",
     "ff.pattern.three_of_a_kind": "three of a kind", "ff.pattern.four_of_a_kind": "four of a kind", "ff.pattern.five_of_a_kind": "five of a kind", "ff.pattern.six_of_a_kind": "six of a kind", "ff.pattern.straight": "straight", "ff.pattern.three_pairs": "three pairs", "ff.pattern.four_of_a_kind_and_a_pair": "four of a kind and a pair", "ff.pattern.two_triplets": "two triplets", "ff.pattern.single_1": "single 1", "ff.pattern.single_5": "single 5",
   },
   ru: {
@@ -67,19 +54,6 @@ addStrings({
     "ff.face": "{face} — {value}",
     "ff.farkle_at_bank": "Карта Фаркла при банке", "ff.each": "по {value}",
     "ff.you_play": "Ваш ход: {move}…",
-    "ff.ev_dealt": "подготовка: сдаёт {dealer}; первым тянет {seat}",
-    "ff.ev_drawn": "{seat} тянет {card}", "ff.a_farkle_card": "карту Фаркла",
-    "ff.ev_placed": "{seat} кладёт {card} в зону игрока {target}",
-    "ff.ev_locked": "{seat} выкладывает {cards} из зоны {owner}: {pattern} {value}",
-    "ff.ev_busted": "{seat}: Фаркл",
-    "ff.ev_busted_lost": { one: "{seat}: Фаркл, потеряна {n} комбинация", few: "{seat}: Фаркл, потеряно {n} комбинации", many: "{seat}: Фаркл, потеряно {n} комбинаций", other: "{seat}: Фаркл, потеряно {n} комбинаций" },
-    "ff.ev_banked": "{seat} кладёт в банк {points} ({banked})",
-    "ff.ev_forfeit": "{seat} останавливается ниже входа: центр сгорает",
-    "ff.ev_nothing": "{seat} останавливается без очков",
-    "ff.ev_reshuffled": "отбой ({n}) становится колодой",
-    "ff.ev_final_round": "{seat} достигает цели: последний круг",
-    "ff.ev_over": "игра окончена ({reason})",
-    "ff.end.final_round": "сыгран последний круг", "ff.end.piles_empty": "стопки кончились",
     "ff.pattern.three_of_a_kind": "три одинаковых", "ff.pattern.four_of_a_kind": "четыре одинаковых", "ff.pattern.five_of_a_kind": "пять одинаковых", "ff.pattern.six_of_a_kind": "шесть одинаковых", "ff.pattern.straight": "стрит", "ff.pattern.three_pairs": "три пары", "ff.pattern.four_of_a_kind_and_a_pair": "четыре одинаковых и пара", "ff.pattern.two_triplets": "две тройки", "ff.pattern.single_1": "одиночная 1", "ff.pattern.single_5": "одиночная 5",
   },
 });
@@ -176,20 +150,4 @@ export function create(root, ctx) {
     update(v) { if (!view || v.seq !== view.seq) { chosen = new Set(); chosenOwner = null; } view = v; draw(); },
     rejected() { chosen = new Set(); chosenOwner = null; draw(); },
   };
-}
-
-// One line of the replay for an event of this game.
-export function eventText(e) {
-  switch (e.type) {
-    case "ff_game_dealt.v1": return t("ff.ev_dealt", { dealer: e.dealer, seat: e.first_seat });
-    case "ff_card_drawn.v1": return t("ff.ev_drawn", { seat: e.seat, card: e.card === "F" ? t("ff.a_farkle_card") : e.card });
-    case "ff_card_placed.v1": return t("ff.ev_placed", { seat: e.seat, card: e.card, target: e.target });
-    case "ff_locked.v1": return t("ff.ev_locked", { seat: e.seat, cards: e.cards.join(" "), owner: e.owner, pattern: patternName(e.pattern), value: e.value });
-    case "ff_busted.v1": return e.lost.length ? t("ff.ev_busted_lost", { seat: e.seat, n: e.lost.length }) : t("ff.ev_busted", { seat: e.seat });
-    case "ff_stopped.v1": return t(e.result === "banked" ? "ff.ev_banked" : e.result === "forfeit" ? "ff.ev_forfeit" : "ff.ev_nothing", { seat: e.seat, points: e.points, banked: e.banked });
-    case "ff_pile_reshuffled.v1": return t("ff.ev_reshuffled", { n: e.size });
-    case "ff_final_round.v1": return t("ff.ev_final_round", { seat: e.trigger });
-    case "ff_game_ended.v1": return t("ff.ev_over", { reason: has(`ff.end.${e.reason}`) ? t(`ff.end.${e.reason}`) : e.reason.replace("_", " ") });
-    default: return null;
-  }
 }

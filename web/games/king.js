@@ -5,6 +5,7 @@
 // to play it, or a button for the other moves.  No rule is re-implemented here.
 
 import { cardHtml, cardLabel, accessible, focusKey } from "../cards.js";
+import { shownText } from "../table.js";
 import { t, addStrings } from "../i18n.js";
 
 // This renderer's words (the games' names and costs are the server's, in the page's language;
@@ -47,20 +48,6 @@ addStrings({
     "king.log": "What every seat played", "king.trick": "trick", "king.won_by": "won by",
     "king.not_now": "{card} may not be played now.",
     "king.not_your_turn": "It is not your turn.",
-    "king.ev_dealt": "deal {n}, dealer {dealer}", "king.ev_dealt_game": "deal {n} ({game}), dealer {dealer}",
-    "king.ev_ordered": "{seat} orders {game}",
-    "king.ev_passes": "{seat} passes",
-    "king.ev_talon": "talon {cards} to {seat}",
-    "king.ev_buyout_offered": "{seat} offers {n} for the declaration",
-    "king.ev_sells": "{seat} sells the declaration", "king.ev_keeps": "{seat} keeps the declaration",
-    "king.ev_declared": "{seat} declares {option}",
-    "king.ev_bids": "{seat} bids {n}",
-    "king.ev_discarded": "{seat} discards two cards",
-    "king.ev_plays": "{seat} plays {card}",
-    "king.ev_trick": "trick {n} to {seat}",
-    "king.ev_scored": "deal {n} ({game}): {points}",
-    "king.ev_rest": "the rest of the deal", "king.ev_rest_shown": "the rest of the deal, the last card {card}",
-    "king.ev_final": "final totals {totals}",
     "king.mv.ready": "ready", "king.mv.order": "order {game}", "king.mv.pass": "pass",
     "king.mv.pass_auto": "pass (automatic)", "king.mv.buy_for": "buy for {n}",
     "king.mv.accept": "accept", "king.mv.accepted": "accept ({n})", "king.mv.refuse": "refuse",
@@ -105,20 +92,6 @@ addStrings({
     "king.log": "Что сыграл каждый", "king.trick": "взятка", "king.won_by": "чья взятка",
     "king.not_now": "{card} сейчас ходить нельзя.",
     "king.not_your_turn": "Сейчас не ваш ход.",
-    "king.ev_dealt": "сдача {n}, сдаёт {dealer}", "king.ev_dealt_game": "сдача {n} ({game}), сдаёт {dealer}",
-    "king.ev_ordered": "{seat} заказывает {game}",
-    "king.ev_passes": "{seat}: пас",
-    "king.ev_talon": "прикуп {cards} — игроку {seat}",
-    "king.ev_buyout_offered": "{seat} предлагает {n} за право объявить",
-    "king.ev_sells": "{seat} уступает право объявить", "king.ev_keeps": "{seat} оставляет право объявить за собой",
-    "king.ev_declared": "{seat} объявляет {option}",
-    "king.ev_bids": "{seat} заказывает {n}",
-    "king.ev_discarded": "{seat} сносит две карты",
-    "king.ev_plays": "{seat} ходит {card}",
-    "king.ev_trick": "взятка {n} — игроку {seat}",
-    "king.ev_scored": "сдача {n} ({game}): {points}",
-    "king.ev_rest": "остаток сдачи", "king.ev_rest_shown": "остаток сдачи, последняя карта {card}",
-    "king.ev_final": "итоговые суммы {totals}",
     "king.mv.ready": "готов", "king.mv.order": "заказать {game}", "king.mv.pass": "пас",
     "king.mv.pass_auto": "пас (автоматически)", "king.mv.buy_for": "перекупить за {n}",
     "king.mv.accept": "уступить", "king.mv.accepted": "уступает ({n})", "king.mv.refuse": "оставить себе",
@@ -137,27 +110,6 @@ const label = (text) => String(text ?? "").replace(/\b(10|[2-9AJQK])([SHDC])\b/g
 // A hvalenka's option (DECLARE, rules/king.md §12.3) in the page's language; games keep their ids.
 const OPTION = { NO_TRUMP: "king.mv.no_trump", BY_LAST: "king.mv.by_last", MISERE: "king.mv.misere", RASPIS: "king.mv.raspis" };
 const option = (opt, suit) => (opt === "SUIT" || (!opt && suit) ? t("king.mv.trumps", { suit: SUIT[suit] || suit }) : OPTION[opt] ? t(OPTION[opt]) : String(opt ?? ""));
-const game = (id, suit) => `${id}${suit ? ` ${SUIT[suit] || suit}` : ""}`;
-
-// A legal move's button in the page's language, from its command (what is sent stays the command;
-// the server's label, in the game's notation, is the button's title).
-export function moveText(move) {
-  const c = move.command;
-  switch (c.type) {
-    case "king_ready.v1": return t("king.mv.ready");
-    case "king_choose_contract.v1": return t("king.mv.order", { game: game(c.game, c.trump) });
-    case "king_pass_order.v1": case "king_pass_buyout.v1": case "king_pass_bid.v1": return t("king.mv.pass");
-    case "king_offer_buyout.v1": return t("king.mv.buy_for", { n: c.tricks });
-    case "king_accept_buyout.v1": return t("king.mv.accept");
-    case "king_refuse_buyout.v1": return t("king.mv.refuse");
-    case "king_declare.v1": return option(c.option, c.suit);
-    case "king_choose_trump.v1": return c.suit ? t("king.mv.trumps", { suit: SUIT[c.suit] }) : t("king.mv.decline");
-    case "king_bid.v1": return t("king.mv.bid", { n: c.tricks });
-    case "king_discard.v1": return t("king.mv.discard", { cards: c.cards.map(cardLabel).join(" ") });
-    case "king_play.v1": return cardLabel(c.card);
-    default: return label(move.label);
-  }
-}
 
 // One entry of the deal's auction (the view's {seat, action, value}) in the page's language: the
 // action by its code, the value as the game writes it (a game id, a number), a declared option
@@ -185,7 +137,7 @@ export function create(root, ctx) {
   root.appendChild(el);
 
   const moves = () => (ctx.interactive ? view.legal_moves || [] : []);
-  function send(move) { ctx.send(move.command); ctx.say(t("king.you", { move: moveText(move) })); }
+  function send(move) { ctx.send(move.command); ctx.say(t("king.you", { move: shownText(move.label) })); }
 
   function draw() {
     if (!view) return;
@@ -238,7 +190,7 @@ export function create(root, ctx) {
       ${g.my_discards && g.my_discards.length ? `<p>${t("king.your_discards")} ${g.my_discards.map((x) => cardHtml(x)).join("")}</p>` : ""}
       <div class="hand-row">
         <div class="hand" id="hand">${(ctx.seat ? g.hand : []).map((x) => cardHtml(x, cardMoves.has(x) ? "playable" : "")).join("") || `<span class="muted">${t("king.no_cards")}</span>`}</div>
-        <div class="king-actions">${other.map((m, i) => `<button data-move="${i}" data-label="${esc(m.label)}" title="${esc(m.label)}" class="${other.length < 6 ? "primary" : "small"}">${moveText(m)}</button>`).join("")}</div>
+        <div class="king-actions">${other.map((m, i) => `<button data-move="${i}" data-label="${esc(m.label)}" title="${esc(m.label)}" class="${other.length < 6 ? "primary" : "small"}">${esc(shownText(m.label))}</button>`).join("")}</div>
       </div>
       <table class="scores king-sheet"><tr><th>#</th><th>${t("king.game")}</th>${sheetHead}<th>${t("king.row_sum")}</th></tr>${comp}${rows}
         <tr class="totals"><td></td><td>${t("king.total")}</td>${totals}<td>${balance}</td></tr></table>
@@ -258,27 +210,4 @@ export function create(root, ctx) {
     update(v) { view = v; draw(); },
     rejected() { draw(); },
   };
-}
-
-// A stored event in words, for the replay (null: the page's default wording).
-export function eventText(e) {
-  switch (e.type) {
-    case "king_dealt.v1": return t(e.game ? "king.ev_dealt_game" : "king.ev_dealt", { n: e.deal_no, game: e.game, dealer: e.dealer });
-    case "king_contract_chosen.v1": return t("king.ev_ordered", { seat: e.seat, game: `${e.game}${e.trump ? ` ${SUIT[e.trump]}` : ""}` });
-    case "king_order_passed.v1": return t("king.ev_passes", { seat: e.seat });
-    case "king_talon_shown.v1": return t("king.ev_talon", { cards: e.cards.map(cardLabel).join(" "), seat: e.seat });
-    case "king_buyout_offered.v1": return t("king.ev_buyout_offered", { seat: e.seat, n: e.tricks });
-    case "king_buyout_passed.v1": return t("king.ev_passes", { seat: e.seat });
-    case "king_buyout_decided.v1": return t(e.accepted ? "king.ev_sells" : "king.ev_keeps", { seat: e.seat });
-    case "king_declared.v1": return t("king.ev_declared", { seat: e.seat, option: `${option(e.option, e.trump)}${e.last_card ? ` (${cardLabel(e.last_card)})` : ""}` });
-    case "king_bid_made.v1": return t("king.ev_bids", { seat: e.seat, n: e.tricks });
-    case "king_bid_passed.v1": return t("king.ev_passes", { seat: e.seat });
-    case "king_discarded.v1": return t("king.ev_discarded", { seat: e.seat });
-    case "king_card_played.v1": return t("king.ev_plays", { seat: e.seat, card: cardLabel(e.card) });
-    case "king_trick_taken.v1": return t("king.ev_trick", { n: e.trick_no, seat: e.winner });
-    case "king_deal_scored.v1": return t("king.ev_scored", { n: e.row.deal_no, game: e.row.game, points: e.row.points.join(" ") });
-    case "king_rest_dealt.v1": return e.shown ? t("king.ev_rest_shown", { card: cardLabel(e.shown) }) : t("king.ev_rest");
-    case "king_match_scored.v1": return t("king.ev_final", { totals: e.totals.join(" ") });
-    default: return null;
-  }
 }

@@ -3,6 +3,7 @@
 // legal_moves ({label, command}): click a card then a highlighted pile, a pile then a pile, or any
 // move in the list; the page sends the listed command as it is and knows no rules.
 import { cardHtml, cardLabel, accessible, focusKey } from "../cards.js";
+import { shownText } from "../table.js";
 import { t, addStrings, has } from "../i18n.js";
 
 // This renderer's words (the Russian terms are seed 003's «Короли в углах»: колода, крест, угол,
@@ -10,9 +11,6 @@ import { t, addStrings, has } from "../i18n.js";
 addStrings({
   en: {
     "kc.state.waiting": "waiting", "kc.state.playing": "playing", "kc.state.round_over": "round over", "kc.state.finished": "finished",
-    "kc.ready": "Ready for the deal", "kc.draw": "Draw", "kc.end_turn": "End turn",
-    "kc.as": "{card} as {as}",
-    "kc.pile": "Pile {from} → {to}", "kc.king_pile": "King pile {from} → {to}",
     "kc.you_play": "You play: {move}…",
     "kc.not_your_turn": "It is not your turn.",
     "kc.nowhere": "{card} cannot be played anywhere now.",
@@ -28,20 +26,9 @@ addStrings({
     "kc.all_moves": "All legal moves ({n})",
     "kc.sheet": "Score sheet: each round's points and the running total",
     "kc.player": "player", "kc.round_short": "R{n}", "kc.total": "total",
-    "kc.ev_played": "{seat} plays {card} on {slot}",
-    "kc.ev_moved": "{seat} moves {from} onto {to}",
-    "kc.ev_drawn": "{seat} draws {n}",
-    "kc.ev_ended": "{seat} ends the turn",
-    "kc.ev_dealt": "round {n} dealt",
-    "kc.ev_round_over": "round {n} over ({result})",
-    "kc.ev_round_out": "round {n} over ({result}, {seat} out)",
-    "kc.result.won": "won", "kc.result.blocked": "blocked: the stock is out and nobody can play",
   },
   ru: {
     "kc.state.waiting": "ожидание", "kc.state.playing": "игра", "kc.state.round_over": "раунд окончен", "kc.state.finished": "партия окончена",
-    "kc.ready": "Готов к раздаче", "kc.draw": "Взять карту", "kc.end_turn": "Закончить ход",
-    "kc.as": "{card} как {as}",
-    "kc.pile": "Стопка {from} → {to}", "kc.king_pile": "Стопка с королём {from} → {to}",
     "kc.you_play": "Ваш ход: {move}…",
     "kc.not_your_turn": "Сейчас не ваш ход.",
     "kc.nowhere": "{card} сейчас некуда положить.",
@@ -57,35 +44,12 @@ addStrings({
     "kc.all_moves": "Все допустимые ходы ({n})",
     "kc.sheet": "Таблица очков: очки каждого раунда и сумма",
     "kc.player": "игрок", "kc.round_short": "Р{n}", "kc.total": "итого",
-    "kc.ev_played": "{seat} кладёт {card} на {slot}",
-    "kc.ev_moved": "{seat} переносит {from} на {to}",
-    "kc.ev_drawn": "{seat} берёт карт: {n}",
-    "kc.ev_ended": "{seat} заканчивает ход",
-    "kc.ev_dealt": "раунд {n} сдан",
-    "kc.ev_round_over": "раунд {n} окончен ({result})",
-    "kc.ev_round_out": "раунд {n} окончен ({result}, {seat} без карт)",
-    "kc.result.won": "выигран", "kc.result.blocked": "колода пуста, и никто не может выложить карту",
   },
 });
 
 const GRID = [["NW", "N", "NE"], ["W", null, "E"], ["SW", "S", "SE"]];
 const ACTIONS = new Set(["kc_ready.v1", "kc_draw.v1", "kc_end_turn.v1"]);
 const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
-
-// What a listed move does, in words (from the command's fields; the label is its notation).
-function moveText(move) {
-  const c = move.command;
-  switch (c.type) {
-    case "kc_ready.v1": return t("kc.ready");
-    case "kc_draw.v1": return t("kc.draw");
-    case "kc_end_turn.v1": return t("kc.end_turn");
-    case "kc_play_card.v1": return `${c.as_card ? t("kc.as", { card: cardLabel(c.card), as: cardLabel(c.as_card) }) : cardLabel(c.card)} → ${c.slot}`;
-    case "kc_play_run.v1": return `${c.cards.map(cardLabel).join(" ")} → ${c.slot}`;
-    case "kc_move_pile.v1": return t("kc.pile", { from: c.from_slot, to: c.to_slot });
-    case "kc_move_king_pile.v1": return t("kc.king_pile", { from: c.from_slot, to: c.to_slot });
-    default: return move.label;
-  }
-}
 
 export function create(root, ctx) {
   let view = null;
@@ -101,7 +65,7 @@ export function create(root, ctx) {
     selected = null;
     choices = [];
     ctx.send(move.command);
-    ctx.say(t("kc.you_play", { move: moveText(move) }));
+    ctx.say(t("kc.you_play", { move: shownText(move.label) }));
     draw();
   }
 
@@ -157,7 +121,7 @@ export function create(root, ctx) {
   }
 
   const moveButton = (m, i, cls) =>
-    `<button data-move="${i}" data-type="${esc(m.command.type)}" data-label="${esc(m.label)}" class="${cls}" title="${esc(m.label)}">${esc(moveText(m))}</button>`;
+    `<button data-move="${i}" data-type="${esc(m.command.type)}" data-label="${esc(m.label)}" class="${cls}" title="${esc(m.label)}">${esc(shownText(m.label))}</button>`;
 
   function draw() {
     if (!view) return;
@@ -214,18 +178,4 @@ export function create(root, ctx) {
     },
     rejected() { selected = null; choices = []; draw(); },
   };
-}
-
-// A stored event in words, for the replay (null: the page's default wording).
-export function eventText(e) {
-  switch (e.type) {
-    case "kc_card_played.v1": return t("kc.ev_played", { seat: e.seat, card: cardLabel(e.card), slot: e.slot });
-    case "kc_run_played.v1": return t("kc.ev_played", { seat: e.seat, card: e.cards.map(cardLabel).join(" "), slot: e.slot });
-    case "kc_pile_moved.v1": return t("kc.ev_moved", { seat: e.seat, from: e.from_slot, to: e.to_slot });
-    case "kc_cards_drawn.v1": return t("kc.ev_drawn", { seat: e.seat, n: e.count });
-    case "kc_turn_ended.v1": return t("kc.ev_ended", { seat: e.seat });
-    case "kc_round_dealt.v1": return t("kc.ev_dealt", { n: e.round_no });
-    case "kc_round_ended.v1": return t(e.winner ? "kc.ev_round_out" : "kc.ev_round_over", { n: e.round_no, result: has(`kc.result.${e.result}`) ? t(`kc.result.${e.result}`) : e.result, seat: e.winner });
-    default: return null;
-  }
 }

@@ -2,7 +2,7 @@
 // around it, the drawn card's rule, the standing roles (question master, mates, the rules made
 // with Kings) and the notice.  Moves are the view's legal moves ({label, command}).
 
-import { cardHtml, cardLabel } from "../cards.js";
+import { cardHtml } from "../cards.js";
 import { t, addStrings } from "../i18n.js";
 
 // This renderer's words (the cards' rules and the notice are the server's).
@@ -21,14 +21,6 @@ addStrings({
     "kcup.all_drawn": "Every card has been drawn.",
     "kcup.card_rules": "The card rules",
     "kcup.you": "You: {move}",
-    "kcup.ev_dealt": "{n} cards around the cup; {seat} draws first",
-    "kcup.ev_drawn": "{seat} draws {card}: {title}",
-    "kcup.ev_chosen": "{seat} chooses {target}",
-    "kcup.ev_chosen_mate": "{seat} chooses {target} as mate",
-    "kcup.ev_rule": "{seat} makes a rule: {text}",
-    "kcup.ev_cancel": "{seat} cancels a rule",
-    "kcup.ev_fourth_king": "{seat} draws the fourth King",
-    "kcup.ev_all_drawn": "every card drawn",
   },
   ru: {
     "kcup.status": "Помощник для застолья — здесь ничего не судится и не идёт в рейтинг · правила: {rules} · ходит: {who}",
@@ -44,14 +36,6 @@ addStrings({
     "kcup.all_drawn": "Вытянуты все карты.",
     "kcup.card_rules": "Правила карт",
     "kcup.you": "Вы: {move}",
-    "kcup.ev_dealt": "вокруг кубка карт: {n}; первым тянет {seat}",
-    "kcup.ev_drawn": "{seat} тянет {card}: {title}",
-    "kcup.ev_chosen": "{seat} выбирает {target}",
-    "kcup.ev_chosen_mate": "{seat} выбирает напарником {target}",
-    "kcup.ev_rule": "{seat} вводит правило: {text}",
-    "kcup.ev_cancel": "{seat} отменяет правило",
-    "kcup.ev_fourth_king": "{seat} тянет четвёртого короля",
-    "kcup.ev_all_drawn": "вытянуты все карты",
   },
 });
 
@@ -95,15 +79,4 @@ export function create(root, ctx) {
   }
 
   return { update(v) { view = v; draw(); }, rejected() { draw(); } };
-}
-
-export function eventText(e) {
-  switch (e.type) {
-    case "kcup_dealt.v1": return t("kcup.ev_dealt", { n: e.size, seat: e.first_seat });
-    case "kcup_card_drawn.v1": return t("kcup.ev_drawn", { seat: e.seat, card: cardLabel(e.card), title: e.title });
-    case "kcup_seat_chosen.v1": return t(e.effect === "mate" ? "kcup.ev_chosen_mate" : "kcup.ev_chosen", { seat: e.seat, target: e.target });
-    case "kcup_rule_made.v1": return e.text ? t("kcup.ev_rule", { seat: e.seat, text: e.text }) : t("kcup.ev_cancel", { seat: e.seat });
-    case "kcup_ended.v1": return e.reason === "fourth_king" ? t("kcup.ev_fourth_king", { seat: e.seat }) : t("kcup.ev_all_drawn");
-    default: return null;
-  }
 }

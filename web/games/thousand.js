@@ -3,6 +3,7 @@
 // with barrel and bolt marks per player and deal.  Moves come only from the view's legal_moves
 // ({label, command}); the page sends the listed command as it is and knows no rules.
 import { cardHtml, cardLabel, accessible, focusKey } from "../cards.js";
+import { shownText } from "../table.js";
 import { t, addStrings, has } from "../i18n.js";
 
 // This renderer's words (the Russian terms are the rules file's: торги, пас, прикуп, снос,
@@ -10,23 +11,7 @@ import { t, addStrings, has } from "../i18n.js";
 addStrings({
   en: {
     "th.phase.after_pass_window": "after pass window", "th.phase.auction": "auction", "th.phase.blind_offer": "blind offer", "th.phase.contract": "contract", "th.phase.deal_over": "deal over", "th.phase.finished": "finished", "th.phase.passing": "passing", "th.phase.play": "play", "th.phase.pre_auction": "pre auction", "th.phase.redeal": "redeal", "th.phase.redeal_window": "redeal window", "th.phase.talon_open": "talon open", "th.phase.talon_step": "talon step", "th.phase.talon_window": "talon window", "th.phase.waiting": "waiting",
-    "th.deal_button": "Deal", "th.blind": "Play blind (120)", "th.look": "Look at my cards",
-    "th.keep": "Keep my hand", "th.redeal": "Claim a redeal ({reason})", "th.pass": "Pass",
-    "th.contract_n": "Contract {n}", "th.write_off": "Write off the deal", "th.face_up": " (face up)",
-    "th.with_marriage": "{card} + marriage", "th.with_aces": "{card} + four aces",
-    "th.ev_dealt": "deal {n} dealt by {dealer}", "th.ev_bids": "{seat} bids {n}", "th.ev_passes": "{seat} passes",
-    "th.ev_declares": "{seat} declares at {n}", "th.ev_plays_contract": "{seat} plays {n}",
-    "th.ev_plays": "{seat} plays {card}", "th.ev_plays_announce": "{seat} plays {card} ({announce} {value})",
-    "th.ev_trick": "trick {n} to {seat} ({points})", "th.ev_scored": "deal {n}: {seat} {contract} {result}",
-    "th.ev_redeal": "redeal ({reason})", "th.ev_blind": "{seat} plays blind", "th.ev_looks": "{seat} looks at the cards",
-    "th.ev_shows": "{seat} shows the hand", "th.ev_keeps": "{seat} keeps the hand",
-    "th.ev_auction": "auction opens at {n} ({seat})", "th.ev_talon": "the talon: {cards}",
-    "th.ev_takes_talon": "{seat} takes the talon", "th.ev_gives": "{seat} gives {gifts}", "th.ev_gift": "{card} to {seat}",
-    "th.ev_written_off": "{seat} writes the deal off ({n})",
     "th.result.made": "made", "th.result.failed": "failed", "th.result.written_off": "written off",
-    "th.reason.weak": "weak hand", "th.reason.four_nines": "four nines", "th.reason.talon_low": "low talon",
-    "th.reason.talon_nines": "nines in the talon",
-    "th.ann.marriage": "marriage", "th.ann.aces": "ace marriage",
     "th.you": "You: {move}…", "th.not_now": "{card} cannot be played now.", "th.not_your_turn": "It is not your turn.",
     "th.deal": "deal", "th.declarer": "declarer", "th.now": "now",
     "th.give_two": "Give two cards away", "th.pick_two": "— pick two cards in your hand.",
@@ -42,23 +27,7 @@ addStrings({
   },
   ru: {
     "th.phase.after_pass_window": "после передачи карт", "th.phase.auction": "торги", "th.phase.blind_offer": "предложение играть втёмную", "th.phase.contract": "назначение игры", "th.phase.deal_over": "раздача окончена", "th.phase.finished": "партия окончена", "th.phase.passing": "передача карт", "th.phase.play": "розыгрыш", "th.phase.pre_auction": "перед торгами", "th.phase.redeal": "пересдача", "th.phase.redeal_window": "можно потребовать пересдачу", "th.phase.talon_open": "прикуп открыт", "th.phase.talon_step": "прикуп", "th.phase.talon_window": "прикуп", "th.phase.waiting": "ожидание",
-    "th.deal_button": "Сдать", "th.blind": "Играть втёмную (120)", "th.look": "Посмотреть карты",
-    "th.keep": "Оставить карты", "th.redeal": "Потребовать пересдачу ({reason})", "th.pass": "Пас",
-    "th.contract_n": "Заказ {n}", "th.write_off": "Расписать раздачу", "th.face_up": " (открыто)",
-    "th.with_marriage": "{card} + марьяж", "th.with_aces": "{card} + четыре туза",
-    "th.ev_dealt": "раздача {n}, сдаёт {dealer}", "th.ev_bids": "{seat} заказывает {n}", "th.ev_passes": "{seat}: пас",
-    "th.ev_declares": "{seat} выигрывает торги на {n}", "th.ev_plays_contract": "{seat} играет {n}",
-    "th.ev_plays": "{seat} ходит {card}", "th.ev_plays_announce": "{seat} ходит {card} ({announce} {value})",
-    "th.ev_trick": "взятка {n} — игроку {seat} ({points})", "th.ev_scored": "раздача {n}: {seat} {contract} {result}",
-    "th.ev_redeal": "пересдача ({reason})", "th.ev_blind": "{seat} играет втёмную", "th.ev_looks": "{seat} смотрит карты",
-    "th.ev_shows": "{seat} открывает карты", "th.ev_keeps": "{seat} оставляет карты",
-    "th.ev_auction": "торги открываются с {n} ({seat})", "th.ev_talon": "прикуп: {cards}",
-    "th.ev_takes_talon": "{seat} берёт прикуп", "th.ev_gives": "{seat} отдаёт {gifts}", "th.ev_gift": "{card} игроку {seat}",
-    "th.ev_written_off": "{seat} расписывает раздачу ({n})",
     "th.result.made": "сыграл", "th.result.failed": "не сыграл", "th.result.written_off": "расписал",
-    "th.reason.weak": "мало очков на руке", "th.reason.four_nines": "четыре девятки",
-    "th.reason.talon_low": "мало очков в прикупе", "th.reason.talon_nines": "девятки в прикупе",
-    "th.ann.marriage": "марьяж", "th.ann.aces": "тузовый марьяж",
     "th.you": "Вы: {move}…", "th.not_now": "{card} сейчас ходить нельзя.", "th.not_your_turn": "Сейчас не ваш ход.",
     "th.deal": "раздача", "th.declarer": "разыгрывающий", "th.now": "сейчас",
     "th.give_two": "Отдайте две карты", "th.pick_two": "— выберите две карты на руке.",
@@ -86,46 +55,6 @@ const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "
 const word = (prefix, code) => (has(`${prefix}${code}`) ? t(`${prefix}${code}`) : String(code ?? "").replaceAll("_", " "));
 const T = (c) => c.type.replace(/^thousand_/, "").replace(/\.v\d+$/, "");
 
-function moveText(move, names) {
-  const c = move.command;
-  switch (T(c)) {
-    case "ready": return t("th.deal_button");
-    case "declare_blind": return t("th.blind");
-    case "decline_blind": return t("th.look");
-    case "keep_hand": return t("th.keep");
-    case "claim_redeal": return t("th.redeal", { reason: word("th.reason.", c.reason) });
-    case "bid": return String(c.amount);
-    case "pass": return t("th.pass");
-    case "set_contract": return t("th.contract_n", { n: c.amount });
-    case "write_off": return t("th.write_off");
-    case "give_cards": return `${Object.entries(c.gifts).map(([s, x]) => `${cardLabel(x)} → ${names[s] || s}`).join(", ")}${c.face_up ? t("th.face_up") : ""}`;
-    case "play": return c.announce === "marriage" ? t("th.with_marriage", { card: cardLabel(c.card) }) : c.announce === "aces" ? t("th.with_aces", { card: cardLabel(c.card) }) : cardLabel(c.card);
-    default: return move.label;
-  }
-}
-
-export function eventText(e) {
-  const k = (e.type || "").replace(/^thousand_/, "").replace(/\.v\d+$/, "");
-  if (k === "deal_dealt") return t("th.ev_dealt", { n: e.deal_no + 1, dealer: e.dealer });
-  if (k === "bid_made") return t("th.ev_bids", { seat: e.seat, n: e.amount });
-  if (k === "passed") return t("th.ev_passes", { seat: e.seat });
-  if (k === "declarer") return t("th.ev_declares", { seat: e.seat, n: e.bid });
-  if (k === "contract_set") return t("th.ev_plays_contract", { seat: e.declarer, n: e.amount });
-  if (k === "card_played") return e.announce !== "none" ? t("th.ev_plays_announce", { seat: e.seat, card: cardLabel(e.card), announce: word("th.ann.", e.announce), value: e.value }) : t("th.ev_plays", { seat: e.seat, card: cardLabel(e.card) });
-  if (k === "trick_taken") return t("th.ev_trick", { n: e.trick_no, seat: e.winner, points: e.points });
-  if (k === "deal_scored") return t("th.ev_scored", { n: e.deal_no, seat: e.declarer, contract: e.contract, result: word("th.result.", e.result) });
-  if (k === "redeal") return t("th.ev_redeal", { reason: word("th.reason.", e.reason) });
-  if (k === "blind_answered") return t(e.blind ? "th.ev_blind" : "th.ev_looks", { seat: e.seat });
-  if (k === "hand_shown") return t("th.ev_shows", { seat: e.seat });
-  if (k === "hand_kept") return t("th.ev_keeps", { seat: e.seat });
-  if (k === "auction_opened") return t("th.ev_auction", { n: e.standing_bid, seat: e.high_seat });
-  if (k === "talon_revealed") return t("th.ev_talon", { cards: e.cards.map(cardLabel).join(" ") });
-  if (k === "talon_taken") return t("th.ev_takes_talon", { seat: e.declarer });
-  if (k === "cards_given") return t("th.ev_gives", { seat: e.declarer, gifts: e.to.map((s, i) => t("th.ev_gift", { card: cardLabel(e.cards[i]), seat: s })).join(", ") });
-  if (k === "written_off") return t("th.ev_written_off", { seat: e.declarer, n: e.amount });
-  return null;
-}
-
 export function create(root, ctx) {
   let view = null;
   let chosen = []; // cards picked to give away
@@ -135,7 +64,7 @@ export function create(root, ctx) {
 
   const legal = () => (ctx.interactive ? view.legal_moves || [] : []);
   const names = () => Object.fromEntries(view.seats.map((s, i) => [s, view.players[i]]));
-  function send(move) { chosen = []; ctx.send(move.command); ctx.say(t("th.you", { move: moveText(move, names()) })); draw(); }
+  function send(move) { chosen = []; ctx.send(move.command); ctx.say(t("th.you", { move: shownText(move.label, names()) })); draw(); }
 
   function clickCard(card) {
     if (legal().some((m) => T(m.command) === "give_cards")) {
@@ -162,7 +91,7 @@ export function create(root, ctx) {
   }
 
   function buttons(moves, nm, cls = "") {
-    return moves.map((m) => `<button data-move="${esc(m.label)}" class="${cls}">${esc(moveText(m, nm))}</button>`).join("");
+    return moves.map((m) => `<button data-move="${esc(m.label)}" class="${cls}">${esc(shownText(m.label, nm))}</button>`).join("");
   }
 
   function draw() {

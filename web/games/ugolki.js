@@ -255,9 +255,3 @@ export function create(root, ctx) {
     rejected() { from = null; draw(); },
   };
 }
-
-// A stored event in words, for the replay (null: the page's default wording).
-export function eventText(e) {
-  if (e.type === "piece_moved.v1") return `${e.seat} ${e.path.join("–")}`;
-  return null;
-}

@@ -93,10 +93,12 @@ def four_nines(hand: tuple[str, ...]) -> bool:
 
 
 def before_bid_window(r: ThousandRuleset) -> bool:
+    """A redeal window opens after the deal: weak hands or four nines before bidding (§2.4)."""
     return r.redeal_weak_before_bid is not None or r.redeal_four_nines_before_bid
 
 
 def after_pass_window(r: ThousandRuleset) -> bool:
+    """A redeal window opens for the defenders after the passing (§2.4)."""
     return r.redeal_weak_after_passing is not None or r.redeal_four_nines_after_passing
 
 
@@ -113,6 +115,7 @@ def plain_forced(s: TState) -> bool:
 
 # ---------------------------------------------------------------- turn order
 def seat_name(s: TState, i: int) -> str | None:
+    """The seat at index ``i``; None for -1."""
     return s.seats[i] if i >= 0 else None
 
 
@@ -128,6 +131,7 @@ def next_bidder(s: TState, after: int, high: int, passed: tuple[bool, ...] | Non
 
 
 def after_pass(s: TState, i: int) -> int:
+    """The next bidder once seat ``i`` passes; -1 when one seat is left and the auction ends."""
     passed = _set(s.passed, i, True)
     if sum(1 for j in s.active() if not passed[j]) <= 1:
         return -1

@@ -136,7 +136,7 @@ def test_every_key_the_page_says_is_there_in_english_and_russian() -> None:
     words = dictionaries()
     assert len(words["en"]) > 300, "the dictionaries were not found"
     fixed, prefixes = used_keys()
-    assert len(fixed) > 300
+    assert len(fixed) > 250, "the keys the page says were not found"
     for lang, keys in words.items():
         missing = sorted(f"{where}: {key}" for where, key in fixed if key not in keys)
         assert not missing, f"not in {lang}: {missing}"

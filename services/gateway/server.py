@@ -34,7 +34,9 @@ from websockets.protocol import State
 
 from services.gateway.outlet import OUTLET_EXTENSION, ROOM_UNKNOWN, WS_ABORT_EXTENSION
 
-SUPPORTED_UVICORN = ">=0.55,<0.56"  # as pinned in pyproject.toml; the contract test ran on these
+# As pinned in pyproject.toml: the contract test passed on 0.52.4, 0.53.0, 0.54.0 and 0.55.0
+# (0.52.0 and earlier lack the WebSocket protocol's ``disconnected`` and ``close_timer``).
+SUPPORTED_UVICORN = ">=0.52.4,<0.56"
 
 HTTP_PROTOCOL = "uvicorn.protocols.http.httptools_impl:HttpToolsProtocol"
 WS_PROTOCOL = "uvicorn.protocols.websockets.websockets_sansio_impl:WebSocketsSansIOProtocol"

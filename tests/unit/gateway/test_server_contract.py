@@ -135,10 +135,14 @@ class Served:
                 return
             extensions = scope["extensions"]
             if message.get("text") == "outlet":
-                found = extensions[outlet.OUTLET_EXTENSION]
-                self.checks["ready"] = found.ready()
-                self.checks["probe"] = found.probe()
-                found.write(outlet.wire(["direct", "frames"]))
+                try:
+                    found = extensions[outlet.OUTLET_EXTENSION]
+                    self.checks["ready"] = found.ready()
+                    self.checks["probe"] = found.probe()
+                    found.write(outlet.wire(["direct", "frames"]))
+                except Exception as exc:  # what the test reports
+                    self.checks["error"] = repr(exc)
+                    raise
             elif message.get("text") == "abort":
                 extensions[outlet.WS_ABORT_EXTENSION]()
 
@@ -222,13 +226,22 @@ async def test_the_header_timeout_the_body_deadline_and_the_cap_hold(served: Any
 async def test_an_upgraded_socket_has_its_outlet_and_abort_and_releases_its_slot(served: Any) -> None:
     port, guard, state = served
     async with ws_connect(f"ws://127.0.0.1:{port}/", compression=None) as ws:
-        await ws.send("outlet")
-        assert [await ws.recv(), await ws.recv()] == ["direct", "frames"]  # written by the outlet
         extensions = state.scopes[0]["extensions"]
+        assert outlet.OUTLET_EXTENSION in extensions and outlet.WS_ABORT_EXTENSION in extensions, (
+            f"the upgrade left no outlet or abort in the scope: {sorted(extensions)}"
+        )
         found = extensions[outlet.OUTLET_EXTENSION]
         assert isinstance(found, server.SansIOOutlet), f"no outlet for {type(found._proto)}"
         gone = lacking(found._proto, server.INSTANCE_REQUIRES[server.WS_PROTOCOL])
         assert not gone, f"uvicorn {uvicorn.__version__}'s WebSocket protocol has no {gone}"
+        await ws.send("outlet")
+        try:
+            got = [await asyncio.wait_for(ws.recv(), 2) for _ in range(2)]
+        except (ConnectionClosed, TimeoutError) as exc:
+            raise AssertionError(
+                f"the outlet's direct write did not arrive ({exc!r}); in the app: {state.checks}"
+            ) from None
+        assert got == ["direct", "frames"], got  # written by the outlet
         assert state.checks["ready"] is True, "an open socket's outlet is not ready"
         unsent, room = state.checks["probe"]
         assert unsent == 0 and room > 0
@@ -252,6 +265,10 @@ async def test_a_protocol_error_gets_its_close_frame_and_the_connection_lingers(
         with pytest.raises(ConnectionClosed) as closed:
             await asyncio.wait_for(ws.recv(), 2)
         await ws.wait_closed()
-    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
-    # uvicorn closed the connection after the close timer the protocol set, not at once.
-    assert time.monotonic() - started >= server.PROTOCOL_ERROR_LINGER_S * 0.8
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009, (
+        f"a message over ws_max_size got no 1009 close frame: {closed.value!r}"
+    )
+    lingered = time.monotonic() - started
+    assert lingered >= server.PROTOCOL_ERROR_LINGER_S * 0.8, (
+        f"the connection was closed {lingered:.2f} s after a 1009, not after the protocol's close timer"
+    )

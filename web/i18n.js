@@ -664,7 +664,7 @@ export function setLang(code) {
   window.dispatchEvent(new CustomEvent("gh-language", { detail: code }));
 }
 
-// More words, for a renderer or a page part: addStrings({en: {"kc.draw": "Draw"}, ru: {...}}).
+// More words, for a renderer or a page part: addStrings({en: {"kc.empty": "empty"}, ru: {...}}).
 export function addStrings(more) {
   for (const [code, entries] of Object.entries(more)) Object.assign(DICT[code] || (DICT[code] = {}), entries);
 }

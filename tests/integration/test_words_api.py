@@ -179,3 +179,12 @@ def test_events_and_legal_moves_come_with_their_words_in_the_language_asked(
         frames = [json.loads(ws.recv(timeout=10)) for _ in range(2)]
         decisions = next(f["events"] for f in frames if f["type"] == "events")
         assert [d["texts"] for d in decisions] == [d["texts"] for d in events_ru]
+        other = created.json()["seats"][1]
+        ready = {"command": {"type": "kc_ready.v1"}}
+        sent = client.post(f"/api/matches/{mid}/commands", json=ready, headers={"Authorization": f"Bearer {other['token']}"})
+        assert sent.status_code == 200, sent.text
+        later = []  # the hub's frames for the next decision: its lines in Russian, as this seat sees them
+        while not any(f["type"] == "events" and f["events"] for f in later):
+            later.append(json.loads(ws.recv(timeout=10)))
+        texts = [t for f in later if f["type"] == "events" for d in f["events"] for t in d["texts"]]
+        assert texts[0] == f"{other['seat']} готов" and all(CYRILLIC.search(t) for t in texts if t), texts

@@ -94,7 +94,7 @@ def _ready_flags(state: Any) -> Sequence[bool]:
 
 
 def _round_no(state: Any) -> int:
-    return state.round_no  # type: ignore[no-any-return]
+    return getattr(state, "round_no", 0)
 
 
 def _all_play(state: Any) -> Sequence[int]:
@@ -109,7 +109,8 @@ class ReadyStep(Generic[S, E]):
     ``deal(builder)`` step (usually ``domain.core.cardgame.deal.step``).
 
     ``phase_of``, ``ready_of``, ``out_of`` and ``round_of`` read the state's phase, ready flags,
-    ``out_round`` (default: nobody out) and round number (0 before the first deal).
+    ``out_round`` (default: nobody out) and round number (0 before the first deal; default: the
+    state's ``round_no``, 0 for a game without rounds).
     ``phase(name, ready_type)`` is the ``Phase`` of a between-rounds phase that runs this step.
     """
 

@@ -56,6 +56,36 @@ def run(
     return b.result()
 
 
+def nobody(state: Any) -> frozenset[int]:
+    """``Phase.movers`` of a phase where nobody moves."""
+    return frozenset()
+
+
+def nothing(state: Any, i: int) -> tuple[Any, ...]:
+    """``Phase.legal`` of a phase where nothing is legal."""
+    return ()
+
+
+def _takes_nothing(b: Any, i: int, command: Any) -> Rejected | None:  # pragma: no cover - never called
+    raise AssertionError("a closed phase takes no command")
+
+
+def closed(name: str) -> Phase[Any, Any, Any]:
+    """A phase that takes no command and where nobody moves (the match is over): every command
+    gets the ``Phases.refuse`` answer."""
+    return Phase(name, (), nobody, nothing, _takes_nothing)
+
+
+def refusing(name: str, refusal: Callable[[Any], Rejected]) -> Phase[Any, Any, Any]:
+    """A phase where nobody moves and every command gets ``refusal(state)`` (a table its ruleset
+    cannot seat: ``invalid_seats``)."""
+
+    def decide(b: Builder[Any, Any], i: int, command: Any) -> Rejected | None:
+        return refusal(b.state)
+
+    return Phase(name, (object,), nobody, nothing, decide)
+
+
 def _phase_field(state: Any) -> str:
     return state.phase  # type: ignore[no-any-return]
 
@@ -78,6 +108,8 @@ class Phases(Generic[S, C, E]):
       cannot be played);
     - ``evolve``: the game's evolve, which the decide steps' builder folds with;
     - ``seats_of(state)``: the match's seats in turn order (default: the ``seats`` field);
+    - ``screen(command)``: checks of a command before anything else, even before the seat is
+      looked up (a command of another game is ``malformed`` whoever sends it), or None;
     - ``guard(state, i, command)``: checks of a command of seat index ``i`` before the phase is
       consulted (a malformed command, say), or None;
     - ``refuse(state, command)``: the rejection of a command its phase does not take (default:
@@ -85,7 +117,8 @@ class Phases(Generic[S, C, E]):
     - ``order``: a sort key that puts legal commands into canonical order, or None to keep the
       phase's own order.
 
-    A seat that is not in the match is refused with ``not_your_turn``.
+    A seat that is not in the match is refused with ``not_your_turn`` ("'x' is not a seat of this
+    <``seat_word``>").
     """
 
     table: Mapping[str, Phase[S, C, E]]
@@ -95,14 +128,20 @@ class Phases(Generic[S, C, E]):
     guard: Callable[[S, int, C], Rejected | None] = _no_guard
     refuse: Callable[[S, C], Rejected] | None = None
     order: Callable[[C], Any] | None = None
+    screen: Callable[[C], Rejected | None] | None = None
+    seat_word: str = "match"
 
     def phase(self, state: S) -> Phase[S, C, E]:
         return self.table[self.phase_of(state)]
 
     def decide(self, state: S, seat: str, command: C) -> tuple[E, ...] | Rejected:
+        if self.screen is not None:
+            screened = self.screen(command)
+            if screened is not None:
+                return screened
         seats = self.seats_of(state)
         if seat not in seats:
-            return Rejected(code="not_your_turn", detail=f"{seat!r} is not a seat of this match")
+            return Rejected(code="not_your_turn", detail=f"{seat!r} is not a seat of this {self.seat_word}")
         i = seats.index(seat)
         problem = self.guard(state, i, command)
         if problem is not None:

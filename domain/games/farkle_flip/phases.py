@@ -27,7 +27,7 @@ from contracts.games.farkle_flip import (
 from domain.core.cardgame import deal as dealing
 from domain.core.cardgame import lifecycle
 from domain.core.cardgame.builder import Builder
-from domain.core.cardgame.phases import Phase, Phases
+from domain.core.cardgame.phases import Phase, Phases, closed, refusing
 from domain.games.farkle_flip.deal import deal
 from domain.games.farkle_flip.decide import decide_turn
 from domain.games.farkle_flip.evolve import evolve
@@ -60,30 +60,16 @@ def _current(s: FFState) -> frozenset[int]:
     return frozenset({s.current})
 
 
-def _nobody(s: FFState) -> frozenset[int]:
-    return frozenset()
-
-
-def _nothing(s: FFState, i: int) -> tuple[FarkleFlipCommand, ...]:
-    return ()
-
-
-def _never(
-    b: B, i: int, command: FarkleFlipCommand
-) -> Rejected | None:  # pragma: no cover - takes no command
-    raise AssertionError("the finished phase takes no command")
-
-
-def _refuse_seats(b: B, i: int, command: FarkleFlipCommand) -> Rejected | None:
-    return reject("invalid_seats", b.state.seat_problem or "")
+def _refuse_seats(s: FFState) -> Rejected:
+    return reject("invalid_seats", s.seat_problem or "")
 
 
 PHASES: dict[str, FFPhase] = {
     "waiting": replace(READY.phase("waiting", Ready), decide=_ready),
     "playing": Phase("playing", (Draw, Place, Lock, Stop), _current, play_moves, decide_turn),
-    "finished": Phase("finished", (), _nobody, _nothing, _never),
+    "finished": closed("finished"),
     # A table whose seats the ruleset cannot deal to (``seat_problem``): nobody moves, all is refused.
-    "invalid": Phase("invalid", (object,), _nobody, _nothing, _refuse_seats),
+    "invalid": refusing("invalid", _refuse_seats),
 }
 
 
@@ -97,19 +83,16 @@ def _refuse(s: FFState, command: FarkleFlipCommand) -> Rejected:
     return reject("game_not_active", f"the game is {s.status}")
 
 
-class FFPhases(Phases[FFState, FarkleFlipCommand, FarkleFlipEvent]):
-    """The kernel's phases with one check before any other: a command that is not Farkle Flip's
-    is ``malformed`` whoever sends it (the kernel asks for the seat first)."""
-
-    def decide(
-        self, state: FFState, seat: str, command: FarkleFlipCommand
-    ) -> tuple[FarkleFlipEvent, ...] | Rejected:
-        if not isinstance(command, COMMANDS):
-            return reject("malformed", f"not a Farkle Flip command: {type(command).__name__}")
-        return super().decide(state, seat, command)
+def _screen(command: FarkleFlipCommand) -> Rejected | None:
+    """A command that is not Farkle Flip's is ``malformed`` whoever sends it."""
+    if isinstance(command, COMMANDS):
+        return None
+    return reject("malformed", f"not a Farkle Flip command: {type(command).__name__}")
 
 
-PHASED = FFPhases(table=PHASES, evolve=evolve, phase_of=_phase_of, refuse=_refuse)
+PHASED: Phases[FFState, FarkleFlipCommand, FarkleFlipEvent] = Phases(
+    table=PHASES, evolve=evolve, phase_of=_phase_of, refuse=_refuse, screen=_screen
+)
 decide = PHASED.decide
 legal_commands = PHASED.legal_commands
 to_move = PHASED.to_move

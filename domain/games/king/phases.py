@@ -39,7 +39,7 @@ from contracts.games.king import (
 )
 from domain.core.cardgame import lifecycle
 from domain.core.cardgame.builder import Builder
-from domain.core.cardgame.phases import Phase, Phases
+from domain.core.cardgame.phases import Phase, Phases, closed
 from domain.games.king import decide as steps
 from domain.games.king import legal
 from domain.games.king.evolve import evolve
@@ -94,18 +94,6 @@ class Turn:
         return self.steps[type(command)](b, i, command)
 
 
-def _nobody(s: KingState) -> frozenset[int]:
-    return frozenset()
-
-
-def _nothing(s: KingState, i: int) -> tuple[KingCommand, ...]:
-    return ()
-
-
-def _never(b: B, i: int, command: KingCommand) -> Rejected | None:  # pragma: no cover - takes no command
-    raise AssertionError("the finished phase takes no command")
-
-
 TURNS: dict[str, Turn] = {
     "ordering": Turn(legal.order_moves, {ChooseContract: steps.choose_contract, PassOrder: steps.pass_order}),
     "buyout": Turn(legal.buyout_moves, {OfferBuyout: steps.offer_buyout, PassBuyout: steps.pass_buyout}),
@@ -122,21 +110,18 @@ PHASES: dict[str, KingPhase] = {
     "waiting": READY.phase("waiting", Ready),
     **{name: Phase(name, tuple(t.steps), _to_act, t.legal, t.decide) for name, t in TURNS.items()},
     "scored": READY.phase("scored", Ready),
-    "finished": Phase("finished", (), _nobody, _nothing, _never),
+    "finished": closed("finished"),
 }
 
 
-class KingPhases(Phases[KingState, KingCommand, KingEvent]):
-    """The kernel's phases with one check before any other: a command that is not King's is
-    ``malformed`` whoever sends it (the kernel asks for the seat first)."""
-
-    def decide(self, state: KingState, seat: str, command: KingCommand) -> tuple[KingEvent, ...] | Rejected:
-        if not isinstance(command, COMMANDS):
-            return Rejected(code="malformed", detail="not a King command")
-        return super().decide(state, seat, command)
+def _screen(command: KingCommand) -> Rejected | None:
+    """A command that is not King's is ``malformed`` whoever sends it."""
+    return None if isinstance(command, COMMANDS) else Rejected(code="malformed", detail="not a King command")
 
 
-PHASED = KingPhases(table=PHASES, evolve=evolve, order=msgspec.json.encode)
+PHASED: Phases[KingState, KingCommand, KingEvent] = Phases(
+    table=PHASES, evolve=evolve, order=msgspec.json.encode, screen=_screen
+)
 decide = PHASED.decide
 legal_commands = PHASED.legal_commands
 to_move = PHASED.to_move

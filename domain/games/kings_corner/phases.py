@@ -22,7 +22,7 @@ from contracts.games.kings_corner import (
 from domain.core.cardgame import deal as dealing
 from domain.core.cardgame import lifecycle
 from domain.core.cardgame.builder import Builder
-from domain.core.cardgame.phases import Phase, Phases
+from domain.core.cardgame.phases import Phase, Phases, closed, refusing
 from domain.games.kings_corner.deal import deal
 from domain.games.kings_corner.decide import decide_place, decide_play, turn_start
 from domain.games.kings_corner.evolve import evolve
@@ -49,22 +49,8 @@ def _current(s: KCState) -> frozenset[int]:
     return frozenset({s.current})
 
 
-def _nobody(s: KCState) -> frozenset[int]:
-    return frozenset()
-
-
-def _nothing(s: KCState, i: int) -> tuple[KingsCornerCommand, ...]:
-    return ()
-
-
-def _refuse_over(b: object, i: int, command: KingsCornerCommand) -> Rejected | None:
-    return reject("round_not_active", "the match is over")
-
-
-def _refuse_seats(
-    b: Builder[KCState, KingsCornerEvent], i: int, command: KingsCornerCommand
-) -> Rejected | None:
-    return reject("invalid_seats", b.state.seat_problem or "")
+def _refuse_seats(s: KCState) -> Rejected:
+    return reject("invalid_seats", s.seat_problem or "")
 
 
 PHASES: dict[str, KCPhase] = {
@@ -76,9 +62,9 @@ PHASES: dict[str, KCPhase] = {
         "place", ACTIONS, _current, lambda s, i: place_moves(s, i) if s.current == i else (), decide_place
     ),
     "scored": READY.phase("scored", Ready),
-    "over": Phase("over", (), _nobody, _nothing, _refuse_over),
+    "over": closed("over"),
     # A table whose seats the ruleset cannot deal to (``seat_problem``): nobody moves, all is refused.
-    "invalid": Phase("invalid", (object,), _nobody, _nothing, _refuse_seats),
+    "invalid": refusing("invalid", _refuse_seats),
 }
 
 

@@ -25,7 +25,7 @@ from contracts.games.kings_cup import (
 from domain.core.cardgame import deal as dealing
 from domain.core.cardgame import lifecycle
 from domain.core.cardgame.builder import Builder
-from domain.core.cardgame.phases import Phase, Phases
+from domain.core.cardgame.phases import Phase, Phases, closed, refusing
 from domain.games.kings_cup.deal import deal
 from domain.games.kings_cup.decide import decide_turn
 from domain.games.kings_cup.evolve import evolve
@@ -58,28 +58,16 @@ def _current(s: CupState) -> frozenset[int]:
     return frozenset({s.current})
 
 
-def _nobody(s: CupState) -> frozenset[int]:
-    return frozenset()
-
-
-def _nothing(s: CupState, i: int) -> tuple[KingsCupCommand, ...]:
-    return ()
-
-
-def _never(b: B, i: int, command: KingsCupCommand) -> Rejected | None:  # pragma: no cover - takes no command
-    raise AssertionError("the finished phase takes no command")
-
-
-def _refuse_seats(b: B, i: int, command: KingsCupCommand) -> Rejected | None:
-    return reject("invalid_seats", b.state.seat_problem or "")
+def _refuse_seats(s: CupState) -> Rejected:
+    return reject("invalid_seats", s.seat_problem or "")
 
 
 PHASES: dict[str, CupPhase] = {
     "waiting": replace(READY.phase("waiting", Ready), decide=_ready),
     "playing": Phase("playing", (DrawCard, ChooseSeat, MakeRule), _current, play_moves, decide_turn),
-    "finished": Phase("finished", (), _nobody, _nothing, _never),
+    "finished": closed("finished"),
     # A table whose seats the ruleset does not take (``seat_problem``): nobody moves, all is refused.
-    "invalid": Phase("invalid", (object,), _nobody, _nothing, _refuse_seats),
+    "invalid": refusing("invalid", _refuse_seats),
 }
 
 
@@ -93,22 +81,16 @@ def _refuse(s: CupState, command: KingsCupCommand) -> Rejected:
     return reject("game_not_active", f"the table is {s.status}")
 
 
-class CupPhases(Phases[CupState, KingsCupCommand, KingsCupEvent]):
-    """The kernel's phases with two checks before any other: a command that is not Kings Cup's is
-    ``malformed`` whoever sends it (the kernel asks for the seat first), and a seat that is not
-    at the table is refused in the table's words."""
-
-    def decide(
-        self, state: CupState, seat: str, command: KingsCupCommand
-    ) -> tuple[KingsCupEvent, ...] | Rejected:
-        if not isinstance(command, COMMANDS):
-            return reject("malformed", f"not a Kings Cup command: {type(command).__name__}")
-        if seat not in state.seats:
-            return reject("not_your_turn", f"{seat!r} is not a seat of this table")
-        return super().decide(state, seat, command)
+def _screen(command: KingsCupCommand) -> Rejected | None:
+    """A command that is not Kings Cup's is ``malformed`` whoever sends it."""
+    if isinstance(command, COMMANDS):
+        return None
+    return reject("malformed", f"not a Kings Cup command: {type(command).__name__}")
 
 
-PHASED = CupPhases(table=PHASES, evolve=evolve, phase_of=_phase_of, refuse=_refuse)
+PHASED: Phases[CupState, KingsCupCommand, KingsCupEvent] = Phases(
+    table=PHASES, evolve=evolve, phase_of=_phase_of, refuse=_refuse, screen=_screen, seat_word="table"
+)
 decide = PHASED.decide
 legal_commands = PHASED.legal_commands
 to_move = PHASED.to_move

@@ -218,7 +218,7 @@ def check_assignment(a: BotSeatAssigned) -> Rejected | None:
     game = registry.GAMES.get(a.game)
     if game is None:
         return Rejected(code="unknown_game", detail=f"unknown game {a.game!r}")
-    strengths = sorted(game.bots or {})
+    strengths = list(game.bots or {})  # the game's declared order, weakest first
     if a.strength not in strengths:
         return Rejected(
             code="unknown_strength", detail=f"{a.game} bots: {', '.join(strengths)}; got {a.strength!r}"

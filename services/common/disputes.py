@@ -39,22 +39,6 @@ def match_of(dispute_id: str) -> str:
     match_id = subjects.match_id_of_dispute(dispute_id)
     return match_id if valid_match_id(match_id) and len(dispute_id) <= 80 else ""
 
-# HTTP status of every refusal (the gateway's; the CLI exits 1 naming the code)
-STATUS = {
-    "invalid_reason": 400,
-    "invalid_note": 400,
-    "invalid_ruling": 400,
-    "not_a_player": 403,
-    "not_an_operator": 403,
-    "not_allowed": 403,
-    "match_not_found": 404,
-    "dispute_not_found": 404,
-    "match_not_finished": 409,
-    "dispute_open": 409,
-    "dispute_closed": 409,
-    "conflict": 409,
-}
-
 
 def now_ms() -> int:
     return time.time_ns() // 1_000_000

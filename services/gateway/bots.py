@@ -33,7 +33,7 @@ def bot_seats_problem(
     if not meta.min_seats <= n <= meta.max_seats:
         return None  # create_match names the seat count problem
     seats = meta.seat_names(n)
-    strengths = sorted(game.bots or {})
+    strengths = list(game.bots or {})  # the game's declared order, weakest first
     for seat, strength in bots.items():
         if seat not in seats:
             return f"no seat {seat!r}; seats are {', '.join(seats)}"

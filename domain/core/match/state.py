@@ -1,0 +1,101 @@
+"""The match's state and the match layer's own command and event types."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from contracts.match import (
+    AcceptDraw,
+    ClaimAbandon,
+    ClaimTimeout,
+    CreateMatch,
+    DeclineDraw,
+    DrawAccepted,
+    DrawDeclined,
+    DrawOffered,
+    ExpireIdle,
+    MatchAbandoned,
+    MatchCreated,
+    MatchEnded,
+    OfferDraw,
+    Outcome,
+    Resign,
+    Resigned,
+    SeatAbandoned,
+    SeatHandedToBot,
+    ServerSeedRevealed,
+    TimedOut,
+)
+from domain.core.decider import Decider
+
+MATCH_COMMAND_TYPES = (
+    CreateMatch,
+    Resign,
+    OfferDraw,
+    AcceptDraw,
+    DeclineDraw,
+    ExpireIdle,
+    ClaimTimeout,
+    ClaimAbandon,
+)
+MATCH_EVENT_TYPES = (
+    MatchCreated,
+    Resigned,
+    DrawOffered,
+    DrawAccepted,
+    DrawDeclined,
+    MatchEnded,
+    ServerSeedRevealed,
+    MatchAbandoned,
+    TimedOut,
+    SeatAbandoned,
+    SeatHandedToBot,
+)
+ON_TIMEOUT = ("", "forfeit", "bot")
+
+
+class Clock(msgspec.Struct, frozen=True, kw_only=True):
+    """The clocks after the last decision, derived only from the log's ``recorded_at`` stamps:
+    ``remaining_ms`` per seat (in seat order) as of ``since`` (that decision's stamp), and the
+    seats whose clock runs from then on (the seats to move).  ``idle_ms`` per seat: how long it
+    has been to move, in all, since its last own command (abandonment after ``grace_s``)."""
+
+    remaining_ms: tuple[int, ...]
+    since: int
+    running: tuple[str, ...]
+    idle_ms: tuple[int, ...] = ()
+
+
+class MatchState(msgspec.Struct, frozen=True, kw_only=True):
+    created: MatchCreated
+    ruleset: Any
+    game_state: Any
+    outcome: Outcome | None = None
+    draw_offer: str | None = None
+    draw_agreed: tuple[str, ...] = ()
+    clock: Clock | None = None  # None: no time control (or folded without the decisions' stamps)
+    # Seats handed to a computer player (``SeatHandedToBot``), with the hash of the token that acts
+    # for each of them from then on.
+    bots: tuple[tuple[str, str], ...] = ()
+
+
+def is_match_event(event: Any) -> bool:
+    return isinstance(event, MATCH_EVENT_TYPES)
+
+
+def to_move(game: Decider[Any, Any, Any, Any, Any], state: MatchState) -> tuple[str, ...]:
+    if state.outcome is not None:
+        return ()
+    movers = game.to_move(state.game_state)
+    return tuple(s for s in state.created.seats if s in movers)
+
+
+def ending(
+    game: Decider[Any, Any, Any, Any, Any], state: MatchState, outcome: Outcome, server_seed: bytes | None
+) -> tuple[Any, ...]:
+    events: tuple[Any, ...] = (MatchEnded(outcome=outcome),)
+    if game.chance and server_seed is not None:
+        events += (ServerSeedRevealed(server_seed=server_seed.hex()),)
+    return events

@@ -1,0 +1,99 @@
+"""A finished match's result and why it ended, in words (English and Russian)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.core.decider import Decider
+from domain.core.match.state import MatchState
+from domain.core.words import DEFAULT_LANG, Lang, Words, joined
+
+
+def seat_names_in_words(state: MatchState) -> dict[str, str]:
+    """Seat -> how a sentence names it: the player's name, with the seat when they differ."""
+    created = state.created
+    return {
+        s: s if not p or p == s else f"{p} ({s})" for s, p in zip(created.seats, created.players, strict=True)
+    }
+
+
+WORDS = Words(
+    en={
+        "head.helper": "Game over",
+        "head.draw": "Draw",
+        "head.wins": "{who} wins",
+        "head.share": "{who} share first place",
+        "resigned.one": "{who} resigned.",
+        "resigned.many": "{who} resigned.",
+        "timeout.one": "{who} ran out of time.",
+        "timeout.many": "{who} ran out of time.",
+        "abandoned.one": "{who} stopped playing (no move in time).",
+        "abandoned.many": "{who} stopped playing (no move in time).",
+        "abandoned.nobody": "nobody moved for too long.",
+        "draw_agreed.two": "both sides agreed to a draw.",
+        "draw_agreed.all": "every player agreed to a draw.",
+        "over": "the match is over.",
+        "sentence": "{head}: {why}",
+    },
+    ru={
+        "head.helper": "Игра окончена",
+        "head.draw": "Ничья",
+        "head.wins": "Побеждает {who}",
+        "head.share": "{who} делят первое место",
+        "resigned.one": "игрок {who} сдался.",
+        "resigned.many": "игроки {who} сдались.",
+        "timeout.one": "у игрока {who} кончилось время.",
+        "timeout.many": "у игроков {who} кончилось время.",
+        "abandoned.one": "игрок {who} перестал играть (не сделал ход вовремя).",
+        "abandoned.many": "игроки {who} перестали играть (не сделали ход вовремя).",
+        "abandoned.nobody": "слишком долго никто не делал ход.",
+        "draw_agreed.two": "обе стороны согласились на ничью.",
+        "draw_agreed.all": "все игроки согласились на ничью.",
+        "over": "партия окончена.",
+        "sentence": "{head}: {why}",
+    },
+)
+
+
+def outcome_text(
+    game: Decider[Any, Any, Any, Any, Any], state: MatchState, lang: Lang = DEFAULT_LANG
+) -> str | None:
+    """A finished match's result and why it ended, as one sentence for people in ``lang``; None
+    while it runs.
+
+    The match layer words its own endings (resignation, timeout, abandonment, an agreed draw);
+    every other reason is the game's ``end_text`` (the reason code as it is without one)."""
+    out = state.outcome
+    if out is None:
+        return None
+    seats = state.created.seats
+    names = seat_names_in_words(state)
+    best = min(out.ranks) if out.ranks else 1
+    winners = [names[s] for s, r in zip(seats, out.ranks, strict=False) if r == best]
+    worst = [names[s] for s, r in zip(seats, out.ranks, strict=False) if r != best]
+    say = WORDS.say
+    if game.helper or not out.ranks:  # a table helper judges nobody (Kings Cup), nor does an
+        head = say(lang, "head.helper")  # outcome without ranks (King's K16: an aborted match)
+    elif out.draw:
+        head = say(lang, "head.draw")
+    else:
+        head = say(lang, "head.wins" if len(winners) == 1 else "head.share", who=joined(lang, winners))
+    reason = out.reason
+    number = "one" if len(worst) == 1 else "many"
+    if reason == "resignation" and game.resign is None and worst:
+        why = say(lang, f"resigned.{number}", who=joined(lang, worst))
+    elif reason == "timeout" and worst:
+        why = say(lang, f"timeout.{number}", who=joined(lang, worst))
+    elif reason == "abandoned":
+        why = (
+            say(lang, f"abandoned.{number}", who=joined(lang, worst))
+            if worst
+            else say(lang, "abandoned.nobody")
+        )
+    elif reason == "draw agreed":
+        why = say(lang, "draw_agreed.two" if len(seats) == 2 else "draw_agreed.all")
+    elif game.end_text is not None:
+        why = game.end_text(state.game_state, out, names, lang)
+    else:
+        why = f"{reason.replace('_', ' ')}." if reason else say(lang, "over")
+    return say(lang, "sentence", head=head, why=why)

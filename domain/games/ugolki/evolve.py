@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import msgspec
 
 from contracts.games.ugolki import PieceMoved, TurnPassed, UgolkiEvent
@@ -11,6 +14,47 @@ from .geometry import Geometry
 from .legal import is_copy
 from .state import BLACK, WHITE, UgolkiState, position_key
 
+# A turn's effect on the board: (white, black, copies, the path's squares, passes in a row).
+_Turn = tuple[int, int, int, tuple[int, ...], int]
+
+
+def _piece_moved(state: UgolkiState, event: PieceMoved) -> _Turn:
+    geo, side = state.geo, state.side
+    white, black = state.white, state.black
+    copies = state.copies
+    path = tuple(geo.index[sq] for sq in event.path)
+    f, t = path[0], path[-1]
+    if f == t or ((white | black) >> t) & 1:
+        raise ValueError(f"recorded move {'-'.join(event.path)} does not end on an empty square")
+    move_bits = (1 << f) | (1 << t)
+    if side == WHITE:
+        if not (white >> f) & 1:
+            raise ValueError(f"no white piece on {event.path[0]}")
+        white ^= move_bits
+    else:
+        if not (black >> f) & 1:
+            raise ValueError(f"no black piece on {event.path[0]}")
+        black ^= move_bits
+        rs = state.ruleset
+        k = state.moves_made[1] + 1
+        if (
+            rs.mirror_limit is not None
+            and (rs.mirror_window is None or k <= rs.mirror_window)
+            and is_copy(state, k, (f, t))
+        ):
+            copies += 1
+    return white, black, copies, path, 0
+
+
+def _turn_passed(state: UgolkiState, event: TurnPassed) -> _Turn:
+    return state.white, state.black, state.copies, (), state.passes_in_row + 1
+
+
+_EVOLVE: dict[type[Any], Callable[[UgolkiState, Any], _Turn]] = {
+    PieceMoved: _piece_moved,
+    TurnPassed: _turn_passed,
+}
+
 
 def evolve(state: UgolkiState, event: UgolkiEvent) -> UgolkiState:
     if state.result is not None:
@@ -18,37 +62,18 @@ def evolve(state: UgolkiState, event: UgolkiEvent) -> UgolkiState:
     side = state.side
     if event.seat != state.seats[side]:
         raise ValueError(f"recorded event for {event.seat!r} but {state.seats[side]!r} is to move")
-    geo = state.geo
-    white, black = state.white, state.black
-    copies = state.copies
-    if isinstance(event, PieceMoved):
-        path = tuple(geo.index[sq] for sq in event.path)
-        f, t = path[0], path[-1]
-        if f == t or ((white | black) >> t) & 1:
-            raise ValueError(f"recorded move {'-'.join(event.path)} does not end on an empty square")
-        move_bits = (1 << f) | (1 << t)
-        if side == WHITE:
-            if not (white >> f) & 1:
-                raise ValueError(f"no white piece on {event.path[0]}")
-            white ^= move_bits
-        else:
-            if not (black >> f) & 1:
-                raise ValueError(f"no black piece on {event.path[0]}")
-            black ^= move_bits
-            rs = state.ruleset
-            k = state.moves_made[1] + 1
-            if (
-                rs.mirror_limit is not None
-                and (rs.mirror_window is None or k <= rs.mirror_window)
-                and is_copy(state, k, (f, t))
-            ):
-                copies += 1
-        passes = 0
-    elif isinstance(event, TurnPassed):
-        path = ()
-        passes = state.passes_in_row + 1
-    else:  # pragma: no cover - the event union is closed
+    step = _EVOLVE.get(type(event))
+    if step is None:  # pragma: no cover - the event union is closed
         raise TypeError(f"not an ugolki event: {event!r}")
+    white, black, copies, path, passes = step(state, event)
+    return _after_turn(state, side, white, black, copies, path, passes)
+
+
+def _after_turn(
+    state: UgolkiState, side: int, white: int, black: int, copies: int, path: tuple[int, ...], passes: int
+) -> UgolkiState:
+    """The state after ``side``'s turn: the turn counted, the position recorded, the end rules."""
+    geo = state.geo
     made = (
         (state.moves_made[0] + 1, state.moves_made[1])
         if side == WHITE
@@ -180,6 +205,7 @@ def _repeated(state: UgolkiState) -> bool:
             return False
         last, middle, first = seen
         return all(
-            len(set(cycle)) == len(cycle) for cycle in (positions[first + 1 : middle], positions[middle + 1 : last])
+            len(set(cycle)) == len(cycle)
+            for cycle in (positions[first + 1 : middle], positions[middle + 1 : last])
         )
     return positions.count(key) >= 3

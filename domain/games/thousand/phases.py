@@ -115,11 +115,6 @@ def _never(b: B, i: int, command: Any) -> Rejected | None:
     raise AssertionError  # a phase that takes no command decides none
 
 
-def _idle(name: str) -> TPhase:
-    """A phase that takes no command and moves nobody (a server phase, the end of the match)."""
-    return Phase(name, (), _nobody, _nothing, _never)
-
-
 _PLAYED: dict[str, TPhase] = {
     "waiting": Phase("waiting", (Ready,), READY.movers, ready_moves, _ready),
     "next_deal": Phase("next_deal", (Ready,), movers, ready_moves, _next_deal),
@@ -133,10 +128,11 @@ _PLAYED: dict[str, TPhase] = {
     "contract": Phase("contract", (SetContract, WriteOff), movers, contract_moves, decide_contract),
     "play": Phase("play", (Play,), movers, play_moves, decide_play),
 }
+# The server phases and the end of the match take no command and move nobody; so does a table
+# whose seats the ruleset cannot deal to (``seat_problem``: "invalid").
 PHASES: dict[str, TPhase] = {
-    **{name: _PLAYED.get(name) or _idle(name) for name in get_args(PhaseName)},
-    # A table whose seats the ruleset cannot deal to (``seat_problem``): nobody moves.
-    "invalid": _idle("invalid"),
+    name: _PLAYED.get(name) or Phase(name, (), _nobody, _nothing, _never)
+    for name in (*get_args(PhaseName), "invalid")
 }
 
 

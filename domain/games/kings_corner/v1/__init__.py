@@ -1,13 +1,17 @@
 """Kings in the Corner under rules version kings-corner-1, frozen: the rules as they stood before
 the Decisions of 2026-12-01 (rules/kings-corner.md D1-D7), for folding and auditing matches stored
 under kings-corner-1 only.  Registered by version (``domain.games.registry.OLD_VERSIONS``), never
-offered for new matches.  Taken unchanged from the package before the kings-corner-2 corrections
-(commit 96b6e49) except for the imports and the ruleset checks of that version (``validation``).
+offered for new matches.
 
-The package follows the card-game shape of docs/architecture.md: ``state`` (state, phases),
-``rules`` (presets, point tables), ``deal`` (set-up, ``verify_chance``), ``legal``, ``decide``
-(one step per phase), ``phases`` (the phase table; ``decide``, ``legal_commands``, ``to_move``),
-``evolve``, ``scoring``, ``view`` and ``bots``.
+The package keeps only the code of that version that differs from the current package (commit
+96b6e49 before the kings-corner-2 corrections): the presets and point tables (``rules``, with
+``robinson`` and the floor of the corner-ace bonus), the ruleset checks (``validation``), the
+initial state, the decide steps, ``legal``'s DRAW / END_TURN checks and runs (a pending card checked
+in every phase), the phase table, ``evolve``, the round's scoring, the view and redaction (king
+penalties public, no resignations) and the computer players over its own legal moves.  Everything
+else (the state struct, the deal and ``verify_chance``, the placement and pile rules, ``outcome``,
+notation, the words) is imported from the current package, where it is identical; the golden logs
+of tests/golden/kings_corner_1 fail if a change there reaches kings-corner-1.
 """
 
 from __future__ import annotations
@@ -20,20 +24,17 @@ from contracts.games.kings_corner import (
     KingsCornerView,
 )
 from domain.core.decider import Decider, Preset
-from domain.games.kings_corner import words
+from domain.games.kings_corner import seat_names, words
+from domain.games.kings_corner.deal import verify_chance
+from domain.games.kings_corner.scoring import outcome
+from domain.games.kings_corner.state import KCState
 from domain.games.kings_corner.v1.bots import BOTS
-from domain.games.kings_corner.v1.deal import verify_chance
 from domain.games.kings_corner.v1.evolve import evolve
 from domain.games.kings_corner.v1.phases import decide, legal_commands, to_move
 from domain.games.kings_corner.v1.rules import DESCRIPTIONS, PRESETS
-from domain.games.kings_corner.v1.scoring import outcome
-from domain.games.kings_corner.v1.state import KCState, initial_state
+from domain.games.kings_corner.v1.state import initial_state
 from domain.games.kings_corner.v1.validation import ruleset_problem, seats_problem
 from domain.games.kings_corner.v1.view import hidden, redact, view
-
-
-def seat_names(n: int) -> tuple[str, ...]:
-    return tuple(f"p{i}" for i in range(1, n + 1))
 
 
 def validate(ruleset: KingsCornerRuleset, seats: int) -> str | None:

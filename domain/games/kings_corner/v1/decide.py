@@ -13,10 +13,8 @@ from typing import Any
 from contracts.envelope import Rejected
 from contracts.games.kings_corner import (
     CardPlayed,
-    CardsDrawn,
     DrawCard,
     KingsCornerCommand,
-    KingsCornerEvent,
     MoveKingPile,
     MovePile,
     PileMoved,
@@ -28,13 +26,11 @@ from contracts.games.kings_corner import (
     TurnEnded,
 )
 from domain.core.cardgame import lifecycle
-from domain.core.cardgame.builder import Builder
 from domain.core.cardgame.scoring import next_seat
-from domain.games.kings_corner.v1.deal import deal
-from domain.games.kings_corner.v1.legal import (
+from domain.games.kings_corner.deal import deal
+from domain.games.kings_corner.decide import B, _draw, _resolve
+from domain.games.kings_corner.legal import (
     build_of,
-    draw_problem,
-    end_turn_problem,
     fits,
     hand_plays,
     has_legal_action,
@@ -43,10 +39,9 @@ from domain.games.kings_corner.v1.legal import (
     place_problem,
     reject,
 )
+from domain.games.kings_corner.state import CROSS, FACTS, N_CROSS, SLOT_INDEX
+from domain.games.kings_corner.v1.legal import draw_problem, end_turn_problem
 from domain.games.kings_corner.v1.scoring import score_round
-from domain.games.kings_corner.v1.state import CROSS, FACTS, N_CROSS, SLOT_INDEX, CardFacts, KCState
-
-B = Builder[KCState, KingsCornerEvent]
 
 
 def decide_ready(b: B, i: int, command: KingsCornerCommand) -> Rejected | None:
@@ -86,13 +81,6 @@ def decide_play(b: B, i: int, command: KingsCornerCommand) -> Rejected | None:
     if s.current != i:
         return reject("not_your_turn", f"it is {s.seats[s.current]}'s turn")
     return _decide_action(b, i, command)
-
-
-def _draw(b: B, count: int, reason: Any) -> None:
-    s = b.state
-    got = s.stock[: min(count, len(s.stock))]
-    if got:
-        b.emit(CardsDrawn(seat=s.seats[s.current], cards=got, count=len(got), reason=reason))
 
 
 def _turn_start(b: B) -> None:
@@ -152,24 +140,6 @@ def _decide_action(b: B, i: int, command: Any) -> Rejected | None:
     )
     _end_turn(b, i, draw=draw)
     return None
-
-
-def _resolve(cid: str, as_card: str | None) -> CardFacts | Rejected:
-    f = FACTS[cid]
-    if f.joker:
-        if as_card is None:
-            return reject("joker_needs_declaration", "say which card the joker stands for (as_card)")
-        if (
-            not isinstance(as_card, str)
-            or as_card not in FACTS
-            or FACTS[as_card].joker
-            or FACTS[as_card].face != as_card
-        ):
-            return reject("bad_declaration", f"{as_card!r} is not a card a joker can stand for")
-        return FACTS[as_card]
-    if as_card is not None and as_card != cid:
-        return reject("bad_declaration", "only a joker is declared as another card")
-    return f
 
 
 def _play_card(b: B, i: int, command: PlayCard) -> Rejected | None:

@@ -3,10 +3,6 @@ events, including the events redacted for one seat: another seat's cards are ``?
 
 from __future__ import annotations
 
-from typing import Any
-
-import msgspec
-
 from contracts.games.kings_corner import (
     CardPlayed,
     CardsDrawn,
@@ -20,10 +16,9 @@ from contracts.games.kings_corner import (
 )
 from domain.core.cardgame import lifecycle
 from domain.core.cardgame.redact import remove_cards
-from domain.games.kings_corner.v1.legal import any_empty_slot_takes, eff
-from domain.games.kings_corner.v1.state import CORNERS, FACTS, N_CROSS, SLOT_INDEX, KCState
-
-_replace = msgspec.structs.replace
+from domain.games.kings_corner.evolve import _ace_done, _replace, _set
+from domain.games.kings_corner.legal import any_empty_slot_takes, eff
+from domain.games.kings_corner.state import CORNERS, FACTS, N_CROSS, SLOT_INDEX, KCState
 
 
 def _observe_kings(state: KCState) -> KCState:
@@ -36,16 +31,6 @@ def _observe_kings(state: KCState) -> KCState:
     if kings <= state.kings_seen:
         return state
     return _replace(state, kings_seen=state.kings_seen | kings)
-
-
-def _set(t: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
-    return t[:i] + (v,) + t[i + 1 :]
-
-
-def _ace_done(state: KCState, slot: int, pile: tuple[str, ...]) -> bool:
-    if slot < N_CROSS or state.ruleset.corner_ace_bonus == 0 or len(pile) != 13:
-        return False
-    return eff(state, pile[-1]).rank == 1
 
 
 def _new_turn(state: KCState, seat: int) -> KCState:

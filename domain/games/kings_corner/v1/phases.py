@@ -8,25 +8,20 @@ import msgspec
 from contracts.envelope import Rejected
 from contracts.games.kings_corner import (
     SLOTS,
-    DrawCard,
-    EndTurn,
     KingsCornerCommand,
     KingsCornerEvent,
-    MoveKingPile,
-    MovePile,
     PlayCard,
     PlayRun,
     Ready,
 )
 from domain.core.cardgame import lifecycle
 from domain.core.cardgame.phases import Phase, run
+from domain.games.kings_corner.legal import place_moves, reject
+from domain.games.kings_corner.phases import ACTIONS, KCPhase, _current
+from domain.games.kings_corner.state import SLOT_INDEX, STATUS, KCState
 from domain.games.kings_corner.v1.decide import decide_place, decide_play, decide_ready
 from domain.games.kings_corner.v1.evolve import evolve
-from domain.games.kings_corner.v1.legal import place_moves, play_moves, reject
-from domain.games.kings_corner.v1.state import SLOT_INDEX, STATUS, KCState
-
-KCPhase = Phase[KCState, KingsCornerCommand, KingsCornerEvent]
-ACTIONS: tuple[type, ...] = (DrawCard, PlayCard, PlayRun, MovePile, MoveKingPile, EndTurn)
+from domain.games.kings_corner.v1.legal import play_moves
 
 
 def _ready_movers(s: KCState) -> frozenset[int]:
@@ -35,10 +30,6 @@ def _ready_movers(s: KCState) -> frozenset[int]:
 
 def _ready_legal(s: KCState, i: int) -> tuple[KingsCornerCommand, ...]:
     return (Ready(),) if i in _ready_movers(s) else ()
-
-
-def _current(s: KCState) -> frozenset[int]:
-    return frozenset({s.current})
 
 
 def _nobody(s: KCState) -> frozenset[int]:

@@ -2,69 +2,19 @@
 
 from __future__ import annotations
 
-import msgspec
-
 from contracts.games.kings_corner import KingsCornerRuleset
-
-R = KingsCornerRuleset
-
-CARDGAMES_ZONE = R()  # the struct defaults are this preset (seed 003)
-PAGAT_CLASSIC = R(
-    max_players=6,
-    setup_cross_kings="manual",
-    draw_timing="end",
-    empty_cross_accepts="any",
-    king_pile_to_corner=True,
-    match_end="target",
-    match_end_value=50,
-)
-CLASSIC_CHIPS = msgspec.structs.replace(
-    PAGAT_CLASSIC,
-    settlement="chips",
-    ante=1,
-    idle_fee=1,
-    per_card=1,
-    per_king=10,
-    match_end="fixed_rounds",
-    match_end_value=5,
-    winner="highest_balance",
-)
-CLASSIC_POOL = msgspec.structs.replace(
-    PAGAT_CLASSIC,
-    scoring_table="COUNT",
-    settlement="pool",
-    ante=0,
-    idle_fee=1,
-    per_card=1,
-    per_king=1,
-    match_end="fixed_rounds",
-    match_end_value=5,
-    winner="highest_balance",
-)
-FAMILY_DRAW_FIRST = R(
-    max_players=4,
-    setup_cross_kings="manual",
-    draw_timing="start",
-    empty_cross_accepts="any",
-    king_pile_to_corner=True,
-    match_end="single_round",
-    match_end_value=1,
-)
-NEGATIVE_25 = msgspec.structs.replace(
-    PAGAT_CLASSIC, match_end_value=25, target_compare="strictly_exceed", score_sign="negative"
-)
-HIGH_COUNT_250 = msgspec.structs.replace(
+from domain.games.kings_corner.rules import (
+    _RANKS,
+    CARDGAMES_ZONE,
+    CLASSIC_CHIPS,
+    CLASSIC_POOL,
+    DRAW_TILL_PLAY,
+    FAMILY_DRAW_FIRST,
+    HIGH_COUNT_250,
     NEGATIVE_25,
-    scoring_table="A25_F10_PIP",
-    match_end_value=250,
-    target_compare="reach_or_exceed",
-    score_sign="positive",
+    PAGAT_CLASSIC,
+    _r,
 )
-DRAW_TILL_PLAY = msgspec.structs.replace(
-    PAGAT_CLASSIC, draw_timing="until_playable", optional_play=False, going_out="draw3_if_open_cross"
-)
-
-_r = msgspec.structs.replace
 
 PRESETS: dict[str, KingsCornerRuleset] = {
     # main presets (§4.2)
@@ -103,6 +53,7 @@ PRESETS: dict[str, KingsCornerRuleset] = {
     ),
 }
 
+
 DESCRIPTIONS: dict[str, str] = {
     "cardgames-zone": "cardgames.zone rules: 2-4 players, draw at turn start, cross kings to corners, "
     "no king on an empty cross slot, K 10 / other 1 over 3 rounds (1 or 5 by match_end_value)",
@@ -139,6 +90,7 @@ DESCRIPTIONS: dict[str, str] = {
     "robinson": "Robinson (provisional): cross piles built up in suit, corners down in suit, "
     "A-10 face value, J 11, Q 12, K 13",
 }
+
 
 # rank -> penalty per table (rules/kings-corner.md §4.1 point tables)
 _FACE = {"A": 1, "J": 11, "Q": 12, "K": 13}
@@ -178,5 +130,6 @@ _TABLES = {
     "A25_TF10_P5": _a25_tf10_p5,
     "ROBINSON": _pip,
 }
-_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+
+
 POINTS: dict[str, dict[str, int]] = {name: {r: f(r) for r in _RANKS} for name, f in _TABLES.items()}

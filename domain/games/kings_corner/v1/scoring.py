@@ -8,12 +8,10 @@ bonus), the chips or pool settlement, and whether the match is over with the pla
 from __future__ import annotations
 
 from contracts.games.kings_corner import RoundEnded, SeatResult
-from contracts.match import Outcome
 from domain.core import cards
-from domain.core.cardgame import lifecycle
 from domain.core.cardgame import scoring as kernel
+from domain.games.kings_corner.state import FACTS, KCState
 from domain.games.kings_corner.v1.rules import POINTS
-from domain.games.kings_corner.v1.state import FACTS, KCState
 
 
 def score_round(s: KCState, winner: int | None) -> RoundEnded:
@@ -101,15 +99,4 @@ def score_round(s: KCState, winner: int | None) -> RoundEnded:
         match_over=over,
         ranks=ranks,
         reason=reason,
-    )
-
-
-def outcome(state: KCState) -> Outcome | None:
-    if state.phase != lifecycle.OVER:
-        return None
-    return Outcome(
-        ranks=state.ranks,
-        scores=tuple(float(t) for t in state.totals),
-        reason=state.end_reason,
-        draw=len(set(state.ranks)) == 1,
     )

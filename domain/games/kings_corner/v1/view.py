@@ -8,41 +8,16 @@ import msgspec
 from contracts.games.kings_corner import (
     SLOTS,
     CardsDrawn,
-    DrawCard,
-    EndTurn,
-    KingsCornerCommand,
     KingsCornerEvent,
     KingsCornerView,
-    MoveKingPile,
-    MovePile,
-    PlayCard,
-    PlayRun,
-    Ready,
     RoundDealt,
     RoundSummary,
 )
 from domain.core import cards
 from domain.core.cardgame.redact import blank, blank_hands, hidden_hand
+from domain.games.kings_corner.state import STATUS, KCState
 from domain.games.kings_corner.v1.phases import legal_commands, to_move
-from domain.games.kings_corner.v1.state import STATUS, KCState
-
-
-def notation(cmd: KingsCornerCommand) -> str:
-    """Short text of a command, e.g. "QS>N", "9H,8S>E", "E>N", "N>>NE", "draw", "end", "ready"."""
-    if isinstance(cmd, PlayCard):
-        return f"{cmd.card}{'=' + cmd.as_card if cmd.as_card else ''}>{cmd.slot}"
-    if isinstance(cmd, PlayRun):
-        return f"{','.join(cmd.cards)}>{cmd.slot}"
-    if isinstance(cmd, MovePile):
-        return f"{cmd.from_slot}>{cmd.to_slot}"
-    if isinstance(cmd, MoveKingPile):
-        return f"{cmd.from_slot}>>{cmd.to_slot}"
-    if isinstance(cmd, DrawCard):
-        return "draw"
-    if isinstance(cmd, EndTurn):
-        return "end"
-    assert isinstance(cmd, Ready)
-    return "ready"
+from domain.games.kings_corner.view import notation
 
 
 def view(state: KCState, viewer: str | None) -> KingsCornerView:

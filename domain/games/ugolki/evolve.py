@@ -18,8 +18,7 @@ from .state import BLACK, WHITE, UgolkiState, position_key
 _Turn = tuple[int, int, int, tuple[int, ...], int]
 
 
-def _piece_moved(state: UgolkiState, event: PieceMoved) -> _Turn:
-    geo, side = state.geo, state.side
+def _piece_moved(state: UgolkiState, event: PieceMoved, geo: Geometry, side: int) -> _Turn:
     white, black = state.white, state.black
     copies = state.copies
     path = tuple(geo.index[sq] for sq in event.path)
@@ -46,11 +45,12 @@ def _piece_moved(state: UgolkiState, event: PieceMoved) -> _Turn:
     return white, black, copies, path, 0
 
 
-def _turn_passed(state: UgolkiState, event: TurnPassed) -> _Turn:
+def _turn_passed(state: UgolkiState, event: TurnPassed, geo: Geometry, side: int) -> _Turn:
     return state.white, state.black, state.copies, (), state.passes_in_row + 1
 
 
-_EVOLVE: dict[type[Any], Callable[[UgolkiState, Any], _Turn]] = {
+# The step of each event type: (state, event, geometry, side to move) -> the turn's effect.
+_EVOLVE: dict[type[Any], Callable[[UgolkiState, Any, Geometry, int], _Turn]] = {
     PieceMoved: _piece_moved,
     TurnPassed: _turn_passed,
 }
@@ -65,15 +65,8 @@ def evolve(state: UgolkiState, event: UgolkiEvent) -> UgolkiState:
     step = _EVOLVE.get(type(event))
     if step is None:  # pragma: no cover - the event union is closed
         raise TypeError(f"not an ugolki event: {event!r}")
-    white, black, copies, path, passes = step(state, event)
-    return _after_turn(state, side, white, black, copies, path, passes)
-
-
-def _after_turn(
-    state: UgolkiState, side: int, white: int, black: int, copies: int, path: tuple[int, ...], passes: int
-) -> UgolkiState:
-    """The state after ``side``'s turn: the turn counted, the position recorded, the end rules."""
     geo = state.geo
+    white, black, copies, path, passes = step(state, event, geo, side)
     made = (
         (state.moves_made[0] + 1, state.moves_made[1])
         if side == WHITE

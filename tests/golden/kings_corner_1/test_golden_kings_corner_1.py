@@ -178,6 +178,13 @@ def final_state_hash(state: Any) -> str:
     return hashlib.sha256(msgspec.json.encode({f: data[f] for f in fields})).hexdigest()
 
 
+def presets_hash() -> str:
+    """sha256 of kings-corner-1's presets: names in order, rulesets and descriptions (a stored match's
+    preset must stay known to the audit's re-decision of its creation)."""
+    presets = [[name, p.ruleset, p.description] for name, p in V1.presets.items()]
+    return hashlib.sha256(msgspec.json.encode([presets, V1.default_preset])).hexdigest()
+
+
 def summary(played: Played) -> dict[str, Any]:
     state = played.state
     out: dict[str, Any] = json.loads(
@@ -215,6 +222,10 @@ def test_the_golden_file_is_of_kings_corner_1_and_holds_every_match() -> None:
     assert golden["rules_version"] == VERSION == V1.rules_version
     assert set(golden["matches"]) == {_id(m) for m in MATCHES}
     assert len({m.preset for m in MATCHES}) == len(MATCHES) and {m.seats for m in MATCHES} == {2, 3, 4}
+
+
+def test_the_presets_of_kings_corner_1_stay_as_recorded() -> None:
+    assert presets_hash() == _golden()["presets_sha256"]
 
 
 @pytest.fixture(scope="module")
@@ -260,7 +271,11 @@ def test_the_stored_envelopes_audit_and_fold_to_the_same_end(match: Match) -> No
 
 if __name__ == "__main__":
     # The state fields of kings-corner-1 (its state struct as recorded); later fields stay empty.
-    out: dict[str, Any] = {"rules_version": VERSION, "state_fields": _golden()["state_fields"]}
+    out: dict[str, Any] = {
+        "rules_version": VERSION,
+        "state_fields": _golden()["state_fields"],
+        "presets_sha256": presets_hash(),
+    }
     out["matches"] = {_id(m): summary(play(m)) for m in MATCHES}
     GOLDEN.write_text(json.dumps(out, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
     print(GOLDEN.name, {k: v["decisions"] for k, v in out["matches"].items()}, file=sys.stderr)

@@ -7,7 +7,8 @@ The package keeps only the code of that version that differs from the current pa
 96b6e49 before the kings-corner-2 corrections): the presets and point tables (``rules``, with
 ``robinson`` and the floor of the corner-ace bonus), the ruleset checks (``validation``), the
 initial state, the decide steps, ``legal``'s DRAW / END_TURN checks and runs (a pending card checked
-in every phase), the phase table, ``evolve``, the round's scoring, the view and redaction (king
+in every phase), the phase table, ``evolve``'s deal, draw, turn-end and round-end steps, the
+round's scoring, the view and redaction (king
 penalties public, no resignations) and the computer players over its own legal moves.  Everything
 else (the state struct, the deal and ``verify_chance``, the placement and pile rules, ``outcome``,
 notation, the words) is imported from the current package, where it is identical; the golden logs

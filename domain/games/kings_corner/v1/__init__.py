@@ -3,16 +3,16 @@ the Decisions of 2026-12-01 (rules/kings-corner.md D1-D7), for folding and audit
 under kings-corner-1 only.  Registered by version (``domain.games.registry.OLD_VERSIONS``), never
 offered for new matches.
 
-The package keeps only the code of that version that differs from the current package (commit
-96b6e49 before the kings-corner-2 corrections): the presets and point tables (``rules``, with
-``robinson`` and the floor of the corner-ace bonus), the ruleset checks (``validation``), the
-initial state, the decide steps, ``legal``'s DRAW / END_TURN checks and runs (a pending card checked
-in every phase), the phase table, ``evolve``'s deal, draw, turn-end and round-end steps, the
-round's scoring, the view and redaction (king
-penalties public, no resignations) and the computer players over its own legal moves.  Everything
-else (the state struct, the deal and ``verify_chance``, the placement and pile rules, ``outcome``,
-notation, the words) is imported from the current package, where it is identical; the golden logs
-of tests/golden/kings_corner_1 fail if a change there reaches kings-corner-1.
+The package keeps only the code of that version (commit 96b6e49, before the kings-corner-2
+corrections) that differs from the current package: ``robinson`` and the point tables (``rules``),
+the ruleset checks (``validation``), the initial state, the decide steps, ``legal``'s DRAW /
+END_TURN checks and runs (a pending card checked in every phase), the phase table, ``evolve``'s
+deal, draw, turn-end and round-end steps, the round's scoring (the corner-ace bonus floored at 0),
+the view and redaction (king penalties public, no resignations) and the computer players over its
+own legal moves.  Everything else (the state struct, the other presets, the deal and
+``verify_chance``, the placement and pile rules, ``outcome``, notation, the words) is imported from
+the current package, where it is identical; the golden logs of tests/golden/kings_corner_1 fail if
+a change there reaches kings-corner-1.
 """
 
 from __future__ import annotations

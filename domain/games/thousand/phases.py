@@ -12,7 +12,7 @@ decision ends in one, but a game record's redeal waits in ``redeal`` for the rec
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import Any, get_args
+from typing import get_args
 
 from contracts.envelope import Rejected
 from contracts.games.thousand import (
@@ -33,7 +33,7 @@ from contracts.games.thousand import (
 )
 from domain.core.cardgame import lifecycle
 from domain.core.cardgame.builder import Builder
-from domain.core.cardgame.phases import Phase, Phases
+from domain.core.cardgame.phases import Phase, Phases, closed
 from domain.games.thousand.decide import (
     decide_auction,
     decide_blind,
@@ -103,18 +103,6 @@ def _next_deal(b: B, i: int, command: ThousandCommand) -> Rejected | None:
     return start_deal(b)
 
 
-def _nobody(s: TState) -> frozenset[int]:
-    return frozenset()
-
-
-def _nothing(s: TState, i: int) -> tuple[ThousandCommand, ...]:
-    return ()
-
-
-def _never(b: B, i: int, command: Any) -> Rejected | None:
-    raise AssertionError  # a phase that takes no command decides none
-
-
 _PLAYED: dict[str, TPhase] = {
     "waiting": Phase("waiting", (Ready,), READY.movers, ready_moves, _ready),
     "next_deal": Phase("next_deal", (Ready,), movers, ready_moves, _next_deal),
@@ -131,7 +119,7 @@ _PLAYED: dict[str, TPhase] = {
 # The server phases and the end of the match take no command and move nobody; so does a table
 # whose seats the ruleset cannot deal to (``seat_problem``: "invalid").
 PHASES: dict[str, TPhase] = {
-    name: _PLAYED.get(name) or Phase(name, (), _nobody, _nothing, _never)
+    name: _PLAYED.get(name) or closed(name)
     for name in (*get_args(PhaseName), "invalid")
 }
 

@@ -3,13 +3,41 @@
 A game's ``CONTRACT`` is the one place its message types are listed.  The game's Decider carries it
 (``domain.core.decider.Decider.contract``), and ``contracts.games.registry`` lists it for the codecs
 of services that decode a game's messages without importing its rules.
+
+Which games exist is declared once, here: ``BUILT_IN`` names the module of each game shipped
+with gamehall (``contracts/games/<module>.py`` and ``domain/games/<module>/``), and a game
+installed separately registers one entry point in the group ``gamehall.games``
+(``<game> = <package>``), whose package holds ``<package>.contract`` (``CONTRACT``) and
+``<package>.domain`` (``GAME``).  Both registries read ``game_modules()``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib.metadata import entry_points
 from typing import Any
+
+# The games shipped with gamehall, in the order they are listed; one module name each.
+BUILT_IN: tuple[str, ...] = ("ugolki", "kings_corner", "thousand", "farkle_flip", "kings_cup", "king")
+
+ENTRY_POINT_GROUP = "gamehall.games"
+
+
+@dataclass(frozen=True)
+class GameModules:
+    """Where one registered game lives: its contract module and its domain package."""
+
+    contract: str  # module with CONTRACT
+    domain: str  # package with GAME
+
+
+def game_modules() -> tuple[GameModules, ...]:
+    """Every registered game: the built-in ones, then each ``gamehall.games`` entry point."""
+    found = [GameModules(f"contracts.games.{m}", f"domain.games.{m}") for m in BUILT_IN]
+    for point in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda p: p.name):
+        found.append(GameModules(f"{point.value}.contract", f"{point.value}.domain"))
+    return tuple(found)
 
 
 @dataclass(frozen=True)

@@ -1,15 +1,26 @@
-"""Name -> contract of every game whose messages cross a process or are stored."""
+"""Name -> contract of every game whose messages cross a process or are stored.
+
+Derived from the one declaration of the games (``contracts.games.game_modules``: the built-in
+list and the ``gamehall.games`` entry points); nothing here names a game.
+"""
 
 from __future__ import annotations
 
-from contracts.games import GameContract
-from contracts.games.farkle_flip import CONTRACT as FARKLE_FLIP
-from contracts.games.king import CONTRACT as KING
-from contracts.games.kings_corner import CONTRACT as KINGS_CORNER
-from contracts.games.kings_cup import CONTRACT as KINGS_CUP
-from contracts.games.thousand import CONTRACT as THOUSAND
-from contracts.games.ugolki import CONTRACT as UGOLKI
+from importlib import import_module
 
-CONTRACTS: dict[str, GameContract] = {
-    c.name: c for c in (UGOLKI, KINGS_CORNER, THOUSAND, FARKLE_FLIP, KINGS_CUP, KING)
-}
+from contracts.games import GameContract, game_modules
+
+
+def _load() -> dict[str, GameContract]:
+    found: dict[str, GameContract] = {}
+    for where in game_modules():
+        contract = import_module(where.contract).CONTRACT
+        if not isinstance(contract, GameContract):
+            raise RuntimeError(f"{where.contract}.CONTRACT is not a GameContract")
+        if contract.name in found:
+            raise RuntimeError(f"two contracts are named {contract.name!r}")
+        found[contract.name] = contract
+    return found
+
+
+CONTRACTS: dict[str, GameContract] = _load()

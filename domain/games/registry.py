@@ -1,4 +1,7 @@
-"""Every registered game: (game, rules_version) -> Decider.  Adding a game is one line in ``_ALL``.
+"""Every registered game: (game, rules_version) -> Decider.
+
+The games are the ones ``contracts.games.game_modules`` declares (the built-in list and the
+``gamehall.games`` entry points): each one's domain package exports ``GAME``.
 
 Old rules versions stay registered (under their own ``rules_version``, in ``OLD_VERSIONS``) so
 old matches fold and audit with the rules they were played under; only the current version of each
@@ -9,21 +12,28 @@ Each Decider carries its contract, and the contract registry that the codecs rea
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Any
 
+from contracts.games import game_modules
 from contracts.games.registry import CONTRACTS
 from domain.core.decider import Decider
-from domain.games.farkle_flip import GAME as FARKLE_FLIP
-from domain.games.king import GAME as KING
-from domain.games.kings_corner import GAME as KINGS_CORNER
 from domain.games.kings_corner.v1 import GAME as KINGS_CORNER_1
-from domain.games.kings_cup import GAME as KINGS_CUP
-from domain.games.thousand import GAME as THOUSAND
-from domain.games.ugolki import GAME as UGOLKI
 
 Game = Decider[Any, Any, Any, Any, Any]
 
-_ALL: tuple[Game, ...] = (UGOLKI, KINGS_CORNER, THOUSAND, FARKLE_FLIP, KINGS_CUP, KING)
+
+def _load() -> tuple[Game, ...]:
+    found: list[Game] = []
+    for where in game_modules():
+        game = import_module(where.domain).GAME
+        if not isinstance(game, Decider):
+            raise RuntimeError(f"{where.domain}.GAME is not a Decider")
+        found.append(game)
+    return tuple(found)
+
+
+_ALL: tuple[Game, ...] = _load()
 
 # Frozen older rules versions, for folding and auditing the matches stored under them only.
 OLD_VERSIONS: tuple[Game, ...] = (KINGS_CORNER_1,)

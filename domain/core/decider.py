@@ -159,6 +159,9 @@ class Decider(Generic[S, C, E, V, R]):
     view_in: Callable[[S, Seat | None, Lang], V] | None = None
     # The game's title in Russian (English: ``title``).
     title_ru: str = ""
+    # The order the lobby lists the preset families in (English names); empty: the order of first
+    # appearance in ``presets``.
+    families: tuple[str, ...] = ()
     # A line of the match log for one event, as ``viewer`` may see it (None: a spectator), in
     # ``lang``, given the state before the event; None (the function or its result): no line.
     event_text: Callable[[S, E, Seat | None, Lang], str | None] | None = None

@@ -40,6 +40,7 @@ def test_every_game_declares_every_field(name: str) -> None:
             "phases",
             "draw_answer",
             "perft",
+            "families",
         )
         if field.name not in optional:
             assert getattr(game, field.name) not in (None, "", {}, ()), field.name

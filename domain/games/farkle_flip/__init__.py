@@ -17,13 +17,14 @@ from contracts.games.farkle_flip import (
     FarkleFlipRuleset,
     FarkleFlipView,
 )
-from domain.core.decider import Decider, Preset
+from domain.core.decider import Decider
 from domain.games.farkle_flip import words
 from domain.games.farkle_flip.bots import BOTS
 from domain.games.farkle_flip.deal import verify_chance
 from domain.games.farkle_flip.evolve import evolve
 from domain.games.farkle_flip.explain import end_text, rules_help
 from domain.games.farkle_flip.legal import canonical
+from domain.games.farkle_flip.lobby import LOBBY
 from domain.games.farkle_flip.phases import PHASED
 from domain.games.farkle_flip.record import RECORD
 from domain.games.farkle_flip.rules import DESCRIPTIONS, DESCRIPTIONS_RU, PRESETS
@@ -44,13 +45,12 @@ def validate(ruleset: FarkleFlipRuleset, seats: int) -> str | None:
 GAME: Decider[FFState, FarkleFlipCommand, FarkleFlipEvent, FarkleFlipView, FarkleFlipRuleset] = Decider(
     contract=CONTRACT,
     title="Farkle Flip",
+    title_ru="Farkle Flip",
     rules_version="farkle-flip-1",
     min_seats=2,
     max_seats=8,
     seat_names=seat_names,
-    presets={
-        name: Preset(ruleset, DESCRIPTIONS[name], DESCRIPTIONS_RU[name]) for name, ruleset in PRESETS.items()
-    },
+    presets=LOBBY.presets(PRESETS, DESCRIPTIONS, DESCRIPTIONS_RU),
     default_preset="farkle-flip-placeholder",
     validate=validate,
     chance=True,

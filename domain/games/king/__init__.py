@@ -12,12 +12,13 @@ and ``record`` (portable game records).
 from __future__ import annotations
 
 from contracts.games.king import CONTRACT, KingCommand, KingEvent, KingRuleset, KingView
-from domain.core.decider import Decider, Preset, auto_act
+from domain.core.decider import Decider, auto_act
 from domain.games.king import words
 from domain.games.king.bots import BOTS
 from domain.games.king.deal import initial_state, verify_chance
 from domain.games.king.evolve import evolve
 from domain.games.king.explain import end_text, rules_help
+from domain.games.king.lobby import LOBBY
 from domain.games.king.phases import PHASED, decide
 from domain.games.king.queries import abandon, hidden, outcome, timeout_command
 from domain.games.king.record import RECORD
@@ -38,11 +39,12 @@ def validate(ruleset: KingRuleset, seats: int) -> str | None:
 GAME: Decider[KingState, KingCommand, KingEvent, KingView, KingRuleset] = Decider(
     contract=CONTRACT,
     title="King (Кинг)",
+    title_ru="Кинг",
     rules_version="king-1",
     min_seats=3,
     max_seats=4,
     seat_names=seat_names,
-    presets={name: Preset(ruleset, DESCRIPTIONS[name], DESCRIPTIONS_RU[name]) for name, ruleset in PRESETS.items()},
+    presets=LOBBY.presets(PRESETS, DESCRIPTIONS, DESCRIPTIONS_RU),
     default_preset="king-4p-classic",
     validate=validate,
     chance=True,

@@ -15,13 +15,14 @@ from contracts.games.kings_corner import (
     KingsCornerRuleset,
     KingsCornerView,
 )
-from domain.core.decider import Decider, Preset
+from domain.core.decider import Decider
 from domain.games.kings_corner import words
 from domain.games.kings_corner.bots import BOTS
 from domain.games.kings_corner.deal import verify_chance
 from domain.games.kings_corner.decide import resign
 from domain.games.kings_corner.evolve import evolve
 from domain.games.kings_corner.explain import end_text, rules_help
+from domain.games.kings_corner.lobby import LOBBY
 from domain.games.kings_corner.phases import PHASED
 from domain.games.kings_corner.record import RECORD
 from domain.games.kings_corner.rules import DESCRIPTIONS, DESCRIPTIONS_RU, PRESETS, preset_problem
@@ -44,14 +45,14 @@ def validate(ruleset: KingsCornerRuleset, seats: int) -> str | None:
 GAME: Decider[KCState, KingsCornerCommand, KingsCornerEvent, KingsCornerView, KingsCornerRuleset] = Decider(
     contract=CONTRACT,
     title="Kings in the Corner",
+    title_ru="Короли в углах",
+    families=tuple(LOBBY.families),
     # kings-corner-2: the Decisions of 2026-12-01 (rules/kings-corner.md D1-D7)
     rules_version="kings-corner-2",
     min_seats=2,
     max_seats=10,  # 2-6 on one deck, up to 10 with two decks (cz-two-decks); each ruleset checks its own range
     seat_names=seat_names,
-    presets={
-        name: Preset(ruleset, DESCRIPTIONS[name], DESCRIPTIONS_RU[name]) for name, ruleset in PRESETS.items()
-    },
+    presets=LOBBY.presets(PRESETS, DESCRIPTIONS, DESCRIPTIONS_RU),
     default_preset="cardgames-zone",
     validate=validate,
     chance=True,

@@ -12,12 +12,13 @@ redaction, ``hidden``, notation) and ``bots``.
 from __future__ import annotations
 
 from contracts.games.kings_cup import CONTRACT, KingsCupCommand, KingsCupEvent, KingsCupRuleset, KingsCupView
-from domain.core.decider import Decider, Preset
+from domain.core.decider import Decider
 from domain.games.kings_cup import words
 from domain.games.kings_cup.bots import BOTS
 from domain.games.kings_cup.deal import verify_chance
 from domain.games.kings_cup.evolve import evolve
 from domain.games.kings_cup.explain import end_text, rules_help
+from domain.games.kings_cup.lobby import LOBBY
 from domain.games.kings_cup.phases import PHASED
 from domain.games.kings_cup.rules import DESCRIPTIONS, DESCRIPTIONS_RU, PRESETS
 from domain.games.kings_cup.scoring import outcome
@@ -36,11 +37,12 @@ def validate(ruleset: KingsCupRuleset, seats: int) -> str | None:
 GAME: Decider[CupState, KingsCupCommand, KingsCupEvent, KingsCupView, KingsCupRuleset] = Decider(
     contract=CONTRACT,
     title="Kings Cup (table helper)",
+    title_ru="Kings Cup (помощник для застолья)",
     rules_version="kings-cup-1",
     min_seats=2,
     max_seats=12,
     seat_names=seat_names,
-    presets={name: Preset(ruleset, DESCRIPTIONS[name], DESCRIPTIONS_RU[name]) for name, ruleset in PRESETS.items()},
+    presets=LOBBY.presets(PRESETS, DESCRIPTIONS, DESCRIPTIONS_RU),
     default_preset="kings-cup-neutral",
     validate=validate,
     chance=True,

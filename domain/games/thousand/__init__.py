@@ -16,11 +16,12 @@ from contracts.games.thousand import (
     ThousandRuleset,
     ThousandView,
 )
-from domain.core.decider import Bot, Decider, Preset, auto_act
+from domain.core.decider import Bot, Decider, auto_act
 from domain.games.thousand import bots, words
 from domain.games.thousand.deal import verify_chance
 from domain.games.thousand.evolve import evolve
 from domain.games.thousand.explain import end_text, rules_help
+from domain.games.thousand.lobby import LOBBY
 from domain.games.thousand.phases import PHASED, decide
 from domain.games.thousand.record import RECORD
 from domain.games.thousand.rules import DESCRIPTIONS, DESCRIPTIONS_RU, PRESETS
@@ -48,11 +49,12 @@ BOTS: dict[str, Bot[TState, ThousandCommand]] = {
 GAME: Decider[TState, ThousandCommand, ThousandEvent, ThousandView, ThousandRuleset] = Decider(
     contract=CONTRACT,
     title="1000 (Thousand)",
+    title_ru="Тысяча (1000)",
     rules_version="thousand-1",
     min_seats=3,
     max_seats=4,  # 4 only with sitout_4p (each ruleset checks its own count)
     seat_names=seat_names,
-    presets={name: Preset(ruleset, DESCRIPTIONS[name], DESCRIPTIONS_RU[name]) for name, ruleset in PRESETS.items()},
+    presets=LOBBY.presets(PRESETS, DESCRIPTIONS, DESCRIPTIONS_RU),
     default_preset="classic",
     validate=validate,
     chance=True,

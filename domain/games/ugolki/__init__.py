@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from contracts.games.ugolki import CONTRACT, MovePiece, UgolkiRuleset, UgolkiView
-from domain.core.decider import Decider, Preset, no_hidden
+from domain.core.decider import Decider, no_hidden
+from domain.games.ugolki.lobby import LOBBY
 
 from . import words
 from .bots import BOTS
@@ -36,11 +37,12 @@ def seat_names(n: int) -> tuple[str, ...]:
 GAME: Decider[UgolkiState, MovePiece, Any, UgolkiView, UgolkiRuleset] = Decider(
     contract=CONTRACT,
     title="Ugolki (corners)",
+    title_ru="Уголки",
     rules_version=RULES_VERSION,
     min_seats=2,
     max_seats=2,
     seat_names=seat_names,
-    presets={name: Preset(ruleset, DESCRIPTIONS[name], DESCRIPTIONS_RU[name]) for name, ruleset in PRESETS.items()},
+    presets=LOBBY.presets(PRESETS, DESCRIPTIONS, DESCRIPTIONS_RU),
     default_preset=DEFAULT_PRESET,
     validate=validate,
     chance=False,

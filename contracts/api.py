@@ -329,6 +329,9 @@ class GameInfo(BaseModel):
     default_bot: str
     families: list[str] = Field(description="The preset families, in the order the lobby shows them (lang).")
     presets: list[PresetInfo]
+    rejections: dict[str, str] = Field(
+        default_factory=dict, description="Each rejection code of the game -> its sentence, in lang."
+    )
 
 
 # ---- matches

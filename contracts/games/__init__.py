@@ -13,7 +13,7 @@ installed separately registers one entry point in the group ``gamehall.games``
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import Any
@@ -41,13 +41,41 @@ def game_modules() -> tuple[GameModules, ...]:
 
 
 @dataclass(frozen=True)
+class Sentence:
+    """What a code means, said to a player in English and in Russian."""
+
+    en: str
+    ru: str
+
+    def said(self, lang: str) -> str:
+        return self.ru or self.en if lang == "ru" else self.en
+
+
+@dataclass(frozen=True)
 class GameContract:
     name: str
     command_type: Any  # union of command structs
     event_type: Any  # union of event structs (current and old versions)
     view_type: Any
     ruleset_type: Any
-    rejection_codes: tuple[str, ...]  # every code the game's decide may answer
+    # every code the game's decide may answer -> its sentence (GET /api/games serves them)
+    rejections: Mapping[str, Sentence]
     # Old event versions decode to their own struct; ``upcast`` maps them to the current one.
     # None when every stored event version is current.
     upcast: Callable[[Any], Any] | None = None
+
+    def __post_init__(self) -> None:
+        for code, sentence in self.rejections.items():
+            if not (isinstance(sentence, Sentence) and sentence.en.strip() and sentence.ru.strip()):
+                raise ValueError(
+                    f"{self.name}: rejection code {code!r} needs its sentence in English and Russian"
+                )
+
+    @property
+    def rejection_codes(self) -> tuple[str, ...]:
+        """Every code the game's decide may answer."""
+        return tuple(self.rejections)
+
+    def rejection_text(self, lang: str = "en") -> dict[str, str]:
+        """Code -> its sentence in ``lang`` (``en`` or ``ru``)."""
+        return {code: sentence.said(lang) for code, sentence in self.rejections.items()}

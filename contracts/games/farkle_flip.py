@@ -16,7 +16,7 @@ from typing import Literal
 
 import msgspec
 
-from contracts.games import GameContract
+from contracts.games import GameContract, Sentence
 
 FARKLE = "F"
 FACES: tuple[str, ...] = ("1", "2", "3", "4", "5", "6")
@@ -343,29 +343,50 @@ class FarkleFlipView(msgspec.Struct, frozen=True, kw_only=True):
     sheet: tuple[ScoreRound, ...] = ()  # the score sheet, one row per round of turns
 
 
-FARKLE_FLIP_REJECTION_CODES: tuple[str, ...] = (
-    "malformed",
-    "not_your_turn",
-    "invalid_seats",
-    "seed_unavailable",
-    "not_dealing",
-    "already_ready",
-    "client_seed_too_long",
-    "game_not_active",
-    "card_pending",
-    "no_card_pending",
-    "piles_empty",
-    "no_such_seat",
-    "must_draw_first",
-    "bad_positions",
-    "unknown_pattern",
-    "pattern_mismatch",
-    "lost_group_needs_new_card",
-    "last_placed_required",
-    "below_entry",
-    "bad_deal",
-    "bad_action",  # a game record's action that cannot be read (rules/records.md)
-)
+# Every code the game's decide may answer, with its sentence in English and Russian (the page
+# says a refusal with it: GET /api/games).
+FARKLE_FLIP_REJECTIONS: dict[str, Sentence] = {
+    "malformed": Sentence("The request is not well formed.", "Запрос составлен неверно."),
+    "not_your_turn": Sentence("It is not your turn.", "Сейчас не ваш ход."),
+    "invalid_seats": Sentence(
+        "This number of players does not fit these rules.", "Такое число игроков не подходит к этим правилам."
+    ),
+    "seed_unavailable": Sentence(
+        "The deal cannot be made yet: try again.", "Раздать пока нельзя: попробуйте ещё раз."
+    ),
+    "not_dealing": Sentence(
+        "The next deal is not being prepared now.", "Следующая раздача сейчас не готовится."
+    ),
+    "already_ready": Sentence("You have already said you are ready.", "Вы уже сообщили о готовности."),
+    "client_seed_too_long": Sentence("The seed you sent is too long.", "Присланное зерно слишком длинное."),
+    "game_not_active": Sentence("The game is not in play.", "Игра сейчас не идёт."),
+    "card_pending": Sentence("Place the card you drew first.", "Сначала положите взятую карту."),
+    "no_card_pending": Sentence(
+        "You have no drawn card to place.", "У вас нет взятой карты, чтобы её положить."
+    ),
+    "piles_empty": Sentence("The piles are empty.", "Стопки пусты."),
+    "no_such_seat": Sentence("There is no such player at this table.", "За этим столом нет такого игрока."),
+    "must_draw_first": Sentence("Draw a card first.", "Сначала возьмите карту."),
+    "bad_positions": Sentence(
+        "Those positions on the grid are not valid.", "Эти позиции на поле недопустимы."
+    ),
+    "unknown_pattern": Sentence("There is no such combination.", "Такой комбинации нет."),
+    "pattern_mismatch": Sentence(
+        "Those cards do not make that combination.", "Эти карты не составляют эту комбинацию."
+    ),
+    "lost_group_needs_new_card": Sentence(
+        "A lost group needs a new card.", "Потерянной группе нужна новая карта."
+    ),
+    "last_placed_required": Sentence(
+        "Use the card you placed last.", "Используйте последнюю положенную карту."
+    ),
+    "below_entry": Sentence("Your score is below the entry threshold.", "Ваши очки ниже порога входа."),
+    "bad_deal": Sentence("The deal is not valid.", "Неверная раздача."),
+    "bad_action": Sentence(
+        "A recorded action could not be read.", "Записанное действие не удалось прочитать."
+    ),  # a game record's action that cannot be read (rules/records.md)
+}
+FARKLE_FLIP_REJECTION_CODES: tuple[str, ...] = tuple(FARKLE_FLIP_REJECTIONS)
 
 CONTRACT = GameContract(
     name="farkle-flip",
@@ -373,5 +394,5 @@ CONTRACT = GameContract(
     event_type=FarkleFlipEvent,
     view_type=FarkleFlipView,
     ruleset_type=FarkleFlipRuleset,
-    rejection_codes=FARKLE_FLIP_REJECTION_CODES,
+    rejections=FARKLE_FLIP_REJECTIONS,
 )

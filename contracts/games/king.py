@@ -13,7 +13,7 @@ from typing import Literal
 
 import msgspec
 
-from contracts.games import GameContract
+from contracts.games import GameContract, Sentence
 
 GameId = Literal[
     "NT", "NH", "NB", "NG", "NK", "NL", "NE", "PT", "PB", "PG", "PH", "PK", "PL", "PE", "HV", "TR", "AU", "OT"
@@ -408,34 +408,77 @@ class KingView(msgspec.Struct, frozen=True, kw_only=True):
     ranks: tuple[int, ...] = ()
 
 
-KING_REJECTION_CODES: tuple[str, ...] = (
-    "malformed",  # not a King command
-    "not_your_turn",  # the seat is not the one to act
-    "wrong_phase",  # the command does not belong to this phase of the deal
-    "invalid_seats",  # the ruleset cannot be played with these seats
-    "seed_unavailable",  # the server seed is not available to deal
-    "not_dealing",  # Ready outside the pause between deals
-    "already_ready",
-    "client_seed_too_long",
-    "not_in_list",  # ORDER: the game is not in the seat's remaining list
-    "must_order",  # PASS_ORDER by the last eligible seat
-    "trump_required",  # ORDER_ATOMIC(OT) without a suit, DECLARE SUIT without one, NAME_TRUMP(null)
-    "trump_not_allowed",  # a suit with a game that takes none
-    "option_not_allowed",  # DECLARE: the option is not in hvOptions
-    "buyout_too_low",  # OFFER_BUYOUT not above the best offer, or out of 1..handSize
-    "no_offer",  # ACCEPT_BUYOUT / REFUSE_BUYOUT with no offer
-    "bid_too_low",  # BID not above the high bid, out of 1..handSize, or the forced dealer's bid is not 1
-    "must_bid",  # PASS_BID by the forced dealer
-    "bad_discard",  # DISCARD: not two distinct cards of the hand
-    "scoring_discard",  # DISCARD of a card that scores in the ordered game (001:L158)
-    "card_not_in_hand",
-    "must_follow_suit",
-    "must_trump",
-    "must_overtrump",  # K5
-    "must_discard_king",  # §3.7b
-    "hearts_lead_banned",  # §3.7a
-    "trump_lead_restricted",  # §3.7c
-)
+# Every code the game's decide may answer, with its sentence in English and Russian (the page
+# says a refusal with it: GET /api/games).
+KING_REJECTIONS: dict[str, Sentence] = {
+    "malformed": Sentence(
+        "The request is not well formed.", "Запрос составлен неверно."
+    ),  # not a King command
+    "not_your_turn": Sentence("It is not your turn.", "Сейчас не ваш ход."),  # the seat is not the one to act
+    "wrong_phase": Sentence(
+        "That move does not belong to this part of the deal.", "Этот ход не относится к этой части раздачи."
+    ),  # the command does not belong to this phase of the deal
+    "invalid_seats": Sentence(
+        "This number of players does not fit these rules.", "Такое число игроков не подходит к этим правилам."
+    ),  # the ruleset cannot be played with these seats
+    "seed_unavailable": Sentence(
+        "The deal cannot be made yet: try again.", "Раздать пока нельзя: попробуйте ещё раз."
+    ),  # the server seed is not available to deal
+    "not_dealing": Sentence(
+        "The next deal is not being prepared now.", "Следующая раздача сейчас не готовится."
+    ),  # Ready outside the pause between deals
+    "already_ready": Sentence("You have already said you are ready.", "Вы уже сообщили о готовности."),
+    "client_seed_too_long": Sentence("The seed you sent is too long.", "Присланное зерно слишком длинное."),
+    "not_in_list": Sentence(
+        "That game is not left in your list.", "Этой игры в вашем списке больше нет."
+    ),  # ORDER: the game is not in the seat's remaining list
+    "must_order": Sentence(
+        "You are the last one: you must choose a game.", "Вы последний: нужно выбрать игру."
+    ),  # PASS_ORDER by the last eligible seat
+    "trump_required": Sentence(
+        "Name the trump suit.", "Назовите козырную масть."
+    ),  # ORDER_ATOMIC(OT) without a suit, DECLARE SUIT without one, NAME_TRUMP(null)
+    "trump_not_allowed": Sentence(
+        "This game takes no trump.", "В этой игре козыря нет."
+    ),  # a suit with a game that takes none
+    "option_not_allowed": Sentence(
+        "That option is not allowed in these rules.", "Этот вариант в этих правилах не разрешён."
+    ),  # DECLARE: the option is not in hvOptions
+    "buyout_too_low": Sentence(
+        "The buy-out offer must beat the best offer so far.",
+        "Предложение выкупа должно быть больше лучшего предложения.",
+    ),  # OFFER_BUYOUT not above the best offer, or out of 1..handSize
+    "no_offer": Sentence(
+        "There is no buy-out offer to answer.", "Предложения выкупа нет."
+    ),  # ACCEPT_BUYOUT / REFUSE_BUYOUT with no offer
+    "bid_too_low": Sentence(
+        "The bid must be higher than the current one.", "Ставка должна быть выше текущей."
+    ),  # BID not above the high bid, out of 1..handSize, or the forced dealer's bid is not 1
+    "must_bid": Sentence(
+        "As the dealer you must bid.", "Сдающий обязан назначить ставку."
+    ),  # PASS_BID by the forced dealer
+    "bad_discard": Sentence(
+        "Discard two different cards from your hand.", "Снесите две разные карты из своей руки."
+    ),  # DISCARD: not two distinct cards of the hand
+    "scoring_discard": Sentence(
+        "You may not discard a card that scores in this game.",
+        "Нельзя сносить карту, которая считается в этой игре.",
+    ),  # DISCARD of a card that scores in the ordered game (001:L158)
+    "card_not_in_hand": Sentence("That card is not in your hand.", "Этой карты нет у вас в руке."),
+    "must_follow_suit": Sentence("You must follow suit.", "Нужно ходить в масть."),
+    "must_trump": Sentence("You must play a trump.", "Нужно бить козырем."),
+    "must_overtrump": Sentence("You must play a higher trump.", "Нужно перебить старшим козырем."),  # K5
+    "must_discard_king": Sentence(
+        "You must discard the King of hearts.", "Вы должны снести червового короля."
+    ),  # §3.7b
+    "hearts_lead_banned": Sentence(
+        "You may not lead a heart now.", "Сейчас нельзя ходить с червей."
+    ),  # §3.7a
+    "trump_lead_restricted": Sentence(
+        "You may not lead a trump now.", "Сейчас нельзя ходить с козыря."
+    ),  # §3.7c
+}
+KING_REJECTION_CODES: tuple[str, ...] = tuple(KING_REJECTIONS)
 
 # ---------------------------------------------------------------- validation (§11.1, K6, K12)
 NO_TRUMP_GAMES: tuple[str, ...] = NEGATIVE_GAMES + MIRROR_GAMES
@@ -558,5 +601,5 @@ CONTRACT = GameContract(
     event_type=KingEvent,
     view_type=KingView,
     ruleset_type=KingRuleset,
-    rejection_codes=KING_REJECTION_CODES,
+    rejections=KING_REJECTIONS,
 )

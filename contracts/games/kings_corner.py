@@ -11,7 +11,7 @@ from typing import Literal
 
 import msgspec
 
-from contracts.games import GameContract
+from contracts.games import GameContract, Sentence
 
 Slot = Literal["N", "E", "S", "W", "NE", "SE", "SW", "NW"]
 CROSS_SLOTS: tuple[str, ...] = ("N", "E", "S", "W")
@@ -151,7 +151,9 @@ class MovePile(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     to_slot: Slot
 
 
-class MoveKingPile(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="kc_move_king_pile.v1"):
+class MoveKingPile(
+    msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="kc_move_king_pile.v1"
+):
     """A5: a cross pile with a king at its base into an empty corner."""
 
     from_slot: Slot
@@ -321,43 +323,72 @@ class KingsCornerView(msgspec.Struct, frozen=True, kw_only=True):
     result: str | None = None
 
 
-KINGS_CORNER_REJECTION_CODES: tuple[str, ...] = (
-    "malformed",
-    "not_your_turn",
-    "invalid_seats",
-    "seed_unavailable",
-    "not_dealing",
-    "already_ready",
-    "client_seed_too_long",
-    "round_not_active",
-    "card_not_in_hand",
-    "does_not_fit",
-    "pile_closed",
-    "corner_needs_king",
-    "no_king_on_empty_cross",
-    "empty_slot",
-    "same_slot",
-    "corner_pile_immovable",
-    "not_a_king_pile",
-    "corner_occupied",
-    "not_a_corner",
-    "not_a_cross_slot",
-    "king_pile_move_disabled",
-    "mixed_build",
-    "draw_not_allowed",
-    "stock_empty",
-    "must_play_first",
-    "play_available",
-    "kings_must_be_played",
-    "runs_disabled",
-    "bad_run",
-    "joker_needs_declaration",
-    "bad_declaration",
-    "card_barred",
-    "pending_placement",
-    "seat_out",
-    "bad_action",  # a game record's action that cannot be read (rules/records.md)
-)
+# Every code the game's decide may answer, with its sentence in English and Russian (the page
+# says a refusal with it: GET /api/games).
+KINGS_CORNER_REJECTIONS: dict[str, Sentence] = {
+    "malformed": Sentence("The request is not well formed.", "Запрос составлен неверно."),
+    "not_your_turn": Sentence("It is not your turn.", "Сейчас не ваш ход."),
+    "invalid_seats": Sentence(
+        "This number of players does not fit these rules.", "Такое число игроков не подходит к этим правилам."
+    ),
+    "seed_unavailable": Sentence(
+        "The deal cannot be made yet: try again.", "Раздать пока нельзя: попробуйте ещё раз."
+    ),
+    "not_dealing": Sentence(
+        "The next deal is not being prepared now.", "Следующая раздача сейчас не готовится."
+    ),
+    "already_ready": Sentence("You have already said you are ready.", "Вы уже сообщили о готовности."),
+    "client_seed_too_long": Sentence("The seed you sent is too long.", "Присланное зерно слишком длинное."),
+    "round_not_active": Sentence("The round is not in play.", "Раунд сейчас не идёт."),
+    "card_not_in_hand": Sentence("That card is not in your hand.", "Этой карты нет у вас в руке."),
+    "does_not_fit": Sentence("That card does not fit on that pile.", "Эта карта не подходит к этой стопке."),
+    "pile_closed": Sentence("That pile is closed.", "Эта стопка закрыта."),
+    "corner_needs_king": Sentence(
+        "Only a King may start a corner pile.", "Угловую стопку можно начать только с короля."
+    ),
+    "no_king_on_empty_cross": Sentence(
+        "A King may not go on an empty side place.", "Короля нельзя класть на пустое боковое место."
+    ),
+    "empty_slot": Sentence("There is nothing in that place.", "На этом месте ничего нет."),
+    "same_slot": Sentence("Choose two different places.", "Выберите два разных места."),
+    "corner_pile_immovable": Sentence("A corner pile cannot be moved.", "Угловую стопку переносить нельзя."),
+    "not_a_king_pile": Sentence(
+        "That pile does not start with a King.", "Эта стопка начинается не с короля."
+    ),
+    "corner_occupied": Sentence("That corner is already taken.", "Этот угол уже занят."),
+    "not_a_corner": Sentence("That place is not a corner.", "Это место не угол."),
+    "not_a_cross_slot": Sentence("That place is not a side place.", "Это место не боковое."),
+    "king_pile_move_disabled": Sentence(
+        "Moving a King's pile is off in these rules.", "Перенос стопки короля в этих правилах выключен."
+    ),
+    "mixed_build": Sentence(
+        "That pile may not be built in mixed order.", "Эту стопку нельзя строить вперемешку."
+    ),
+    "draw_not_allowed": Sentence("You may not draw now.", "Сейчас брать карту нельзя."),
+    "stock_empty": Sentence("The stock is empty.", "Колода пуста."),
+    "must_play_first": Sentence("Play a card first.", "Сначала сыграйте карту."),
+    "play_available": Sentence(
+        "You can still play a card, so you may not draw.", "У вас есть ход картой, брать нельзя."
+    ),
+    "kings_must_be_played": Sentence("Play your Kings first.", "Сначала выложите королей."),
+    "runs_disabled": Sentence(
+        "Runs are off in these rules.", "Последовательности в этих правилах выключены."
+    ),
+    "bad_run": Sentence("Those cards do not make a run.", "Эти карты не составляют последовательность."),
+    "joker_needs_declaration": Sentence(
+        "Say which card the joker stands for.", "Укажите, какую карту изображает джокер."
+    ),
+    "bad_declaration": Sentence(
+        "That card cannot stand for the joker here.", "Джокер не может изображать здесь эту карту."
+    ),
+    "card_barred": Sentence("That card may not be played now.", "Эту карту сейчас играть нельзя."),
+    "pending_placement": Sentence("Finish placing your card first.", "Сначала закончите выкладывать карту."),
+    "seat_out": Sentence("That player is out of the game.", "Этот игрок выбыл из игры."),
+    "bad_action": Sentence(
+        "A recorded action could not be read.", "Записанное действие не удалось прочитать."
+    ),  # a game record's action that cannot be read (rules/records.md)
+}
+KINGS_CORNER_REJECTION_CODES: tuple[str, ...] = tuple(KINGS_CORNER_REJECTIONS)
 
 CONTRACT = GameContract(
     name="kings-corner",
@@ -365,5 +396,5 @@ CONTRACT = GameContract(
     event_type=KingsCornerEvent,
     view_type=KingsCornerView,
     ruleset_type=KingsCornerRuleset,
-    rejection_codes=KINGS_CORNER_REJECTION_CODES,
+    rejections=KINGS_CORNER_REJECTIONS,
 )

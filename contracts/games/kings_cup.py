@@ -13,7 +13,7 @@ from typing import Literal
 
 import msgspec
 
-from contracts.games import GameContract
+from contracts.games import GameContract, Sentence
 
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
@@ -182,22 +182,31 @@ class KingsCupView(msgspec.Struct, frozen=True, kw_only=True):
     result: str | None = None
 
 
-KINGS_CUP_REJECTION_CODES: tuple[str, ...] = (
-    "malformed",
-    "not_your_turn",
-    "invalid_seats",
-    "seed_unavailable",
-    "not_dealing",
-    "already_ready",
-    "client_seed_too_long",
-    "game_not_active",
-    "answer_first",
-    "nothing_to_answer",
-    "no_such_seat",
-    "rule_too_long",
-    "empty_rule",
-    "no_such_rule",
-)
+# Every code the game's decide may answer, with its sentence in English and Russian (the page
+# says a refusal with it: GET /api/games).
+KINGS_CUP_REJECTIONS: dict[str, Sentence] = {
+    "malformed": Sentence("The request is not well formed.", "Запрос составлен неверно."),
+    "not_your_turn": Sentence("It is not your turn.", "Сейчас не ваш ход."),
+    "invalid_seats": Sentence(
+        "This number of players does not fit these rules.", "Такое число игроков не подходит к этим правилам."
+    ),
+    "seed_unavailable": Sentence(
+        "The deal cannot be made yet: try again.", "Раздать пока нельзя: попробуйте ещё раз."
+    ),
+    "not_dealing": Sentence(
+        "The next deal is not being prepared now.", "Следующая раздача сейчас не готовится."
+    ),
+    "already_ready": Sentence("You have already said you are ready.", "Вы уже сообщили о готовности."),
+    "client_seed_too_long": Sentence("The seed you sent is too long.", "Присланное зерно слишком длинное."),
+    "game_not_active": Sentence("The game is not in play.", "Игра сейчас не идёт."),
+    "answer_first": Sentence("Answer the pending question first.", "Сначала ответьте на заданный вопрос."),
+    "nothing_to_answer": Sentence("There is nothing to answer.", "Отвечать не на что."),
+    "no_such_seat": Sentence("There is no such player at this table.", "За этим столом нет такого игрока."),
+    "rule_too_long": Sentence("The rule is too long.", "Правило слишком длинное."),
+    "empty_rule": Sentence("Write the rule first.", "Сначала напишите правило."),
+    "no_such_rule": Sentence("There is no such rule.", "Такого правила нет."),
+}
+KINGS_CUP_REJECTION_CODES: tuple[str, ...] = tuple(KINGS_CUP_REJECTIONS)
 
 CONTRACT = GameContract(
     name="kings-cup",
@@ -205,5 +214,5 @@ CONTRACT = GameContract(
     event_type=KingsCupEvent,
     view_type=KingsCupView,
     ruleset_type=KingsCupRuleset,
-    rejection_codes=KINGS_CUP_REJECTION_CODES,
+    rejections=KINGS_CUP_REJECTIONS,
 )

@@ -14,7 +14,7 @@ from typing import Literal
 
 import msgspec
 
-from contracts.games import GameContract
+from contracts.games import GameContract, Sentence
 
 MarriageTable = Literal["H100_D80_C60_S40", "S100_H80_C60_D40", "S100_C80_H60_D40"]
 RedealReason = Literal["weak", "four_nines", "talon_low", "talon_nines"]
@@ -189,21 +189,29 @@ class Ready(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=Tru
     client_seed: str = ""
 
 
-class DeclareBlind(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True, tag="thousand_declare_blind.v1"):
+class DeclareBlind(
+    msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True, tag="thousand_declare_blind.v1"
+):
     """§2.14: bid 120 without looking at the hand (the seat left of the dealer, before seeing it)."""
 
 
-class DeclineBlind(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True, tag="thousand_decline_blind.v1"):
+class DeclineBlind(
+    msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True, tag="thousand_decline_blind.v1"
+):
     pass
 
 
-class ClaimRedeal(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True, tag="thousand_claim_redeal.v1"):
+class ClaimRedeal(
+    msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True, tag="thousand_claim_redeal.v1"
+):
     """§2.4: ``weak`` / ``four_nines`` (before bidding, or a defender after the passing), ``talon_low``."""
 
     reason: Literal["weak", "four_nines", "talon_low"]
 
 
-class KeepHand(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True, tag="thousand_keep_hand.v1"):
+class KeepHand(
+    msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True, tag="thousand_keep_hand.v1"
+):
     """Answer to a redeal window without a claim."""
 
 
@@ -215,18 +223,24 @@ class Pass(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True
     pass
 
 
-class GiveCards(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True, tag="thousand_give_cards.v1"):
+class GiveCards(
+    msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True, tag="thousand_give_cards.v1"
+):
     """§2.6: one card to each opponent: ``gifts`` maps each defender's seat to the card he gets."""
 
     gifts: dict[str, str]
     face_up: bool = False
 
 
-class SetContract(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True, tag="thousand_set_contract.v1"):
+class SetContract(
+    msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True, tag="thousand_set_contract.v1"
+):
     amount: int
 
 
-class WriteOff(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True, tag="thousand_write_off.v1"):
+class WriteOff(
+    msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True, tag="thousand_write_off.v1"
+):
     """§2.7: concede the deal before play (the amount is the winning bid)."""
 
 
@@ -485,39 +499,70 @@ class ThousandView(msgspec.Struct, frozen=True, kw_only=True):
     shortfall: dict[str, int] = {}  # at the end, what each loser lacks to the target (§2.16)
 
 
-THOUSAND_REJECTION_CODES: tuple[str, ...] = (
-    "malformed",
-    "not_your_turn",
-    "invalid_seats",
-    "seed_unavailable",
-    "not_dealing",
-    "already_ready",
-    "client_seed_too_long",
-    "wrong_phase",
-    "blind_not_offered",
-    "redeal_not_allowed",
-    "bid_not_multiple",
-    "bid_too_low",
-    "bid_not_next_step",
-    "bid_above_cap",
-    "bid_above_max",
-    "barrel_bid_too_low",
-    "must_pass",
-    "bad_gifts",
-    "card_not_in_hand",
-    "face_up_not_allowed",
-    "contract_too_low",
-    "contract_not_multiple",
-    "contract_above_cap",
-    "contract_above_max",
-    "raise_not_allowed",
-    "writeoff_not_allowed",
-    "must_follow_suit",
-    "must_trump",
-    "must_overtake",
-    "must_overtrump",
-    "bad_announcement",
-)
+# Every code the game's decide may answer, with its sentence in English and Russian (the page
+# says a refusal with it: GET /api/games).
+THOUSAND_REJECTIONS: dict[str, Sentence] = {
+    "malformed": Sentence("The request is not well formed.", "Запрос составлен неверно."),
+    "not_your_turn": Sentence("It is not your turn.", "Сейчас не ваш ход."),
+    "invalid_seats": Sentence(
+        "This number of players does not fit these rules.", "Такое число игроков не подходит к этим правилам."
+    ),
+    "seed_unavailable": Sentence(
+        "The deal cannot be made yet: try again.", "Раздать пока нельзя: попробуйте ещё раз."
+    ),
+    "not_dealing": Sentence(
+        "The next deal is not being prepared now.", "Следующая раздача сейчас не готовится."
+    ),
+    "already_ready": Sentence("You have already said you are ready.", "Вы уже сообщили о готовности."),
+    "client_seed_too_long": Sentence("The seed you sent is too long.", "Присланное зерно слишком длинное."),
+    "wrong_phase": Sentence(
+        "That move does not belong to this part of the deal.", "Этот ход не относится к этой части раздачи."
+    ),
+    "blind_not_offered": Sentence(
+        "A blind bid is not offered to you now.", "Ставка втёмную вам сейчас не предлагается."
+    ),
+    "redeal_not_allowed": Sentence("A redeal is not allowed now.", "Пересдача сейчас не разрешена."),
+    "bid_not_multiple": Sentence("The bid must go up in steps of 5.", "Ставка должна быть кратна 5."),
+    "bid_too_low": Sentence(
+        "The bid must be higher than the current one.", "Ставка должна быть выше текущей."
+    ),
+    "bid_not_next_step": Sentence("Bid the next step only.", "Можно назвать только следующую ставку."),
+    "bid_above_cap": Sentence(
+        "The bid is above the limit of your hand.", "Ставка выше предела для вашей руки."
+    ),
+    "bid_above_max": Sentence("The bid is above the maximum.", "Ставка выше максимальной."),
+    "barrel_bid_too_low": Sentence(
+        "Your bid is too low for a player on the barrel.", "Для игрока на бочке эта ставка слишком мала."
+    ),
+    "must_pass": Sentence("You must pass now.", "Сейчас нужно спасовать."),
+    "bad_gifts": Sentence(
+        "Give one card to each opponent, from your hand.", "Отдайте по одной карте из руки каждому сопернику."
+    ),
+    "card_not_in_hand": Sentence("That card is not in your hand.", "Этой карты нет у вас в руке."),
+    "face_up_not_allowed": Sentence(
+        "That card may not be shown face up.", "Эту карту нельзя показывать открытой."
+    ),
+    "contract_too_low": Sentence(
+        "The contract may not be lower than your bid.", "Заказ не может быть меньше вашей ставки."
+    ),
+    "contract_not_multiple": Sentence("The contract must be a multiple of 5.", "Заказ должен быть кратен 5."),
+    "contract_above_cap": Sentence(
+        "The contract is above the limit of your hand.", "Заказ выше предела для вашей руки."
+    ),
+    "contract_above_max": Sentence("The contract is above the maximum.", "Заказ выше максимального."),
+    "raise_not_allowed": Sentence("You may not raise the contract now.", "Сейчас повышать заказ нельзя."),
+    "writeoff_not_allowed": Sentence(
+        "You may not write off this deal now.", "Сейчас списать эту раздачу нельзя."
+    ),
+    "must_follow_suit": Sentence("You must follow suit.", "Нужно ходить в масть."),
+    "must_trump": Sentence("You must play a trump.", "Нужно бить козырем."),
+    "must_overtake": Sentence("You must play higher.", "Нужно перебить старшей картой."),
+    "must_overtrump": Sentence("You must play a higher trump.", "Нужно перебить старшим козырем."),
+    "bad_announcement": Sentence(
+        "That marriage cannot be announced now.", "Этот марьяж сейчас объявить нельзя."
+    ),
+}
+THOUSAND_REJECTION_CODES: tuple[str, ...] = tuple(THOUSAND_REJECTIONS)
 
 CONTRACT = GameContract(
     name="thousand",
@@ -525,5 +570,5 @@ CONTRACT = GameContract(
     event_type=ThousandEvent,
     view_type=ThousandView,
     ruleset_type=ThousandRuleset,
-    rejection_codes=THOUSAND_REJECTION_CODES,
+    rejections=THOUSAND_REJECTIONS,
 )

@@ -10,7 +10,7 @@ from typing import Literal
 
 import msgspec
 
-from contracts.games import GameContract
+from contracts.games import GameContract, Sentence
 
 Layout = Literal["SQ3", "BLK12", "SQ4", "TRI10", "TRI15"]
 Dirs = Literal["ORTH", "DIAG", "ALL8"]
@@ -119,25 +119,41 @@ class UgolkiView(msgspec.Struct, frozen=True, kw_only=True):
     last_move: tuple[str, ...] = ()  # every landing square of the last turn, from where it started
 
 
-UGOLKI_REJECTION_CODES: tuple[str, ...] = (
-    "malformed",
-    "not_your_turn",
-    "bad_notation",
-    "path_too_long",
-    "bad_square",
-    "no_own_piece",
-    "occupied",
-    "illegal_step",
-    "illegal_jump",
-    "returns_to_origin",
-    "no_such_move",
-    "anti_lock",
-    "mirror_limit",
-    "vrednyugi",
-    "target_home_lock",
-    "game_over",
-    "bad_action",  # a game record's action that cannot be read (rules/records.md)
-)
+# Every code the game's decide may answer, with its sentence in English and Russian (the page
+# says a refusal with it: GET /api/games).
+UGOLKI_REJECTIONS: dict[str, Sentence] = {
+    "malformed": Sentence("The request is not well formed.", "Запрос составлен неверно."),
+    "not_your_turn": Sentence("It is not your turn.", "Сейчас не ваш ход."),
+    "bad_notation": Sentence(
+        "The move is not written in a form the game reads.", "Ход записан в непонятной игре форме."
+    ),
+    "path_too_long": Sentence("That path of jumps is too long.", "Цепочка прыжков слишком длинная."),
+    "bad_square": Sentence("There is no such square on the board.", "На доске нет такого поля."),
+    "no_own_piece": Sentence("You have no piece on that square.", "На этом поле нет вашей шашки."),
+    "occupied": Sentence("That square is taken.", "Это поле занято."),
+    "illegal_step": Sentence("That step is not allowed.", "Такой шаг не разрешён."),
+    "illegal_jump": Sentence("That jump is not allowed.", "Такой прыжок не разрешён."),
+    "returns_to_origin": Sentence(
+        "The path returns to where it started.", "Путь возвращается в исходное поле."
+    ),
+    "no_such_move": Sentence("There is no such move.", "Такого хода нет."),
+    "anti_lock": Sentence(
+        "This move would lock the opponent's pieces in their home (anti-blocking rule).",
+        "Этот ход запирает шашки соперника в его доме (правило против блокировки).",
+    ),
+    "mirror_limit": Sentence(
+        "This move breaks the mirror-repetition limit.", "Этот ход нарушает предел зеркальных повторов."
+    ),
+    "vrednyugi": Sentence("This move breaks the vrednyugi rule.", "Этот ход нарушает правило «вреднюг»."),
+    "target_home_lock": Sentence(
+        "The pieces in the target home block this move.", "Шашки в доме соперника запрещают этот ход."
+    ),
+    "game_over": Sentence("The game is over.", "Игра окончена."),
+    "bad_action": Sentence(
+        "A recorded action could not be read.", "Записанное действие не удалось прочитать."
+    ),  # a game record's action that cannot be read (rules/records.md)
+}
+UGOLKI_REJECTION_CODES: tuple[str, ...] = tuple(UGOLKI_REJECTIONS)
 
 CONTRACT = GameContract(
     name="ugolki",
@@ -145,5 +161,5 @@ CONTRACT = GameContract(
     event_type=UgolkiEvent,
     view_type=UgolkiView,
     ruleset_type=UgolkiRuleset,
-    rejection_codes=UGOLKI_REJECTION_CODES,
+    rejections=UGOLKI_REJECTIONS,
 )

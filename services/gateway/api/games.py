@@ -45,6 +45,7 @@ def game_info(name: str, game: registry.Game, lang: Lang = DEFAULT_LANG) -> dict
             }
             for preset_name, p in game.presets.items()
         ],
+        "rejections": game.contract.rejection_text(lang),
     }
 
 

@@ -1,26 +1,26 @@
 // gamehall web client: lobby, live matches, replays, leaderboards.  Plain ES modules, no build step.
 import { api, tokens, prefs, account, accountToken, MatchSocket } from "./api.js";
-import { t, lang, setLang, translateStatic, formatDate, errorText, failure } from "./i18n.js";
+import { t, lang, setLang, translateStatic, formatDate, errorText, failure, addStrings } from "./i18n.js";
 import { TableLog, createTable, rulesHelpHtml, shownText, showAfterGame, showRulesHelp } from "./table.js";
 
-// One line per game: its renderer, web/games/<game>.js, exporting create(root, ctx) ->
-// {update(view), rejected()} (ctx is {seat, interactive, send(command), say(text, kind)}).  A
-// renderer draws the view and offers the view's legal_moves ({label, command}); the labels and
-// the log's lines are the server's words in the page's language; it knows no rules.  A game
-// without one is shown by
-// genericRenderer: its view as data, its legal moves as buttons.
-const RENDERERS = {
-  "ugolki": () => import("./games/ugolki.js"),
-  "kings-corner": () => import("./games/kings-corner.js"),
-  "king": () => import("./games/king.js"),
-  "thousand": () => import("./games/thousand.js"),
-  "farkle-flip": () => import("./games/farkle-flip.js"),
-  "kings-cup": () => import("./games/kings-cup.js"),
-};
+// A game's renderer is web/games/<game>.js, for every game GET /api/games lists (the page lists
+// no game itself), exporting create(root, ctx) -> {update(view), rejected()} (ctx is {seat,
+// interactive, send(command), say(text, kind)}).  A renderer draws the view and offers the view's
+// legal_moves ({label, command}); the labels and the log's lines are the server's words in the
+// page's language; it knows no rules.  A game without one is shown by genericRenderer: its view
+// as data, its legal moves as buttons.
+const loaded = new Map();
 
 async function rendererOf(game) {
-  const load = RENDERERS[game];
-  const mod = load ? await load() : {};
+  const listed = (await games().catch(() => [])).some((g) => g.game === game);
+  if (!listed) return { create: genericRenderer };
+  if (!loaded.has(game)) {
+    loaded.set(game, import(`./games/${encodeURIComponent(game)}.js`).catch((e) => {
+      if (!(e instanceof TypeError)) console.error(e); // a missing file: the generic renderer
+      return {};
+    }));
+  }
+  const mod = await loaded.get(game);
   return { create: mod.create || genericRenderer };
 }
 const app = document.getElementById("app");
@@ -35,9 +35,22 @@ async function games() {
   if (!catalogue || catalogue.lang !== lang()) {
     const asked = lang();
     const list = await api(`/api/games?lang=${asked}`);
+    addStrings({ [asked]: rejectionWords(list) });
     catalogue = { lang: asked, list };
   }
   return catalogue.list;
+}
+
+// Each game's rejection codes with their sentences (GET /api/games: rejections), as the
+// "code.<code>" words errorText() says.
+function rejectionWords(list) {
+  const words = {};
+  for (const g of list) {
+    for (const [code, sentence] of Object.entries(g.rejections || {})) {
+      words[`code.${code}`] = sentence;
+    }
+  }
+  return words;
 }
 
 function route() {

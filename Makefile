@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint unit integration e2e browser bench mutants fuzz probes install clean help
+.PHONY: run test lint unit integration e2e browser bench mutants fuzz probes docs install clean help
 
 help:
 	@echo "make run    - create .venv, install, start the whole stack (embedded nats-server + SQLite)"
@@ -15,6 +15,7 @@ help:
 	@echo "make unit | integration | e2e | browser - one folder of tests/ (ARGS='-k name' to narrow)"
 	@echo "make fuzz   - a long schemathesis run against the gateway's OpenAPI, and the WebSocket fuzz"
 	@echo "make probes - the hostile-client probes against the stack \`make run\` started (DATA=.gamehall)"
+	@echo "make docs   - write docs/api.md again from the registered games' contracts"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -75,6 +76,9 @@ probes: $(STAMP)
 # Mutation testing (mutmut) of the domain packages with their own tests; see docs/testing.md.
 mutants: $(STAMP)
 	bash scripts/mutants.sh $(PKG)
+
+docs: $(STAMP)
+	$(BIN)/python scripts/api_docs.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -27,7 +27,7 @@ def generator() -> ModuleType:
 def test_docs_api_md_is_up_to_date() -> None:
     gen = generator()
     text = (ROOT / "docs" / "api.md").read_text()
-    assert gen.updated(text) == text, "docs/api.md is out of date: run python scripts/api_docs.py"
+    assert gen.updated(text) == text, "docs/api.md is out of date: run make docs"
 
 
 def test_every_game_has_its_section_with_every_command_view_field_and_code() -> None:
@@ -47,4 +47,4 @@ def test_every_game_has_its_section_with_every_command_view_field_and_code() -> 
             assert f"`{code}`" in section, (name, code)
         for preset in game.presets:
             assert f"- `{preset}`:" in section, (name, preset)
-        assert "POST /api/matches  {" in section and "200 {\"type\": \"accepted.v1\"" in section, name
+        assert "POST /api/matches  {" in section and '200 {"type": "accepted.v1"' in section, name

@@ -365,6 +365,7 @@ class ContractView(msgspec.Struct, frozen=True, kw_only=True):
     king_discard: bool = False
     trump_lead_restriction: bool = False
     expected_sum: int = 0
+    notes: tuple[str, ...] = ()  # the deal's lead and discard restrictions in words, in the view's language
 
 
 class TrickView(msgspec.Struct, frozen=True, kw_only=True):
@@ -378,6 +379,7 @@ class AuctionEntry(msgspec.Struct, frozen=True, kw_only=True):
     seat: str
     action: str  # order, pass_order, offer_buyout, pass_buyout, accept, refuse, bid, pass_bid, declare
     value: str = ""
+    text: str = ""  # the entry in words, in the view's language ("buy for 2", «перекупить за 2»)
 
 
 class KingView(msgspec.Struct, frozen=True, kw_only=True):
@@ -406,6 +408,7 @@ class KingView(msgspec.Struct, frozen=True, kw_only=True):
     balance: int  # sum of the totals (the zero-sum check)
     zero_sum: bool
     ranks: tuple[int, ...] = ()
+    phase_text: str = ""  # the phase in words, in the view's language ("trading auction", «торговля»)
 
 
 # Every code the game's decide may answer, with its sentence in English and Russian (the page

@@ -34,7 +34,7 @@ from domain.games.king import scoring
 from domain.games.king.evolve import UNKNOWN
 from domain.games.king.queries import to_move
 from domain.games.king.state import KingState
-from domain.games.king.words import game_cost, game_name
+from domain.games.king.words import auction_text, contract_notes, game_cost, game_name, phase_text
 
 
 def notation(cmd: KingCommand) -> str:
@@ -96,6 +96,12 @@ def _contract_view(state: KingState, lang: Lang) -> ContractView | None:
         king_discard=c.king_discard,
         trump_lead_restriction=state.rules.trump_lead_restriction and c.trump is not None,
         expected_sum=scoring.expected_sum(state.rules, c, state.won) if c.game != "AU" or c.declared else 0,
+        notes=contract_notes(
+            c.hearts_lead_ban,
+            c.king_discard,
+            state.rules.trump_lead_restriction and c.trump is not None,
+            lang,
+        ),
     )
 
 
@@ -143,7 +149,11 @@ def view(state: KingState, viewer: str | None, lang: Lang = DEFAULT_LANG) -> Kin
         if in_deal
         else (),
         tricks_won={x: w for x, w in zip(seats, s.won, strict=True)} if in_deal else {},
-        auction=s.auction if in_deal else (),
+        auction=tuple(
+            msgspec.structs.replace(a, text=auction_text(a.action, a.value, lang)) for a in s.auction
+        )
+        if in_deal
+        else (),
         remaining={x: r for x, r in zip(seats, s.remaining, strict=True)} if s.remaining else {},
         sheet=s.sheet,
         compensation=dict(zip(seats, s.compensation, strict=True)),
@@ -151,6 +161,7 @@ def view(state: KingState, viewer: str | None, lang: Lang = DEFAULT_LANG) -> Kin
         balance=sum(s.totals),
         zero_sum=s.rules.zero_sum,
         ranks=s.ranks,
+        phase_text=phase_text(s.phase, lang),
     )
 
 

@@ -185,6 +185,22 @@ TABLE_WORDS = Words(
         "mv.decline": "decline (by the last)",
         "mv.bid": "bid {n}",
         "mv.discard": "discard {cards}",
+        "mv.pass_auto": "pass (automatic)",
+        "mv.accepted": "accept ({n})",
+        "phase.waiting": "waiting for every seat to be ready",
+        "phase.ordering": "ordering a game",
+        "phase.buyout": "buy-out offers",
+        "phase.buyout_answer": "the declarer answers the best offer",
+        "phase.declaring": "the declarer names the contract",
+        "phase.auction": "trading auction",
+        "phase.naming": "the high bidder names trumps",
+        "phase.discard": "the orderer discards two cards",
+        "phase.playing": "playing",
+        "phase.scored": "deal scored — ready for the next one",
+        "phase.finished": "match over",
+        "note.hearts_lead_ban": "no hearts lead while you hold another suit",
+        "note.king_discard": "void holder of K♥ must discard it",
+        "note.trump_lead": "only the declarer leads trumps",
         "ev.ready": "{seat} is ready",
         "ev.dealt": "deal {n}, dealer {dealer}",
         "ev.dealt_game": "deal {n} ({game}), dealer {dealer}",
@@ -219,6 +235,22 @@ TABLE_WORDS = Words(
         "mv.decline": "отказаться (по последней)",
         "mv.bid": "заказ {n}",
         "mv.discard": "снести {cards}",
+        "mv.pass_auto": "пас (автоматически)",
+        "mv.accepted": "уступает ({n})",
+        "phase.waiting": "ждём готовности всех игроков",
+        "phase.ordering": "заказ игры",
+        "phase.buyout": "предложения перекупить",
+        "phase.buyout_answer": "объявляющий отвечает на лучшее предложение",
+        "phase.declaring": "объявляющий называет игру",
+        "phase.auction": "торговля",
+        "phase.naming": "выигравший торговлю называет козырь",
+        "phase.discard": "заказавший сносит две карты",
+        "phase.playing": "розыгрыш",
+        "phase.scored": "сдача записана — готовы к следующей",
+        "phase.finished": "партия окончена",
+        "note.hearts_lead_ban": "нельзя ходить с червей, пока есть другие масти",
+        "note.king_discard": "у кого нет масти хода, обязан сбросить K♥",
+        "note.trump_lead": "с козыря ходит только объявляющий",
         "ev.ready": "{seat} готов",
         "ev.dealt": "сдача {n}, сдаёт {dealer}",
         "ev.dealt_game": "сдача {n} ({game}), сдаёт {dealer}",
@@ -286,6 +318,52 @@ def describe(cmd: Any, lang: Lang = DEFAULT_LANG) -> str:
         return say(lang, "mv.bid", n=cmd.tricks)
     assert isinstance(cmd, k.Discard)
     return say(lang, "mv.discard", cards=" ".join(cmd.cards))
+
+
+def auction_text(action: str, value: str, lang: Lang = DEFAULT_LANG) -> str:
+    """One entry of the deal's auction (rules/king.md §12.9) in words: "order NH", "pass (automatic)",
+    "buy for 2", "accept (2)", "trumps ♠", "bid 3"; game ids and card ids stay as the game writes them."""
+    say = TABLE_WORDS.say
+    if action == "order":
+        return say(lang, "mv.order", game=value)
+    if action == "pass_order":
+        return say(lang, "mv.pass_auto" if value == "automatic" else "mv.pass")
+    if action in ("pass_buyout", "pass_bid"):
+        return say(lang, "mv.pass")
+    if action == "offer_buyout":
+        return say(lang, "mv.buy_for", n=value)
+    if action == "accept":
+        return say(lang, "mv.accepted", n=value)
+    if action == "refuse":
+        return say(lang, "mv.refuse")
+    if action == "bid":
+        return say(lang, "mv.bid", n=value)
+    if action == "declare":
+        option, _, suit = value.partition(" ")
+        if option == "SUIT" and suit in SUIT_SIGNS:
+            return _option(lang, option, suit)
+        if option in _OPTIONS and not suit:
+            return _option(lang, option, None)
+        return value
+    return f"{action} {value}" if value else action
+
+
+def phase_text(phase: str, lang: Lang = DEFAULT_LANG) -> str:
+    """The phase of the deal in words ("trading auction", «торговля»); an unknown phase as its id."""
+    key = f"phase.{phase}"
+    return TABLE_WORDS.say(lang, key) if key in TABLE_WORDS.table[lang] else phase
+
+
+def contract_notes(
+    hearts_lead_ban: bool, king_discard: bool, trump_lead: bool, lang: Lang = DEFAULT_LANG
+) -> tuple[str, ...]:
+    """The deal's lead and discard restrictions in words, in the order the table lists them."""
+    flags = (
+        ("note.hearts_lead_ban", hearts_lead_ban),
+        ("note.king_discard", king_discard),
+        ("note.trump_lead", trump_lead),
+    )
+    return tuple(TABLE_WORDS.say(lang, key) for key, on in flags if on)
 
 
 def event_text_with(redact: Callable[[Any, str | None], Any]) -> Callable[..., str | None]:

@@ -22,6 +22,7 @@ Modules (each small, pure, documented; import what you use):
 - ``builder``: ``Builder``, the event builder of ``decide``: every emitted event is folded at
   once, so follow-ups (end of turn, automatic draws, scoring) are computed on the state they
   apply to.
+- ``fold``: ``by_type``, a game's ``evolve`` from its table of one fold per event type.
 - ``scoring``: round scoring helpers: hand values from a point table, running totals, targets
   (reach or strictly exceed), fixed rounds, elimination, places and standings.
 - ``tricks``: trick-taking (follow suit, trump duty, trick winner) for King and 1000.

@@ -25,6 +25,7 @@ from contracts.games.farkle_flip import (
     Stopped,
     TurnEnded,
 )
+from domain.core.cardgame.fold import by_type
 from domain.games.farkle_flip.state import Card, Combo, FFState
 
 _replace = msgspec.structs.replace
@@ -197,8 +198,4 @@ _EVOLVE: dict[type[Any], Callable[[FFState, Any], FFState]] = {
 }
 
 
-def evolve(state: FFState, event: FarkleFlipEvent) -> FFState:
-    step = _EVOLVE.get(type(event))
-    if step is None:
-        raise TypeError(f"not a Farkle Flip event: {type(event).__name__}")
-    return step(state, event)
+evolve: Callable[[FFState, FarkleFlipEvent], FFState] = by_type(_EVOLVE, "Farkle Flip")

@@ -34,6 +34,7 @@ from contracts.games.king import (
     TrickTaken,
 )
 from domain.core.cardgame import lifecycle
+from domain.core.cardgame.fold import by_type
 from domain.core.cardgame.redact import remove_cards
 from domain.games.king.state import Contract, KingState
 
@@ -340,9 +341,4 @@ _EVOLVE: dict[type, Callable[[KingState, Any], KingState]] = {
 }
 
 
-def evolve(state: KingState, event: KingEvent) -> KingState:
-    try:
-        fold = _EVOLVE[type(event)]
-    except KeyError:
-        raise TypeError(f"not a King event: {type(event).__name__}") from None
-    return fold(state, event)
+evolve: Callable[[KingState, KingEvent], KingState] = by_type(_EVOLVE, "King")

@@ -22,6 +22,7 @@ from contracts.games.kings_corner import (
     TurnEnded,
 )
 from domain.core.cardgame import lifecycle
+from domain.core.cardgame.fold import by_type
 from domain.core.cardgame.redact import UNKNOWN, is_known, remove_cards
 from domain.core.cardgame.scoring import next_seat
 from domain.games.kings_corner.legal import any_empty_slot_takes, eff
@@ -257,8 +258,4 @@ _EVOLVE: dict[type[Any], Callable[[KCState, Any], KCState]] = {
 }
 
 
-def evolve(state: KCState, event: KingsCornerEvent) -> KCState:
-    step = _EVOLVE.get(type(event))
-    if step is None:
-        raise TypeError(f"not a Kings in the Corner event: {type(event).__name__}")
-    return step(state, event)
+evolve: Callable[[KCState, KingsCornerEvent], KCState] = by_type(_EVOLVE, "Kings in the Corner")

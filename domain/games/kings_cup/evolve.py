@@ -19,6 +19,7 @@ from contracts.games.kings_cup import (
     SeatReady,
     TurnPassed,
 )
+from domain.core.cardgame.fold import by_type
 from domain.games.kings_cup.state import CupState
 
 _replace = msgspec.structs.replace
@@ -109,8 +110,4 @@ _EVOLVE: dict[type[Any], Callable[[CupState, Any], CupState]] = {
 }
 
 
-def evolve(state: CupState, event: KingsCupEvent) -> CupState:
-    step = _EVOLVE.get(type(event))
-    if step is None:
-        raise TypeError(f"not a Kings Cup event: {type(event).__name__}")
-    return step(state, event)
+evolve: Callable[[CupState, KingsCupEvent], CupState] = by_type(_EVOLVE, "Kings Cup")

@@ -34,6 +34,7 @@ from contracts.games.thousand import (
     WrittenOff,
 )
 from domain.core.cardgame import lifecycle
+from domain.core.cardgame.fold import by_type
 from domain.core.cardgame.redact import UNKNOWN, remove_cards
 from domain.games.thousand.legal import after_pass_window, before_bid_window, plain_forced, suit
 from domain.games.thousand.state import TState
@@ -359,8 +360,4 @@ _EVOLVE: dict[type[Any], Callable[[TState, Any], TState]] = {
 }
 
 
-def evolve(state: TState, event: ThousandEvent) -> TState:
-    fold = _EVOLVE.get(type(event))
-    if fold is None:
-        raise TypeError(f"not a 1000 event: {type(event).__name__}")
-    return fold(state, event)
+evolve: Callable[[TState, ThousandEvent], TState] = by_type(_EVOLVE, "1000")

@@ -11,7 +11,7 @@ import pytest
 
 from contracts.envelope import Rejected
 from domain.core import cards, rng
-from domain.core.cardgame import deal, lifecycle, phases, redact, scoring
+from domain.core.cardgame import deal, fold, lifecycle, phases, redact, scoring
 from domain.core.cardgame.builder import Builder
 
 SEED = bytes(range(32))
@@ -91,6 +91,18 @@ def test_a_phase_runs_its_step_on_a_builder() -> None:
     assert isinstance(rejected, Rejected) and rejected.code == "negative"
     assert PHASE.accepts(3) and not PHASE.accepts("3")
     assert PHASE.movers(3) == frozenset({1}) and PHASE.legal(3, 1) == (1, 2) and PHASE.legal(3, 0) == ()
+
+
+def test_by_type_folds_with_the_fold_of_the_exact_type() -> None:
+    class Flag(int):
+        pass
+
+    evolve = fold.by_type({int: _add, str: lambda s, e: s * len(e)}, "Counting")
+    assert evolve(10, 2) == 12 and evolve(3, "ab") == 6
+    with pytest.raises(TypeError, match=r"^not a Counting event: float$"):
+        evolve(1, 1.5)
+    with pytest.raises(TypeError, match=r"^not a Counting event: Flag$"):
+        evolve(1, Flag(1))
 
 
 # ---------------------------------------------------------------- dealing

@@ -18,6 +18,7 @@ from contracts.games.kings_corner import (
     TurnEnded,
 )
 from domain.core.cardgame import lifecycle
+from domain.core.cardgame.fold import by_type
 from domain.games.kings_corner.evolve import _pile_moved, _played, _replace, _seat_ready, _set
 from domain.games.kings_corner.legal import any_empty_slot_takes
 from domain.games.kings_corner.state import CORNERS, FACTS, KCState
@@ -151,8 +152,4 @@ _EVOLVE: dict[type[Any], Callable[[KCState, Any], KCState]] = {
 }
 
 
-def evolve(state: KCState, event: KingsCornerEvent) -> KCState:
-    step = _EVOLVE.get(type(event))
-    if step is None:
-        raise TypeError(f"not a Kings in the Corner event: {type(event).__name__}")
-    return step(state, event)
+evolve: Callable[[KCState, KingsCornerEvent], KCState] = by_type(_EVOLVE, "Kings in the Corner")

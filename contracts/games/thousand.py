@@ -453,6 +453,7 @@ class SheetLine(msgspec.Struct, frozen=True, kw_only=True):
     deltas: dict[str, int]
     scores: dict[str, int]
     marks: dict[str, tuple[str, ...]]
+    result_text: str = ""  # the result in words, in the view's language ("made", «сыграл»)
 
 
 class BarrelStatus(msgspec.Struct, frozen=True, kw_only=True):
@@ -497,6 +498,8 @@ class ThousandView(msgspec.Struct, frozen=True, kw_only=True):
     result: str | None = None
     winner: str | None = None
     shortfall: dict[str, int] = {}  # at the end, what each loser lacks to the target (§2.16)
+    phase_text: str = ""  # the phase in words, in the view's language ("auction", «торги»)
+    announcement_texts: tuple[str, ...] = ()  # each announcement in words with its value ("♥ marriage 100")
 
 
 # Every code the game's decide may answer, with its sentence in English and Russian (the page

@@ -4,14 +4,13 @@
 // ({label, command}); the page sends the listed command as it is and knows no rules.
 import { cardHtml, cardLabel, accessible, focusKey } from "../cards.js";
 import { shownText } from "../table.js";
-import { t, addStrings, has } from "../i18n.js";
+import { t, addStrings } from "../i18n.js";
 
-// This renderer's words (the Russian terms are the rules file's: торги, пас, прикуп, снос,
+// This renderer's words (the phase, the deals' results and the announcements are the server's, in
+// the page's language; the Russian terms are the rules file's: торги, пас, прикуп, снос,
 // марьяж, бочка, болт, втёмную, расписать, пересдача).
 addStrings({
   en: {
-    "th.phase.after_pass_window": "after pass window", "th.phase.auction": "auction", "th.phase.blind_offer": "blind offer", "th.phase.contract": "contract", "th.phase.deal_over": "deal over", "th.phase.finished": "finished", "th.phase.passing": "passing", "th.phase.play": "play", "th.phase.pre_auction": "pre auction", "th.phase.redeal": "redeal", "th.phase.redeal_window": "redeal window", "th.phase.talon_open": "talon open", "th.phase.talon_step": "talon step", "th.phase.talon_window": "talon window", "th.phase.waiting": "waiting",
-    "th.result.made": "made", "th.result.failed": "failed", "th.result.written_off": "written off",
     "th.you": "You: {move}…", "th.not_now": "{card} cannot be played now.", "th.not_your_turn": "It is not your turn.",
     "th.deal": "deal", "th.declarer": "declarer", "th.now": "now",
     "th.give_two": "Give two cards away", "th.pick_two": "— pick two cards in your hand.",
@@ -21,13 +20,10 @@ addStrings({
     "th.cards_tricks": "{cards} · {tricks}",
     "th.cards": { one: "{n} card", other: "{n} cards" }, "th.tricks": { one: "{n} trick", other: "{n} tricks" },
     "th.got": "got {card}", "th.talon": "talon", "th.last_trick": "last trick",
-    "th.four_aces": "four aces", "th.marriage": "{suit} marriage",
     "th.bid_box": "Bid", "th.contract_box": "Contract", "th.announce": "Announce",
     "th.no_cards": "no cards in hand",
   },
   ru: {
-    "th.phase.after_pass_window": "после передачи карт", "th.phase.auction": "торги", "th.phase.blind_offer": "предложение играть втёмную", "th.phase.contract": "назначение игры", "th.phase.deal_over": "раздача окончена", "th.phase.finished": "партия окончена", "th.phase.passing": "передача карт", "th.phase.play": "розыгрыш", "th.phase.pre_auction": "перед торгами", "th.phase.redeal": "пересдача", "th.phase.redeal_window": "можно потребовать пересдачу", "th.phase.talon_open": "прикуп открыт", "th.phase.talon_step": "прикуп", "th.phase.talon_window": "прикуп", "th.phase.waiting": "ожидание",
-    "th.result.made": "сыграл", "th.result.failed": "не сыграл", "th.result.written_off": "расписал",
     "th.you": "Вы: {move}…", "th.not_now": "{card} сейчас ходить нельзя.", "th.not_your_turn": "Сейчас не ваш ход.",
     "th.deal": "раздача", "th.declarer": "разыгрывающий", "th.now": "сейчас",
     "th.give_two": "Отдайте две карты", "th.pick_two": "— выберите две карты на руке.",
@@ -38,7 +34,6 @@ addStrings({
     "th.cards": { one: "{n} карта", few: "{n} карты", many: "{n} карт", other: "{n} карты" },
     "th.tricks": { one: "{n} взятка", few: "{n} взятки", many: "{n} взяток", other: "{n} взятки" },
     "th.got": "получено: {card}", "th.talon": "прикуп", "th.last_trick": "последняя взятка",
-    "th.four_aces": "четыре туза", "th.marriage": "марьяж {suit}",
     "th.bid_box": "Заказ", "th.contract_box": "Игра", "th.announce": "Объявить",
     "th.no_cards": "на руке нет карт",
   },
@@ -51,8 +46,6 @@ const MARKS = {
   attempts_exhausted: "↓3", falls_reset: "0", third_write_off: "W3", golden_restart: "↺",
 };
 const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
-// A code of the game (a deal's result, a redeal's reason, an announcement) in the page's language.
-const word = (prefix, code) => (has(`${prefix}${code}`) ? t(`${prefix}${code}`) : String(code ?? "").replaceAll("_", " "));
 const T = (c) => c.type.replace(/^thousand_/, "").replace(/\.v\d+$/, "");
 
 export function create(root, ctx) {
@@ -81,7 +74,7 @@ export function create(root, ctx) {
   function sheet(g, nm) {
     const seats = view.seats;
     const head = `<tr><th>${t("th.deal")}</th><th>${t("th.declarer")}</th>${seats.map((s) => `<th>${esc(nm[s])}</th>`).join("")}</tr>`;
-    const rows = g.sheet.map((d) => `<tr><td>${d.deal_no}</td><td>${esc(nm[d.declarer])} ${d.contract} <small>${esc(word("th.result.", d.result))}</small></td>${seats.map((s) =>
+    const rows = g.sheet.map((d) => `<tr><td>${d.deal_no}</td><td>${esc(nm[d.declarer])} ${d.contract} <small>${esc(d.result_text)}</small></td>${seats.map((s) =>
       `<td title="${(d.marks[s] || []).join(", ")}">${d.scores[s]} <small>(${d.deltas[s] >= 0 ? "+" : ""}${d.deltas[s]})</small> ${(d.marks[s] || []).map((m) => `<span class="mark" data-mark="${m}">${MARKS[m] || m}</span>`).join("")}</td>`).join("")}</tr>`).join("");
     const now = `<tr><th colspan="2">${t("th.now")}</th>${seats.map((s) => {
       const b = g.barrel[s];
@@ -113,7 +106,7 @@ export function create(root, ctx) {
     const others = view.seats.filter((s) => s !== ctx.seat);
     const focused = focusKey(el);
     el.innerHTML = `
-      <div class="kc-status">${t("th.status", { n: g.deal_no || "—", phase: has(`th.phase.${g.phase}`) ? t(`th.phase.${g.phase}`) : g.phase.replaceAll("_", " ") })}${g.golden ? t("th.golden") : ""}${g.dealer ? t("th.dealer", { who: esc(nm[g.dealer]) }) : ""}${g.sitout ? t("th.sits_out", { who: esc(nm[g.sitout]) }) : ""}${g.high_bid != null && g.phase === "auction" ? t("th.high_bid", { n: `<b>${g.high_bid}</b>`, who: esc(nm[g.high_seat]) }) : ""}${g.declarer ? t("th.declarer_is", { who: `<b>${esc(nm[g.declarer])}</b>`, n: `${g.contract}${g.blind ? t("th.blind_mark") : ""}` }) : ""}${g.trump ? t("th.trump", { suit: `<b class="trump">${SUIT[g.trump]}</b>` }) : ""}</div>
+      <div class="kc-status">${t("th.status", { n: g.deal_no || "—", phase: esc(g.phase_text) })}${g.golden ? t("th.golden") : ""}${g.dealer ? t("th.dealer", { who: esc(nm[g.dealer]) }) : ""}${g.sitout ? t("th.sits_out", { who: esc(nm[g.sitout]) }) : ""}${g.high_bid != null && g.phase === "auction" ? t("th.high_bid", { n: `<b>${g.high_bid}</b>`, who: esc(nm[g.high_seat]) }) : ""}${g.declarer ? t("th.declarer_is", { who: `<b>${esc(nm[g.declarer])}</b>`, n: `${g.contract}${g.blind ? t("th.blind_mark") : ""}` }) : ""}${g.trump ? t("th.trump", { suit: `<b class="trump">${SUIT[g.trump]}</b>` }) : ""}</div>
       <div class="opponents">${others.map((s) => `
         <div class="opponent ${view.to_move.includes(s) ? "to-move" : ""}" data-seat="${s}">
           <b>${esc(nm[s])}</b> <small>${s}</small><br>
@@ -127,7 +120,7 @@ export function create(root, ctx) {
         <div class="trick" id="trick">${g.trick.map(([s, c]) => `<div class="played"><small>${esc(nm[s])}</small>${cardHtml(c)}</div>`).join("")}</div>
         ${g.last_trick.length ? `<div class="last-trick"><small>${t("th.last_trick")}</small> ${g.last_trick.map(([, c]) => cardHtml(c)).join("")}</div>` : ""}
       </div>
-      ${g.announcements.length ? `<div class="announcements">${g.announcements.map(([s, k, v]) => `${esc(nm[s])}: ${k === "aces" ? t("th.four_aces") : t("th.marriage", { suit: SUIT[k] })} ${v}`).join(" · ")}</div>` : ""}
+      ${g.announcements.length ? `<div class="announcements">${g.announcements.map(([s], i) => `${esc(nm[s])}: ${esc((g.announcement_texts || [])[i])}`).join(" · ")}</div>` : ""}
       ${bids.length ? `<div class="bid-box" id="bid-box"><b>${t("th.bid_box")}</b> ${buttons(bids, nm, "primary")}</div>` : ""}
       ${contract.length && !gives.length ? `<div class="bid-box" id="contract-box"><b>${t("th.contract_box")}</b> ${buttons(contract, nm)}</div>` : ""}
       ${passBox}

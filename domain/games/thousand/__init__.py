@@ -68,6 +68,7 @@ GAME: Decider[TState, ThousandCommand, ThousandEvent, ThousandView, ThousandRule
     timeout=auto_act(decide, lowest_legal),
     outcome=outcome,
     view=view,
+    view_in=view,
     redact=redact,
     hidden=private_cards,
     describe=words.describe,

@@ -29,9 +29,11 @@ from contracts.games.thousand import (
     WriteOff,
 )
 from domain.core import cards
+from domain.core.words import DEFAULT_LANG, Lang
 from domain.games.thousand.phases import legal_commands, to_move
 from domain.games.thousand.rules import ORDER
 from domain.games.thousand.state import TState
+from domain.games.thousand.words import announcement_text, phase_text, result_text
 
 UNKNOWN = cards.UNKNOWN
 _ANN = {"none": "", "marriage": "+m", "aces": "+aces"}
@@ -65,7 +67,8 @@ def describe(cmd: ThousandCommand) -> str:
     return f"play:{cmd.card}{_ANN[cmd.announce]}"
 
 
-def view(state: TState, viewer: str | None) -> ThousandView:
+def view(state: TState, viewer: str | None, lang: Lang = DEFAULT_LANG) -> ThousandView:
+    """The table for ``viewer``; the phase, the sheet's results and the announcements in ``lang``."""
     s = state
     seats = s.seats
     me = seats.index(viewer) if viewer in seats else -1
@@ -96,6 +99,7 @@ def view(state: TState, viewer: str | None) -> ThousandView:
             deltas={x.seat: x.delta for x in d.seats},
             scores={x.seat: x.score for x in d.seats},
             marks={x.seat: x.marks for x in d.seats},
+            result_text=result_text(d.result, lang),
         )
         for d in s.sheet
     )
@@ -143,6 +147,8 @@ def view(state: TState, viewer: str | None) -> ThousandView:
             for j, x in enumerate(seats)
             if j != s.winner and s.phase == "finished" and s.rules.settlement_report == "shortfall"
         },
+        phase_text=phase_text(s.phase, lang),
+        announcement_texts=tuple(announcement_text(k, v, lang) for _, k, v in s.announced) if dealing else (),
     )
 
 

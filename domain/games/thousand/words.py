@@ -85,6 +85,23 @@ WORDS = Words(
         "reason.talon_nines": "nines in the talon",
         "ann.marriage": "marriage",
         "ann.aces": "ace marriage",
+        "phase.after_pass_window": "after pass window",
+        "phase.auction": "auction",
+        "phase.blind_offer": "blind offer",
+        "phase.contract": "contract",
+        "phase.deal_over": "deal over",
+        "phase.finished": "finished",
+        "phase.passing": "passing",
+        "phase.play": "play",
+        "phase.pre_auction": "pre auction",
+        "phase.redeal": "redeal",
+        "phase.redeal_window": "redeal window",
+        "phase.talon_open": "talon open",
+        "phase.talon_step": "talon step",
+        "phase.talon_window": "talon window",
+        "phase.waiting": "waiting",
+        "shown.aces": "four aces {value}",
+        "shown.marriage": "{suit} marriage {value}",
     },
     ru={
         "ready": "Сдать",
@@ -129,6 +146,23 @@ WORDS = Words(
         "reason.talon_nines": "девятки в прикупе",
         "ann.marriage": "марьяж",
         "ann.aces": "тузовый марьяж",
+        "phase.after_pass_window": "после передачи карт",
+        "phase.auction": "торги",
+        "phase.blind_offer": "предложение играть втёмную",
+        "phase.contract": "назначение игры",
+        "phase.deal_over": "раздача окончена",
+        "phase.finished": "партия окончена",
+        "phase.passing": "передача карт",
+        "phase.play": "розыгрыш",
+        "phase.pre_auction": "перед торгами",
+        "phase.redeal": "пересдача",
+        "phase.redeal_window": "можно потребовать пересдачу",
+        "phase.talon_open": "прикуп открыт",
+        "phase.talon_step": "прикуп",
+        "phase.talon_window": "прикуп",
+        "phase.waiting": "ожидание",
+        "shown.aces": "четыре туза {value}",
+        "shown.marriage": "марьяж {suit} {value}",
     },
 )
 
@@ -137,6 +171,26 @@ def _code(lang: Lang, prefix: str, code: str) -> str:
     """A code of the game (a result, a redeal's reason, an announcement) in ``lang``."""
     key = f"{prefix}.{code}"
     return WORDS.say(lang, key) if key in WORDS.table[lang] else code.replace("_", " ")
+
+
+def result_text(result: str, lang: Lang = DEFAULT_LANG) -> str:
+    """A deal's result on the score sheet in ``lang`` ("made", «сыграл»)."""
+    return _code(lang, "result", result)
+
+
+def phase_text(phase: str, lang: Lang = DEFAULT_LANG) -> str:
+    """The phase of the deal in ``lang`` ("auction", «торги»)."""
+    return _code(lang, "phase", phase)
+
+
+SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def announcement_text(kind: str, value: int, lang: Lang = DEFAULT_LANG) -> str:
+    """An announcement as the table shows it: "four aces 200", "♥ marriage 100" («марьяж ♥ 100»)."""
+    if kind == "aces":
+        return WORDS.say(lang, "shown.aces", value=value)
+    return WORDS.say(lang, "shown.marriage", suit=SUIT_SIGNS.get(kind, kind), value=value)
 
 
 def _card(card: str) -> str:

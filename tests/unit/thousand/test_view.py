@@ -187,6 +187,7 @@ def test_between_deals_the_sheet_and_the_scores_2_21_4() -> None:
             deltas={"p1": 60, "p2": -100, "p3": 60},
             scores={"p1": 60, "p2": -100, "p3": 60},
             marks={"p1": (), "p2": ("write_off",), "p3": ()},
+            result_text="written off",
         ),
     )
 

@@ -33,6 +33,7 @@ SCORED: Final = "scored"  # a round has been scored; the next deal waits for Rea
 OVER: Final = "over"  # the match is over
 BETWEEN_ROUNDS: frozenset[str] = frozenset({WAITING, SCORED})
 MAX_CLIENT_SEED: Final = 256  # characters
+SEED_TOO_LONG: Final = f"at most {MAX_CLIENT_SEED} characters"  # the detail of client_seed_too_long
 
 
 def active(out_round: Sequence[int]) -> tuple[int, ...]:
@@ -41,12 +42,17 @@ def active(out_round: Sequence[int]) -> tuple[int, ...]:
 
 
 def ready_problem(
-    phase: str, ready: Sequence[bool], out_round: Sequence[int], i: int, client_seed: str
+    phase: str,
+    ready: Sequence[bool],
+    out_round: Sequence[int],
+    i: int,
+    client_seed: str,
+    seed_too_long: str = SEED_TOO_LONG,
 ) -> Rejected | None:
     """Why seat ``i`` may not send Ready now, or None.
 
     Codes: ``not_dealing`` (not between rounds, or the seat is out), ``already_ready``,
-    ``client_seed_too_long``.
+    ``client_seed_too_long`` (with the detail ``seed_too_long``).
     """
     if phase not in BETWEEN_ROUNDS:
         return Rejected(code="not_dealing", detail="Ready is for the start of a round")
@@ -55,7 +61,7 @@ def ready_problem(
     if ready[i]:
         return Rejected(code="already_ready", detail="this seat is ready already")
     if len(client_seed) > MAX_CLIENT_SEED:
-        return Rejected(code="client_seed_too_long", detail=f"at most {MAX_CLIENT_SEED} characters")
+        return Rejected(code="client_seed_too_long", detail=seed_too_long)
     return None
 
 
@@ -110,7 +116,8 @@ class ReadyStep(Generic[S, E]):
 
     ``phase_of``, ``ready_of``, ``out_of`` and ``round_of`` read the state's phase, ready flags,
     ``out_round`` (default: nobody out) and round number (0 before the first deal; default: the
-    state's ``round_no``, 0 for a game without rounds).
+    state's ``round_no``, 0 for a game without rounds); ``seed_too_long`` is the detail of
+    ``client_seed_too_long``.
     ``phase(name, ready_type)`` is the ``Phase`` of a between-rounds phase that runs this step.
     """
 
@@ -120,10 +127,13 @@ class ReadyStep(Generic[S, E]):
     ready_of: Callable[[S], Sequence[bool]] = _ready_flags
     out_of: Callable[[S], Sequence[int]] = _all_play
     round_of: Callable[[S], int] = _round_no
+    seed_too_long: str = SEED_TOO_LONG
 
     def __call__(self, b: Builder[S, E], i: int, command: Any) -> Rejected | None:
         s = b.state
-        problem = ready_problem(self.phase_of(s), self.ready_of(s), self.out_of(s), i, command.client_seed)
+        problem = ready_problem(
+            self.phase_of(s), self.ready_of(s), self.out_of(s), i, command.client_seed, self.seed_too_long
+        )
         if problem is not None:
             return problem
         b.emit(self.ready_event(s, i, recorded_seed(self.round_of(s), command.client_seed)))

@@ -66,6 +66,17 @@ def nothing(state: Any, i: int) -> tuple[Any, ...]:
     return ()
 
 
+def current_seat(state: Any) -> frozenset[int]:
+    """``Phase.movers`` of a phase where one seat moves: the state's ``current`` seat index."""
+    return frozenset({state.current})
+
+
+def invalid_seats(state: Any) -> Rejected:
+    """The refusal of a table its ruleset cannot seat (``refusing("invalid", invalid_seats)``):
+    ``invalid_seats`` with the state's ``seat_problem``."""
+    return Rejected(code="invalid_seats", detail=state.seat_problem or "")
+
+
 def _takes_nothing(b: Any, i: int, command: Any) -> Rejected | None:  # pragma: no cover - never called
     raise AssertionError("a closed phase takes no command")
 
@@ -84,6 +95,18 @@ def refusing(name: str, refusal: Callable[[Any], Rejected]) -> Phase[Any, Any, A
         return refusal(b.state)
 
     return Phase(name, (object,), nobody, nothing, decide)
+
+
+def own_commands(commands: tuple[type[Any], ...], game_title: str) -> Callable[[Any], Rejected | None]:
+    """``Phases.screen`` of a game whose commands are ``commands``: any other is ``malformed``
+    ("not a <game_title> command: <type>") whoever sends it."""
+
+    def screen(command: Any) -> Rejected | None:
+        if isinstance(command, commands):
+            return None
+        return Rejected(code="malformed", detail=f"not a {game_title} command: {type(command).__name__}")
+
+    return screen
 
 
 def _phase_field(state: Any) -> str:

@@ -10,7 +10,6 @@ own: the kernel's ready lifecycle before the deal, the turn of one seat after it
 
 from __future__ import annotations
 
-from dataclasses import replace
 from operator import attrgetter
 
 from contracts.envelope import Rejected
@@ -27,7 +26,15 @@ from contracts.games.farkle_flip import (
 from domain.core.cardgame import deal as dealing
 from domain.core.cardgame import lifecycle
 from domain.core.cardgame.builder import Builder
-from domain.core.cardgame.phases import Phase, Phases, closed, refusing
+from domain.core.cardgame.phases import (
+    Phase,
+    Phases,
+    closed,
+    current_seat,
+    invalid_seats,
+    own_commands,
+    refusing,
+)
 from domain.games.farkle_flip.deal import deal
 from domain.games.farkle_flip.decide import decide_turn
 from domain.games.farkle_flip.evolve import evolve
@@ -44,32 +51,16 @@ READY: lifecycle.ReadyStep[FFState, FarkleFlipEvent] = lifecycle.ReadyStep(
     deal=lambda b: dealing.step(b, deal),
     phase_of=attrgetter("status"),
     round_of=lambda s: 0,
+    seed_too_long=f"client_seed is longer than {lifecycle.MAX_CLIENT_SEED} characters",
 )
 
 
-def _ready(b: B, i: int, command: Ready) -> Rejected | None:
-    problem = READY(b, i, command)
-    if problem is not None and problem.code == "client_seed_too_long":
-        return reject(
-            "client_seed_too_long", f"client_seed is longer than {lifecycle.MAX_CLIENT_SEED} characters"
-        )
-    return problem
-
-
-def _current(s: FFState) -> frozenset[int]:
-    return frozenset({s.current})
-
-
-def _refuse_seats(s: FFState) -> Rejected:
-    return reject("invalid_seats", s.seat_problem or "")
-
-
 PHASES: dict[str, FFPhase] = {
-    "waiting": replace(READY.phase("waiting", Ready), decide=_ready),
-    "playing": Phase("playing", (Draw, Place, Lock, Stop), _current, play_moves, decide_turn),
+    "waiting": READY.phase("waiting", Ready),
+    "playing": Phase("playing", (Draw, Place, Lock, Stop), current_seat, play_moves, decide_turn),
     "finished": closed("finished"),
     # A table whose seats the ruleset cannot deal to (``seat_problem``): nobody moves, all is refused.
-    "invalid": refusing("invalid", _refuse_seats),
+    "invalid": refusing("invalid", invalid_seats),
 }
 
 
@@ -83,15 +74,12 @@ def _refuse(s: FFState, command: FarkleFlipCommand) -> Rejected:
     return reject("game_not_active", f"the game is {s.status}")
 
 
-def _screen(command: FarkleFlipCommand) -> Rejected | None:
-    """A command that is not Farkle Flip's is ``malformed`` whoever sends it."""
-    if isinstance(command, COMMANDS):
-        return None
-    return reject("malformed", f"not a Farkle Flip command: {type(command).__name__}")
-
-
 PHASED: Phases[FFState, FarkleFlipCommand, FarkleFlipEvent] = Phases(
-    table=PHASES, evolve=evolve, phase_of=_phase_of, refuse=_refuse, screen=_screen
+    table=PHASES,
+    evolve=evolve,
+    phase_of=_phase_of,
+    refuse=_refuse,
+    screen=own_commands(COMMANDS, "Farkle Flip"),
 )
 decide = PHASED.decide
 legal_commands = PHASED.legal_commands

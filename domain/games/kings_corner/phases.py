@@ -22,7 +22,7 @@ from contracts.games.kings_corner import (
 from domain.core.cardgame import deal as dealing
 from domain.core.cardgame import lifecycle
 from domain.core.cardgame.builder import Builder
-from domain.core.cardgame.phases import Phase, Phases, closed, refusing
+from domain.core.cardgame.phases import Phase, Phases, closed, current_seat, invalid_seats, refusing
 from domain.games.kings_corner.deal import deal
 from domain.games.kings_corner.decide import decide_place, decide_play, turn_start
 from domain.games.kings_corner.evolve import evolve
@@ -45,26 +45,18 @@ READY: lifecycle.ReadyStep[KCState, KingsCornerEvent] = lifecycle.ReadyStep(
 )
 
 
-def _current(s: KCState) -> frozenset[int]:
-    return frozenset({s.current})
-
-
-def _refuse_seats(s: KCState) -> Rejected:
-    return reject("invalid_seats", s.seat_problem or "")
-
-
 PHASES: dict[str, KCPhase] = {
     "waiting": READY.phase("waiting", Ready),
     "play": Phase(
-        "play", ACTIONS, _current, lambda s, i: play_moves(s, i) if s.current == i else (), decide_play
+        "play", ACTIONS, current_seat, lambda s, i: play_moves(s, i) if s.current == i else (), decide_play
     ),
     "place": Phase(
-        "place", ACTIONS, _current, lambda s, i: place_moves(s, i) if s.current == i else (), decide_place
+        "place", ACTIONS, current_seat, lambda s, i: place_moves(s, i) if s.current == i else (), decide_place
     ),
     "scored": READY.phase("scored", Ready),
     "over": closed("over"),
     # A table whose seats the ruleset cannot deal to (``seat_problem``): nobody moves, all is refused.
-    "invalid": refusing("invalid", _refuse_seats),
+    "invalid": refusing("invalid", invalid_seats),
 }
 
 

@@ -9,7 +9,6 @@ own: the kernel's ready lifecycle before the spread, the drawer's turn after it.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from operator import attrgetter
 
 from contracts.envelope import Rejected
@@ -25,7 +24,15 @@ from contracts.games.kings_cup import (
 from domain.core.cardgame import deal as dealing
 from domain.core.cardgame import lifecycle
 from domain.core.cardgame.builder import Builder
-from domain.core.cardgame.phases import Phase, Phases, closed, refusing
+from domain.core.cardgame.phases import (
+    Phase,
+    Phases,
+    closed,
+    current_seat,
+    invalid_seats,
+    own_commands,
+    refusing,
+)
 from domain.games.kings_cup.deal import deal
 from domain.games.kings_cup.decide import decide_turn
 from domain.games.kings_cup.evolve import evolve
@@ -42,32 +49,16 @@ READY: lifecycle.ReadyStep[CupState, KingsCupEvent] = lifecycle.ReadyStep(
     deal=lambda b: dealing.step(b, deal),
     phase_of=attrgetter("status"),
     round_of=lambda s: 0,
+    seed_too_long=f"client_seed is longer than {lifecycle.MAX_CLIENT_SEED} characters",
 )
 
 
-def _ready(b: B, i: int, command: Ready) -> Rejected | None:
-    problem = READY(b, i, command)
-    if problem is not None and problem.code == "client_seed_too_long":
-        return reject(
-            "client_seed_too_long", f"client_seed is longer than {lifecycle.MAX_CLIENT_SEED} characters"
-        )
-    return problem
-
-
-def _current(s: CupState) -> frozenset[int]:
-    return frozenset({s.current})
-
-
-def _refuse_seats(s: CupState) -> Rejected:
-    return reject("invalid_seats", s.seat_problem or "")
-
-
 PHASES: dict[str, CupPhase] = {
-    "waiting": replace(READY.phase("waiting", Ready), decide=_ready),
-    "playing": Phase("playing", (DrawCard, ChooseSeat, MakeRule), _current, play_moves, decide_turn),
+    "waiting": READY.phase("waiting", Ready),
+    "playing": Phase("playing", (DrawCard, ChooseSeat, MakeRule), current_seat, play_moves, decide_turn),
     "finished": closed("finished"),
     # A table whose seats the ruleset does not take (``seat_problem``): nobody moves, all is refused.
-    "invalid": refusing("invalid", _refuse_seats),
+    "invalid": refusing("invalid", invalid_seats),
 }
 
 
@@ -81,15 +72,13 @@ def _refuse(s: CupState, command: KingsCupCommand) -> Rejected:
     return reject("game_not_active", f"the table is {s.status}")
 
 
-def _screen(command: KingsCupCommand) -> Rejected | None:
-    """A command that is not Kings Cup's is ``malformed`` whoever sends it."""
-    if isinstance(command, COMMANDS):
-        return None
-    return reject("malformed", f"not a Kings Cup command: {type(command).__name__}")
-
-
 PHASED: Phases[CupState, KingsCupCommand, KingsCupEvent] = Phases(
-    table=PHASES, evolve=evolve, phase_of=_phase_of, refuse=_refuse, screen=_screen, seat_word="table"
+    table=PHASES,
+    evolve=evolve,
+    phase_of=_phase_of,
+    refuse=_refuse,
+    screen=own_commands(COMMANDS, "Kings Cup"),
+    seat_word="table",
 )
 decide = PHASED.decide
 legal_commands = PHASED.legal_commands

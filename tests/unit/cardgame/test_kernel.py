@@ -93,6 +93,27 @@ def test_a_phase_runs_its_step_on_a_builder() -> None:
     assert PHASE.movers(3) == frozenset({1}) and PHASE.legal(3, 1) == (1, 2) and PHASE.legal(3, 0) == ()
 
 
+def test_ready_problem_says_a_games_own_detail_for_a_long_seed() -> None:
+    long = lifecycle.ready_problem("waiting", (False,), (0,), 0, "x" * 257, "too long")
+    assert isinstance(long, Rejected) and (long.code, long.detail) == ("client_seed_too_long", "too long")
+
+
+def test_own_commands_current_seat_and_invalid_seats() -> None:
+    screen = phases.own_commands((int,), "Counting")
+    assert screen(3) is None
+    assert screen("3") == Rejected(code="malformed", detail="not a Counting command: str")
+
+    class Table(msgspec.Struct, frozen=True):
+        current: int
+        seat_problem: str | None
+
+    assert phases.current_seat(Table(2, None)) == frozenset({2})
+    assert phases.invalid_seats(Table(0, "two seats at most")) == Rejected(
+        code="invalid_seats", detail="two seats at most"
+    )
+    assert phases.invalid_seats(Table(0, None)) == Rejected(code="invalid_seats", detail="")
+
+
 def test_by_type_folds_with_the_fold_of_the_exact_type() -> None:
     class Flag(int):
         pass

@@ -15,9 +15,9 @@ from contracts.games.kings_corner import (
     Ready,
 )
 from domain.core.cardgame import lifecycle
-from domain.core.cardgame.phases import Phase, run
+from domain.core.cardgame.phases import Phase, current_seat, run
 from domain.games.kings_corner.legal import place_moves, reject
-from domain.games.kings_corner.phases import ACTIONS, KCPhase, _current
+from domain.games.kings_corner.phases import ACTIONS, KCPhase
 from domain.games.kings_corner.state import SLOT_INDEX, STATUS, KCState
 from domain.games.kings_corner.v1.decide import decide_place, decide_play, decide_ready
 from domain.games.kings_corner.v1.evolve import evolve
@@ -47,10 +47,10 @@ def _refuse(b: object, i: int, command: KingsCornerCommand) -> Rejected | None:
 PHASES: dict[str, KCPhase] = {
     "waiting": Phase("waiting", (Ready,), _ready_movers, _ready_legal, decide_ready),
     "play": Phase(
-        "play", ACTIONS, _current, lambda s, i: play_moves(s, i) if s.current == i else (), decide_play
+        "play", ACTIONS, current_seat, lambda s, i: play_moves(s, i) if s.current == i else (), decide_play
     ),
     "place": Phase(
-        "place", ACTIONS, _current, lambda s, i: place_moves(s, i) if s.current == i else (), decide_place
+        "place", ACTIONS, current_seat, lambda s, i: place_moves(s, i) if s.current == i else (), decide_place
     ),
     "scored": Phase("scored", (Ready,), _ready_movers, _ready_legal, decide_ready),
     "over": Phase("over", (), _nobody, _nothing, _refuse),

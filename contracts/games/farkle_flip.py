@@ -341,6 +341,8 @@ class FarkleFlipView(msgspec.Struct, frozen=True, kw_only=True):
     ranks: tuple[int, ...] = ()
     result: str | None = None
     sheet: tuple[ScoreRound, ...] = ()  # the score sheet, one row per round of turns
+    status_text: str = ""  # the status in words, in the view's language ("playing", «игра»)
+    pattern_names: dict[str, str] = {}  # each scoring combination's name in the view's language
 
 
 # Every code the game's decide may answer, with its sentence in English and Russian (the page

@@ -321,6 +321,7 @@ class KingsCornerView(msgspec.Struct, frozen=True, kw_only=True):
     rounds: tuple[RoundSummary, ...] = ()
     legal: tuple[str, ...] = ()  # the viewer's legal commands in short notation
     result: str | None = None
+    status_text: str = ""  # the status in words, in the view's language ("round over", «раунд окончен»)
 
 
 # Every code the game's decide may answer, with its sentence in English and Russian (the page

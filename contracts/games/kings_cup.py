@@ -180,6 +180,7 @@ class KingsCupView(msgspec.Struct, frozen=True, kw_only=True):
     rules: tuple[StandingRule, ...]
     drawn: tuple[DrawnCard, ...]
     result: str | None = None
+    result_text: str = ""  # at the end, how it ended in words, in the view's language
 
 
 # Every code the game's decide may answer, with its sentence in English and Russian (the page

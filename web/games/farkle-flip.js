@@ -4,12 +4,12 @@
 // lists them ({label, command}); this renderer knows no rules.
 
 import { accessible, focusKey } from "../cards.js";
-import { t, addStrings, has } from "../i18n.js";
+import { t, addStrings } from "../i18n.js";
 
-// This renderer's words (the Russian terms are seed 004's: «попасть на табло», «карта Фаркла»).
+// This renderer's words (the status and the combinations' names are the server's, in the page's
+// language; the Russian terms are seed 004's: «попасть на табло», «карта Фаркла»).
 addStrings({
   en: {
-    "ff.state.waiting": "waiting", "ff.state.playing": "playing", "ff.state.finished": "finished",
     "ff.sheet": "Score sheet", "ff.round": "round", "ff.total": "total",
     "ff.banked": "banked",
     "ff.on_board_title": "on the board: the entry is made", "ff.on_board": "✓ on board",
@@ -30,10 +30,8 @@ addStrings({
     "ff.face": "{face}s {value}",
     "ff.farkle_at_bank": "Farkle card at a bank", "ff.each": "{value} each",
     "ff.you_play": "You play: {move}…",
-    "ff.pattern.three_of_a_kind": "three of a kind", "ff.pattern.four_of_a_kind": "four of a kind", "ff.pattern.five_of_a_kind": "five of a kind", "ff.pattern.six_of_a_kind": "six of a kind", "ff.pattern.straight": "straight", "ff.pattern.three_pairs": "three pairs", "ff.pattern.four_of_a_kind_and_a_pair": "four of a kind and a pair", "ff.pattern.two_triplets": "two triplets", "ff.pattern.single_1": "single 1", "ff.pattern.single_5": "single 5",
   },
   ru: {
-    "ff.state.waiting": "ожидание", "ff.state.playing": "игра", "ff.state.finished": "игра окончена",
     "ff.sheet": "Таблица очков", "ff.round": "круг", "ff.total": "итого",
     "ff.banked": "в банке",
     "ff.on_board_title": "на табло: вход сделан", "ff.on_board": "✓ на табло",
@@ -54,12 +52,8 @@ addStrings({
     "ff.face": "{face} — {value}",
     "ff.farkle_at_bank": "Карта Фаркла при банке", "ff.each": "по {value}",
     "ff.you_play": "Ваш ход: {move}…",
-    "ff.pattern.three_of_a_kind": "три одинаковых", "ff.pattern.four_of_a_kind": "четыре одинаковых", "ff.pattern.five_of_a_kind": "пять одинаковых", "ff.pattern.six_of_a_kind": "шесть одинаковых", "ff.pattern.straight": "стрит", "ff.pattern.three_pairs": "три пары", "ff.pattern.four_of_a_kind_and_a_pair": "четыре одинаковых и пара", "ff.pattern.two_triplets": "две тройки", "ff.pattern.single_1": "одиночная 1", "ff.pattern.single_5": "одиночная 5",
   },
 });
-
-// A scoring combination's name ("three of a kind", «три одинаковых»).
-const patternName = (p) => (has(`ff.pattern.${p}`) ? t(`ff.pattern.${p}`) : p.replaceAll("_", " "));
 
 const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 
@@ -119,11 +113,11 @@ export function create(root, ctx) {
         ${place.has(p.seat) ? `<button class="primary small" data-place="${p.seat}">${t("ff.place", { card: esc(g.pending) })}</button>` : ""}
       </div>`;
     }).join("");
-    const centre = g.centre.map((c) => `<div class="ff-combo">${c.cards.map((v) => cardHtml(v)).join("")}<small>${esc(patternName(c.pattern))} · ${c.value} · ${t("ff.from", { who: esc(c.owner) })}</small></div>`).join("");
+    const centre = g.centre.map((c) => `<div class="ff-combo">${c.cards.map((v) => cardHtml(v)).join("")}<small>${esc(g.pattern_names[c.pattern] ?? c.pattern)} · ${c.value} · ${t("ff.from", { who: esc(c.owner) })}</small></div>`).join("");
     const focused = focusKey(el);
     el.innerHTML = `
       <div class="ff-header ${g.scoring_official ? "" : "placeholder"}" id="ff-scoring">${esc(g.scoring_note)}</div>
-      <div class="kc-status">${t("ff.status", { status: has(`ff.state.${g.status}`) ? t(`ff.state.${g.status}`) : esc(g.status), who: `<b id="ff-turn">${g.current ? `${esc(names[g.current])} (${g.current})` : "—"}</b>`, target: g.target, entry: g.entry, draw: g.draw_pile, scored: g.scored_pile })}${g.set_aside.length ? t("ff.set_aside", { n: g.set_aside.length }) : ""}
+      <div class="kc-status">${t("ff.status", { status: esc(g.status_text), who: `<b id="ff-turn">${g.current ? `${esc(names[g.current])} (${g.current})` : "—"}</b>`, target: g.target, entry: g.entry, draw: g.draw_pile, scored: g.scored_pile })}${g.set_aside.length ? t("ff.set_aside", { n: g.set_aside.length }) : ""}
         ${g.final_trigger ? t("ff.final_round", { who: esc(g.final_trigger), target: g.target, left: g.final_round.map(esc).join(", ") }) : ""}</div>
       <div class="ff-centre"><b>${t("ff.centre")}</b> ${g.turn_total ? t("ff.this_turn", { n: g.turn_total }) : ""}<div class="ff-combos">${centre || `<span class="muted">${t("ff.empty")}</span>`}</div></div>
       ${g.pending ? `<p class="notice">${t("ff.drawn", { card: cardHtml(g.pending), targets: g.pending_targets.map(esc).join(", ") })}</p>` : ""}
@@ -136,7 +130,7 @@ export function create(root, ctx) {
       ${locks.length ? `<details class="legal"><summary>${t("ff.locks", { n: locks.length })}</summary><div class="legal-list">${locks.map((m, i) => `<button class="small" data-lock="${i}">${esc(m.label)}</button>`).join("")}</div></details>` : ""}
       ${sheet(g, view.seats, names)}
       <details class="rules"><summary>${t("ff.scoring_table", { name: esc(g.scoring_table) })}${g.scoring_official ? "" : t("ff.placeholder")}</summary>
-        <table>${g.patterns.map((p) => `<tr><th>${esc(patternName(p.name))}</th><td>${Object.keys(p.face_values).length ? Object.entries(p.face_values).map(([f, v]) => t("ff.face", { face: f, value: v })).join(", ") : p.value}</td></tr>`).join("")}
+        <table>${g.patterns.map((p) => `<tr><th>${esc(g.pattern_names[p.name] ?? p.name)}</th><td>${Object.keys(p.face_values).length ? Object.entries(p.face_values).map(([f, v]) => t("ff.face", { face: f, value: v })).join(", ") : p.value}</td></tr>`).join("")}
         <tr><th>${t("ff.farkle_at_bank")}</th><td>${t("ff.each", { value: g.farkle_value })}</td></tr></table></details>`;
     el.querySelectorAll("[data-pos]").forEach((c) => { c.onclick = () => clickCard(c.dataset.owner, Number(c.dataset.pos)); });
     el.querySelectorAll("[data-place]").forEach((b) => { b.onclick = () => send(place.get(b.dataset.place)); });

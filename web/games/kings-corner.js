@@ -4,13 +4,12 @@
 // move in the list; the page sends the listed command as it is and knows no rules.
 import { cardHtml, cardLabel, accessible, focusKey } from "../cards.js";
 import { shownText } from "../table.js";
-import { t, addStrings, has } from "../i18n.js";
+import { t, addStrings } from "../i18n.js";
 
 // This renderer's words (the Russian terms are seed 003's «Короли в углах»: колода, крест, угол,
 // стопка, раунд).
 addStrings({
   en: {
-    "kc.state.waiting": "waiting", "kc.state.playing": "playing", "kc.state.round_over": "round over", "kc.state.finished": "finished",
     "kc.you_play": "You play: {move}…",
     "kc.not_your_turn": "It is not your turn.",
     "kc.nowhere": "{card} cannot be played anywhere now.",
@@ -28,7 +27,6 @@ addStrings({
     "kc.player": "player", "kc.round_short": "R{n}", "kc.total": "total",
   },
   ru: {
-    "kc.state.waiting": "ожидание", "kc.state.playing": "игра", "kc.state.round_over": "раунд окончен", "kc.state.finished": "партия окончена",
     "kc.you_play": "Ваш ход: {move}…",
     "kc.not_your_turn": "Сейчас не ваш ход.",
     "kc.nowhere": "{card} сейчас некуда положить.",
@@ -141,7 +139,7 @@ export function create(root, ctx) {
     const picks = choices.map((m) => [m, moves.indexOf(m)]);
     const focused = focusKey(el);
     el.innerHTML = `
-      <div class="kc-status">${t("kc.status", { n: g.round_no || "—", status: has(`kc.state.${g.status}`) ? t(`kc.state.${g.status}`) : esc(g.status.replace("_", " ")), who: `<b id="kc-turn">${turnOf}</b>` })}${g.dealer ? t("kc.dealer", { who: esc(names[g.dealer]) }) : ""}${g.pot ? t("kc.pot", { n: g.pot }) : ""}</div>
+      <div class="kc-status">${t("kc.status", { n: g.round_no || "—", status: esc(g.status_text), who: `<b id="kc-turn">${turnOf}</b>` })}${g.dealer ? t("kc.dealer", { who: esc(names[g.dealer]) }) : ""}${g.pot ? t("kc.pot", { n: g.pot }) : ""}</div>
       <div class="opponents">${others.map((s) => `
         <div class="opponent ${g.current === s ? "to-move" : ""} ${g.eliminated.includes(s) ? "out" : ""}" data-seat="${s}">
           <b>${esc(names[s])}</b> <small>${s}</small><br>

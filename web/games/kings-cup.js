@@ -5,7 +5,7 @@
 import { cardHtml } from "../cards.js";
 import { t, addStrings } from "../i18n.js";
 
-// This renderer's words (the cards' rules and the notice are the server's).
+// This renderer's words (the cards' rules, the notice and how it ended are the server's).
 addStrings({
   en: {
     "kcup.status": "Table helper — nothing here is judged or rated · {rules} rules · turn: {who}",
@@ -17,8 +17,6 @@ addStrings({
     "kcup.rules": "Rules:",
     "kcup.nobody": "nobody",
     "kcup.none": "none",
-    "kcup.fourth_king": "The fourth King: the cup is theirs.",
-    "kcup.all_drawn": "Every card has been drawn.",
     "kcup.card_rules": "The card rules",
     "kcup.you": "You: {move}",
   },
@@ -32,8 +30,6 @@ addStrings({
     "kcup.rules": "Правила:",
     "kcup.nobody": "никто",
     "kcup.none": "нет",
-    "kcup.fourth_king": "Четвёртый король: кубок достаётся ему.",
-    "kcup.all_drawn": "Вытянуты все карты.",
     "kcup.card_rules": "Правила карт",
     "kcup.you": "Вы: {move}",
   },
@@ -73,7 +69,7 @@ export function create(root, ctx) {
       <div class="kc-actions">
         ${others.map((m, i) => `<button class="primary" data-move="${i}">${esc(m.label)}</button>`).join("")}
       </div>
-      ${g.status === "finished" ? `<p><b>${esc(g.result === "fourth_king" ? t("kcup.fourth_king") : t("kcup.all_drawn"))}</b></p>` : ""}
+      ${g.result_text ? `<p><b>${esc(g.result_text)}</b></p>` : ""}
       <details class="rules"><summary>${t("kcup.card_rules")}</summary><table>${Object.entries(g.card_rules).map(([r, c]) => `<tr><th>${r}</th><td><b>${esc(c.title)}</b> ${esc(c.text)}</td></tr>`).join("")}</table></details>`;
     el.querySelectorAll("[data-move]").forEach((b) => { b.onclick = () => { const m = others[Number(b.dataset.move)]; ctx.send(m.command); ctx.say(t("kcup.you", { move: m.label })); }; });
   }

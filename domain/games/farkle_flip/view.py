@@ -26,6 +26,7 @@ from domain.core.words import DEFAULT_LANG, Lang
 from domain.games.farkle_flip.explain import scoring_note_in
 from domain.games.farkle_flip.phases import to_move
 from domain.games.farkle_flip.state import FFState
+from domain.games.farkle_flip.words import pattern_name, status_text
 
 
 def describe(cmd: FarkleFlipCommand) -> str:
@@ -90,6 +91,11 @@ def view(state: FFState, viewer: str | None, lang: Lang = DEFAULT_LANG) -> Farkl
         ranks=state.ranks,
         result=state.end_reason or None,
         sheet=score_sheet(state),
+        status_text=status_text(lang, state.status),
+        pattern_names={
+            p: pattern_name(lang, p)
+            for p in (*(x.name for x in rules.patterns), *(c.pattern for c in state.centre))
+        },
     )
 
 

@@ -69,6 +69,9 @@ WORDS = Words(
         "end.final_round": "the final round is played",
         "end.piles_empty": "the piles are empty",
         **{f"pattern.{p}": p.replace("_", " ") for p in PATTERNS},
+        "status.waiting": "waiting",
+        "status.playing": "playing",
+        "status.finished": "finished",
         "pattern.four_of_a_kind_and_a_pair": "four of a kind and a pair",
     },
     ru={
@@ -96,6 +99,9 @@ WORDS = Words(
         "ev.over": "игра окончена ({reason})",
         "end.final_round": "сыгран последний круг",
         "end.piles_empty": "стопки кончились",
+        "status.waiting": "ожидание",
+        "status.playing": "игра",
+        "status.finished": "игра окончена",
         "pattern.three_of_a_kind": "три одинаковых",
         "pattern.four_of_a_kind": "четыре одинаковых",
         "pattern.five_of_a_kind": "пять одинаковых",
@@ -108,6 +114,12 @@ WORDS = Words(
         "pattern.single_5": "одиночная 5",
     },
 )
+
+
+def status_text(lang: Lang, status: str) -> str:
+    """The table's status in ``lang`` ("playing", «игра»)."""
+    key = f"status.{status}"
+    return WORDS.say(lang, key) if key in WORDS.table[lang] else status
 
 
 def pattern_name(lang: Lang, pattern: str) -> str:

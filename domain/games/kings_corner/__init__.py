@@ -65,6 +65,7 @@ GAME: Decider[KCState, KingsCornerCommand, KingsCornerEvent, KingsCornerView, Ki
     phases=PHASED,
     outcome=outcome,
     view=view,
+    view_in=view,
     redact=redact,
     hidden=hidden,
     describe=words.describe,

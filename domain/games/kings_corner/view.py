@@ -24,8 +24,10 @@ from contracts.games.kings_corner import (
 )
 from domain.core import cards
 from domain.core.cardgame.redact import blank, blank_hands, hidden_hand
+from domain.core.words import DEFAULT_LANG, Lang
 from domain.games.kings_corner.phases import legal_commands, to_move
 from domain.games.kings_corner.state import STATUS, KCState
+from domain.games.kings_corner.words import status_text
 
 
 def notation(cmd: KingsCornerCommand) -> str:
@@ -46,7 +48,8 @@ def notation(cmd: KingsCornerCommand) -> str:
     return "ready"
 
 
-def view(state: KCState, viewer: str | None) -> KingsCornerView:
+def view(state: KCState, viewer: str | None, lang: Lang = DEFAULT_LANG) -> KingsCornerView:
+    """The table for ``viewer``; its status in ``lang``."""
     seats = state.seats
     me = seats.index(viewer) if viewer in seats else None
     status = STATUS[state.phase]
@@ -98,6 +101,7 @@ def view(state: KCState, viewer: str | None) -> KingsCornerView:
         rounds=rounds,
         legal=legal,
         result=state.end_reason or None if state.phase == "over" else None,
+        status_text=status_text(status, lang),
     )
 
 

@@ -49,6 +49,10 @@ WORDS = Words(
         "ev.round_out": "round {n} over ({result}, {seat} out)",
         "result.won": "won",
         "result.blocked": "blocked: the stock is out and nobody can play",
+        "status.waiting": "waiting",
+        "status.playing": "playing",
+        "status.round_over": "round over",
+        "status.finished": "finished",
     },
     ru={
         "ready": "Готов к раздаче",
@@ -70,8 +74,18 @@ WORDS = Words(
         "ev.round_out": "раунд {n} окончен ({result}, {seat} без карт)",
         "result.won": "выигран",
         "result.blocked": "колода пуста, и никто не может выложить карту",
+        "status.waiting": "ожидание",
+        "status.playing": "игра",
+        "status.round_over": "раунд окончен",
+        "status.finished": "партия окончена",
     },
 )
+
+
+def status_text(status: str, lang: Lang = DEFAULT_LANG) -> str:
+    """The table's status in ``lang`` ("round over", «раунд окончен»)."""
+    key = f"status.{status}"
+    return WORDS.say(lang, key) if key in WORDS.table[lang] else status.replace("_", " ")
 
 
 def describe(cmd: KingsCornerCommand, lang: Lang = DEFAULT_LANG) -> str:

@@ -53,6 +53,7 @@ GAME: Decider[CupState, KingsCupCommand, KingsCupEvent, KingsCupView, KingsCupRu
     phases=PHASED,
     outcome=outcome,
     view=view,
+    view_in=view,
     redact=redact,
     hidden=hidden,
     describe=words.describe,

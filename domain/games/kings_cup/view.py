@@ -17,8 +17,10 @@ from contracts.games.kings_cup import (
     StandingRule,
 )
 from domain.core import cards
+from domain.core.words import DEFAULT_LANG, Lang
 from domain.games.kings_cup.phases import to_move
 from domain.games.kings_cup.state import CupState, rank_of
+from domain.games.kings_cup.words import result_text
 
 
 def describe(cmd: KingsCupCommand) -> str:
@@ -53,7 +55,8 @@ def _drawn(state: CupState, i: int, card: str) -> DrawnCard:
     return DrawnCard(seat=state.seats[i], card=card, title=rule.title, text=rule.text)
 
 
-def view(state: CupState, viewer: str | None) -> KingsCupView:
+def view(state: CupState, viewer: str | None, lang: Lang = DEFAULT_LANG) -> KingsCupView:
+    """The table for ``viewer``; how it ended in ``lang``."""
     seats = state.seats
     mates: dict[str, tuple[str, ...]] = {}
     for s, m in state.mates:
@@ -78,6 +81,7 @@ def view(state: CupState, viewer: str | None) -> KingsCupView:
         rules=tuple(StandingRule(seat=seats[s], text=t) for s, t in state.made),
         drawn=tuple(_drawn(state, i, c) for i, c in state.drawn),
         result=state.end_reason or None,
+        result_text=result_text(state.status, state.end_reason, lang),
     )
 
 

@@ -39,6 +39,8 @@ WORDS = Words(
         "ev.passed": "{seat} passes",
         "ev.fourth_king": "{seat} draws the fourth King",
         "ev.all_drawn": "every card drawn",
+        "end.fourth_king": "The fourth King: the cup is theirs.",
+        "end.all_drawn": "Every card has been drawn.",
     },
     ru={
         "draw": "тянуть карту",
@@ -56,8 +58,17 @@ WORDS = Words(
         "ev.passed": "{seat} передаёт ход",
         "ev.fourth_king": "{seat} тянет четвёртого короля",
         "ev.all_drawn": "вытянуты все карты",
+        "end.fourth_king": "Четвёртый король: кубок достаётся ему.",
+        "end.all_drawn": "Вытянуты все карты.",
     },
 )
+
+
+def result_text(status: str, result: str, lang: Lang = DEFAULT_LANG) -> str:
+    """How the game ended, as the table says it ("" before the end)."""
+    if status != "finished":
+        return ""
+    return WORDS.say(lang, "end.fourth_king" if result == "fourth_king" else "end.all_drawn")
 
 
 def describe(cmd: KingsCupCommand, lang: Lang = DEFAULT_LANG) -> str:

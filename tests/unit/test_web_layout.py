@@ -182,11 +182,15 @@ def test_every_card_table_renderer_says_its_words_through_i18n() -> None:
 
 
 def test_farkle_flip_combinations_are_named_in_both_languages() -> None:
+    """The server names every combination in both languages (the view's pattern_names); the
+    renderer draws those names and keeps none of its own."""
     from contracts.games.farkle_flip import PATTERN_NAMES
+    from domain.games.farkle_flip.words import WORDS
 
-    words = dictionaries()
     for name in PATTERN_NAMES:
-        assert f"ff.pattern.{name}" in words["en"] and f"ff.pattern.{name}" in words["ru"], name
+        assert f"pattern.{name}" in WORDS.table["en"] and f"pattern.{name}" in WORDS.table["ru"], name
+    renderer = (WEB / "games" / "farkle-flip.js").read_text()
+    assert "pattern_names" in renderer and "ff.pattern." not in renderer
 
 
 # ------------------------------------------------------------------ the server's error codes

@@ -57,25 +57,27 @@ WORDS = Words(
 )
 
 
+# The match layer's events that say what one seat did (or what befell it): their words.
+_SEAT_EVENTS: dict[type[Any], str] = {
+    Resigned: "resigns",
+    DrawOffered: "offers_draw",
+    DrawAccepted: "accepts_draw",
+    DrawDeclined: "declines_draw",
+    TimedOut: "timed_out",
+    SeatAbandoned: "abandoned",
+}
+
+
 def match_event_text(event: Any, lang: Lang = DEFAULT_LANG) -> str | None:
     """The line of one of the match layer's events; None for a game's event."""
     say = WORDS.say
+    seat_words = _SEAT_EVENTS.get(type(event))
+    if seat_words is not None:
+        return say(lang, seat_words, seat=event.seat)
     if isinstance(event, MatchCreated):
         return say(lang, "created", preset=event.preset)
     if isinstance(event, MatchEnded):
         return say(lang, "over")
-    if isinstance(event, Resigned):
-        return say(lang, "resigns", seat=event.seat)
-    if isinstance(event, DrawOffered):
-        return say(lang, "offers_draw", seat=event.seat)
-    if isinstance(event, DrawAccepted):
-        return say(lang, "accepts_draw", seat=event.seat)
-    if isinstance(event, DrawDeclined):
-        return say(lang, "declines_draw", seat=event.seat)
-    if isinstance(event, TimedOut):
-        return say(lang, "timed_out", seat=event.seat)
-    if isinstance(event, SeatAbandoned):
-        return say(lang, "abandoned", seat=event.seat)
     if isinstance(event, MatchAbandoned):
         return say(lang, "match_abandoned", seats=joined(lang, list(event.idle_seats)))
     if isinstance(event, SeatHandedToBot):

@@ -19,7 +19,7 @@ from contracts.match import (
 from domain.core.decider import Decider
 from domain.core.match.clocks import abandon_deadline, deadline
 from domain.core.match.handover import handover, hands_to_bot
-from domain.core.match.state import MatchState, ending, to_move
+from domain.core.match.state import MatchState, ending, game_events_and_end, to_move
 
 # A game's rule for one seat: its events, an outcome to end the match with, or a refusal.
 _SeatRule = Callable[[Any, str], tuple[Any, ...] | Outcome | Rejected]
@@ -92,14 +92,8 @@ def decide_claim(
             return result
         if isinstance(result, Outcome):
             return (*events, *ending(game, state, result, server_seed))
-        after = state.game_state
-        for game_event in result:
-            after = game.evolve(after, game_event)
-        events += tuple(result)
-        outcome = game.outcome(after)
-        if outcome is not None:
-            events += ending(game, state, outcome, server_seed)
-        return events
+        more, _ = game_events_and_end(game, state, tuple(result), server_seed)
+        return (*events, *more)
     seats = state.created.seats
     ranks = tuple(len(seats) if s == command.seat else 1 for s in seats)
     return (*events, *ending(game, state, Outcome(ranks=ranks, reason=claim.reason), server_seed))

@@ -4,6 +4,7 @@ and of their abandonment (``grace_s``), and the clocks folded from the decisions
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -53,12 +54,8 @@ def abandon_deadline(state: MatchState, seat: str) -> int | None:
 
 
 def abandon_deadlines(state: MatchState) -> dict[str, int]:
-    out = {}
-    for seat in state.created.seats:
-        due = abandon_deadline(state, seat)
-        if due is not None:
-            out[seat] = due
-    return out
+    """Every abandonment deadline, by seat."""
+    return _by_seat(state, abandon_deadline)
 
 
 def deadline(state: MatchState, seat: str) -> int | None:
@@ -71,9 +68,14 @@ def deadline(state: MatchState, seat: str) -> int | None:
 
 def deadlines(state: MatchState) -> dict[str, int]:
     """Every running clock's deadline, by seat."""
+    return _by_seat(state, deadline)
+
+
+def _by_seat(state: MatchState, due_of: Callable[[MatchState, str], int | None]) -> dict[str, int]:
+    """``due_of`` of every seat that has a deadline, in seat order."""
     out = {}
     for seat in state.created.seats:
-        due = deadline(state, seat)
+        due = due_of(state, seat)
         if due is not None:
             out[seat] = due
     return out

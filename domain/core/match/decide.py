@@ -33,7 +33,13 @@ from domain.core.decider import Decider
 from domain.core.match.claims import ABANDON, TIMEOUT, decide_claim, decide_expire
 from domain.core.match.clocks import clock_after, out_of_time
 from domain.core.match.create import decide_create
-from domain.core.match.state import MATCH_COMMAND_TYPES, MatchState, ending, is_match_event
+from domain.core.match.state import (
+    MATCH_COMMAND_TYPES,
+    MatchState,
+    ending,
+    game_events_and_end,
+    is_match_event,
+)
 
 
 def decide(
@@ -123,14 +129,8 @@ def _resign_in_game(
     result = game.resign(state.game_state, seat)
     if isinstance(result, Rejected):
         return result
-    after = state.game_state
-    for event in result:
-        after = game.evolve(after, event)
-    events: tuple[Any, ...] = (Resigned(seat=seat), *result)
-    outcome = game.outcome(after)
-    if outcome is not None:
-        events += ending(game, state, outcome, server_seed)
-    return events
+    events, _ = game_events_and_end(game, state, tuple(result), server_seed)
+    return (Resigned(seat=seat), *events)
 
 
 def _decide_game(
@@ -144,13 +144,7 @@ def _decide_game(
     result = game.decide(state.game_state, seat, command)
     if isinstance(result, Rejected):
         return result
-    after = state.game_state
-    for event in result:
-        after = game.evolve(after, event)
-    outcome = game.outcome(after)
-    if outcome is None:
-        return tuple(result), after
-    return (*result, *ending(game, state, outcome, server_seed)), after
+    return game_events_and_end(game, state, tuple(result), server_seed)
 
 
 def decide_and_evolve(
@@ -163,21 +157,6 @@ def decide_and_evolve(
 ) -> tuple[tuple[Any, ...], MatchState] | Rejected:
     """``decide`` and the state after its events, without folding the game's events twice
     (the referee's hot path); with ``at`` (the decision's ``recorded_at``) the clocks advance."""
-    decided = _decide_and_evolve(game, state, seat, command, server_seed, at)
-    if isinstance(decided, Rejected) or at is None:
-        return decided
-    events, after = decided
-    return events, clock_after(game, state, after, seat, events, at)
-
-
-def _decide_and_evolve(
-    game: Decider[Any, Any, Any, Any, Any],
-    state: MatchState | None,
-    seat: str | None,
-    command: Any,
-    server_seed: bytes | None,
-    at: int | None,
-) -> tuple[tuple[Any, ...], MatchState] | Rejected:
     if (
         state is None
         or state.outcome is not None
@@ -191,19 +170,21 @@ def _decide_and_evolve(
         for event in events:
             after_state = evolve(game, after_state, event, server_seed)
         assert after_state is not None
+    else:
+        late = out_of_time(state, seat, at)
+        if late is not None:
+            return late
+        decided = _decide_game(game, state, seat, command, server_seed)
+        if isinstance(decided, Rejected):
+            return decided
+        events, game_after = decided
+        after_state = msgspec.structs.replace(state, game_state=game_after, draw_offer=None, draw_agreed=())
+        for event in events:
+            if is_match_event(event):
+                after_state = evolve(game, after_state, event, server_seed)
+    if at is None:
         return events, after_state
-    late = out_of_time(state, seat, at)
-    if late is not None:
-        return late
-    decided = _decide_game(game, state, seat, command, server_seed)
-    if isinstance(decided, Rejected):
-        return decided
-    events, game_after = decided
-    new_state = msgspec.structs.replace(state, game_state=game_after, draw_offer=None, draw_agreed=())
-    for event in events:
-        if is_match_event(event):
-            new_state = evolve(game, new_state, event, server_seed)
-    return events, new_state
+    return events, clock_after(game, state, after_state, seat, events, at)
 
 
 def _draw(seats: tuple[str, ...]) -> Outcome:

@@ -99,3 +99,20 @@ def ending(
     if game.chance and server_seed is not None:
         events += (ServerSeedRevealed(server_seed=server_seed.hex()),)
     return events
+
+
+def game_events_and_end(
+    game: Decider[Any, Any, Any, Any, Any],
+    state: MatchState,
+    game_events: tuple[Any, ...],
+    server_seed: bytes | None,
+) -> tuple[tuple[Any, ...], Any]:
+    """The game's events decided in ``state``, followed by the match's end (``ending``) when the
+    game is over after them, and the game state after them."""
+    after = state.game_state
+    for event in game_events:
+        after = game.evolve(after, event)
+    outcome = game.outcome(after)
+    if outcome is None:
+        return tuple(game_events), after
+    return (*game_events, *ending(game, state, outcome, server_seed)), after

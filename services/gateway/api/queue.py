@@ -47,8 +47,12 @@ def refused(reply: Rejected) -> Exception:
     return refusal(reply, QUEUE_REFUSALS, Malformed, QUEUE_DETAILS.get(reply.code, reply.detail))
 
 
-def no_answer(what: str, exc: Exception) -> Unavailable:
-    return Unavailable("unavailable", f"{what} does not answer: {exc!r}")
+async def answer(what: str, asking: Awaitable[T]) -> T:
+    """What ``what`` (the matchmaking service, the queue bucket) answers; 503 when it does not."""
+    try:
+        return await asking
+    except Exception as exc:
+        raise Unavailable("unavailable", f"{what} does not answer: {exc!r}") from exc
 
 
 def plain(reply: Any) -> dict[str, Any]:
@@ -87,10 +91,7 @@ async def join(body: JoinBody, who: Caller = Depends(caller)) -> dict[str, Any]:
         invite=body.invite,
         public=body.public,
     )
-    try:
-        reply = await mm_client.join(gw.nc, request)
-    except Exception as exc:  # no matchmaking service answers
-        raise no_answer("matchmaking", exc) from exc
+    reply = await answer("matchmaking", mm_client.join(gw.nc, request))
     if isinstance(reply, Rejected):
         raise refused(reply)
     if isinstance(reply, Queued):
@@ -107,10 +108,7 @@ async def join(body: JoinBody, who: Caller = Depends(caller)) -> dict[str, Any]:
 async def my_queue(who: Caller = Depends(caller)) -> dict[str, Any]:
     me = await who.player()
     assert who.lobby.gw.nc is not None
-    try:
-        reply = await mm_client.status(who.lobby.gw.nc, me.name)
-    except Exception as exc:
-        raise no_answer("matchmaking", exc) from exc
+    reply = await answer("matchmaking", mm_client.status(who.lobby.gw.nc, me.name))
     if isinstance(reply, Rejected):
         raise refused(reply)
     state = {Queued: "queued", Seated: "forming"}.get(type(reply), "idle")
@@ -129,20 +127,14 @@ async def ticket(ticket_id: str, who: Caller = Depends(caller)) -> dict[str, Any
     gw = at.gw
     gw.check_bus()
     assert gw.nc is not None and at.queue is not None
-    try:
-        entry, _ = await at.queue.get(me.name)
-    except Exception as exc:
-        raise no_answer("the queue", exc) from exc
+    entry, _ = await answer("the queue", at.queue.get(me.name))
     # Another player's ticket is answered as no ticket at all: its seat token is theirs.
     if not isinstance(entry, Waiting | Forming | Playing) or entry.ticket.ticket_id != ticket_id:
         raise NotFound("not_queued", "you hold no such ticket")
     if isinstance(entry, Playing):
         token = commands.derived_token(table_token_key(at.secret, entry.table.table_id), entry.seat)
         return {"state": "seated", "match_id": entry.match_id, "seat": entry.seat, "token": token}
-    try:
-        reply = await mm_client.status(gw.nc, me.name)
-    except Exception as exc:
-        raise no_answer("matchmaking", exc) from exc
+    reply = await answer("matchmaking", mm_client.status(gw.nc, me.name))
     if isinstance(reply, Seated):
         return {"state": "forming", **plain(reply)}
     if isinstance(reply, Rejected):
@@ -161,10 +153,7 @@ async def leave(body: LeaveBody | None = None, who: Caller = Depends(caller)) ->
     if body is not None and body.player is not None and body.player != me.name:
         raise Forbidden("not_your_player", "you may take only yourself out of the queue")
     assert who.lobby.gw.nc is not None
-    try:
-        reply = await mm_client.leave(who.lobby.gw.nc, me.name)
-    except Exception as exc:
-        raise no_answer("matchmaking", exc) from exc
+    reply = await answer("matchmaking", mm_client.leave(who.lobby.gw.nc, me.name))
     if isinstance(reply, Rejected):
         raise refused(reply)
     return plain(reply)
@@ -178,10 +167,7 @@ async def matchmaking_listing(
         raise NotFound("unknown_game", f"unknown game {game!r}")
     at.gw.check_bus()
     assert at.gw.nc is not None
-    try:
-        reply = await ask(at.gw.nc, game or "")
-    except Exception as exc:  # no matchmaking service answers
-        raise no_answer("matchmaking", exc) from exc
+    reply = await answer("matchmaking", ask(at.gw.nc, game or ""))
     if not isinstance(reply, shape):
         raise Unavailable("unavailable", f"matchmaking answered {type(reply).__name__}")
     return reply

@@ -55,6 +55,12 @@ class Words:
     def say(self, lang: Lang, key: str, /, **params: object) -> str:
         return self.table[lang][key].format(**params)
 
+    def code(self, lang: Lang, prefix: str, code: str) -> str:
+        """A code (a status, a pattern, an end reason) in ``lang``: the sentence ``<prefix>.<code>``
+        (no placeholders), or the code with spaces for underscores where the catalogue has none."""
+        key = f"{prefix}.{code}"
+        return self.say(lang, key) if key in self.table[lang] else code.replace("_", " ")
+
     def word(self, lang: Lang, key: str, n: int) -> str:
         """The form of a counted noun for ``n`` ("pieces", "фишек"), without the number."""
         forms = self.table[lang][key].split("|")

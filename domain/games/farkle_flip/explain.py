@@ -110,8 +110,7 @@ WORDS = Words(
 
 def _pattern(p: object, lang: Lang) -> str:
     code = str(getattr(p, "name", ""))
-    key = f"pattern.{code}"
-    name = WORDS.say(lang, key) if key in WORDS.table[lang] else code.replace("_", " ")
+    name = WORDS.code(lang, "pattern", code)
     faces = getattr(p, "face_values", {}) or {}
     if faces:
         listed = ", ".join(WORDS.say(lang, "pattern.face", face=f, value=v) for f, v in faces.items())

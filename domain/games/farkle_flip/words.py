@@ -118,13 +118,11 @@ WORDS = Words(
 
 def status_text(lang: Lang, status: str) -> str:
     """The table's status in ``lang`` ("playing", «игра»)."""
-    key = f"status.{status}"
-    return WORDS.say(lang, key) if key in WORDS.table[lang] else status
+    return WORDS.code(lang, "status", status)
 
 
 def pattern_name(lang: Lang, pattern: str) -> str:
-    key = f"pattern.{pattern}"
-    return WORDS.say(lang, key) if key in WORDS.table[lang] else pattern.replace("_", " ")
+    return WORDS.code(lang, "pattern", pattern)
 
 
 def describe(cmd: FarkleFlipCommand, lang: Lang = DEFAULT_LANG) -> str:
@@ -190,7 +188,6 @@ def event_text(_state: Any, event: Any, viewer: str | None, lang: Lang = DEFAULT
     if isinstance(e, FinalRoundStarted):
         return say(lang, "ev.final_round", seat=e.trigger)
     if isinstance(e, GameEnded):
-        key = f"end.{e.reason}"
-        reason = say(lang, key) if key in WORDS.table[lang] else e.reason.replace("_", " ")
+        reason = WORDS.code(lang, "end", e.reason)
         return say(lang, "ev.over", reason=reason)
     return None

@@ -84,8 +84,7 @@ WORDS = Words(
 
 def status_text(status: str, lang: Lang = DEFAULT_LANG) -> str:
     """The table's status in ``lang`` ("round over", «раунд окончен»)."""
-    key = f"status.{status}"
-    return WORDS.say(lang, key) if key in WORDS.table[lang] else status.replace("_", " ")
+    return WORDS.code(lang, "status", status)
 
 
 def describe(cmd: KingsCornerCommand, lang: Lang = DEFAULT_LANG) -> str:

@@ -169,8 +169,7 @@ WORDS = Words(
 
 def _code(lang: Lang, prefix: str, code: str) -> str:
     """A code of the game (a result, a redeal's reason, an announcement) in ``lang``."""
-    key = f"{prefix}.{code}"
-    return WORDS.say(lang, key) if key in WORDS.table[lang] else code.replace("_", " ")
+    return WORDS.code(lang, prefix, code)
 
 
 def result_text(result: str, lang: Lang = DEFAULT_LANG) -> str:

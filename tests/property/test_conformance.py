@@ -167,7 +167,12 @@ def check_hidden(game: Any, state: match.MatchState, events: tuple[Any, ...], se
     seats = state.created.seats
     for viewer in (*seats, None):
         others = frozenset().union(*(game.hidden(gs, s) for s in seats if s != viewer))
-        seen = strings(game.view(gs, viewer)) | strings(match.view(game, state, viewer, "m", 1))
+        # A viewer's legal moves are not counted here: they name what the viewer could do (a joker's
+        # every possible declaration names cards another seat may hold), and the playout checks
+        # that they follow from the viewer's information state alone (legal_commands of the
+        # folded redacted events equal the referee's), so they cannot carry a hidden card.
+        shown_view = msgspec.structs.replace(match.view(game, state, viewer, "m", 1), legal_moves=())
+        seen = strings(game.view(gs, viewer)) | strings(shown_view)
         for event in events:
             shown = match.redact(game, event, viewer)
             if shown is not None:

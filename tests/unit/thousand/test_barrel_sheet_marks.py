@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from tests.unit.thousand.support import CLASSIC, end_state, line, scored
+from tests.unit.thousand.support import CLASSIC, ONLINE, end_state, line, scored
 
 
 def test_the_third_used_attempt_is_marked_as_the_attempts_running_out_2_21_4() -> None:
@@ -24,3 +24,17 @@ def test_the_third_used_attempt_is_marked_as_the_attempts_running_out_2_21_4() -
     assert (a.score, a.barrel, a.falls) == (760, False, 1)
     assert "barrel_attempt" in a.marks and "attempts_exhausted" in a.marks
     assert all(isinstance(m, str) for m in a.marks)
+
+
+def test_online_barrel_marks_the_frozen_defenders_and_the_made_barrel_2_21_4() -> None:
+    """Worked check 4 (ONLINE): A on the barrel keeps 121; raw 115 -> "B and C frozen (0, no
+    sticks)"; raw 121 -> +121 -> 1001 and A wins by the barrel."""
+    on = dict(barrel_on=(True, False, False), scores=(880, 300, 200))
+    ev = scored(end_state(ONLINE, declarer=0, contract=121, raw=(115, 3, 2), **on))
+    for seat in ("p2", "p3"):
+        d = line(ev, seat)
+        assert d.delta == 0 and "frozen" in d.marks and "bolt" not in d.marks
+    ev = scored(end_state(ONLINE, declarer=0, contract=121, raw=(121, 0, 0), **on))
+    a = line(ev, "p1")
+    assert a.score == 1001 and "barrel_made" in a.marks
+    assert ev.winner == "p1" and ev.reason == "barrel"

@@ -5,7 +5,7 @@ names who wrote off what)."""
 from __future__ import annotations
 
 from contracts.envelope import Rejected
-from contracts.games.thousand import DeclareBlind, DeclineBlind, Pass, Ready, WriteOff, WrittenOff
+from contracts.games.thousand import DeclareBlind, DeclineBlind, GiveCards, Pass, Ready, WriteOff, WrittenOff
 from domain.games.thousand.phases import decide
 from tests.unit.thousand.support import CLASSIC, HANDS, NO_WINDOWS, act, deal, events_of, rules
 
@@ -40,3 +40,11 @@ def test_between_deals_only_the_next_dealer_deals_2_3_2_21_3() -> None:
         assert isinstance(got, Rejected)
         assert (got.code, got.detail) == ("not_your_turn", "p2 deals the next hand")
     assert not isinstance(decide(s, "p2", Ready()), Rejected)
+
+
+def test_the_two_given_cards_must_differ_2_21_2() -> None:
+    """§2.21.2 GIVE_CARDS: "c1 ≠ c2"."""
+    s = act(act(deal(R, HANDS), "p3", Pass()), "p1", Pass())
+    got = decide(s, "p2", GiveCards(gifts={"p3": "KD", "p1": "KD"}))
+    assert isinstance(got, Rejected)
+    assert (got.code, got.detail) == ("bad_gifts", "two different cards")

@@ -4,6 +4,8 @@ names who wrote off what)."""
 
 from __future__ import annotations
 
+import msgspec
+
 from contracts.envelope import Rejected
 from contracts.games.thousand import DeclareBlind, DeclineBlind, GiveCards, Pass, Ready, WriteOff, WrittenOff
 from domain.games.thousand.phases import decide
@@ -48,3 +50,14 @@ def test_the_two_given_cards_must_differ_2_21_2() -> None:
     got = decide(s, "p2", GiveCards(gifts={"p3": "KD", "p1": "KD"}))
     assert isinstance(got, Rejected)
     assert (got.code, got.detail) == ("bad_gifts", "two different cards")
+
+
+class _Chess(msgspec.Struct, frozen=True):
+    move: str = "e4"
+
+
+def test_a_command_of_no_1000_action_is_malformed_2_21_2() -> None:
+    """§2.21.2 lists the actions a player may submit; anything else is not a 1000 command."""
+    got = decide(deal(R, HANDS), "p3", _Chess())  # type: ignore[arg-type]
+    assert isinstance(got, Rejected)
+    assert (got.code, got.detail) == ("malformed", "not a 1000 command: _Chess")

@@ -11,8 +11,8 @@ translated here: they stay as the rules files give them (rules/README)."""
 from __future__ import annotations
 
 import string
-from collections.abc import Iterable, Mapping
-from typing import Literal, get_args
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Literal, get_args
 
 Lang = Literal["en", "ru"]
 LANGS: tuple[Lang, ...] = get_args(Lang)
@@ -85,3 +85,17 @@ def joined(lang: Lang, items: list[str]) -> str:
         return ""
     word = " и " if lang == "ru" else " and "
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + word + items[-1]
+
+
+def redacted_lines(
+    redact: Callable[[Any, str | None], Any], line: Callable[[Any, Lang], str | None]
+) -> Callable[[Any, Any, str | None, Lang], str | None]:
+    """A game's ``Decider.event_text`` from its ``redact`` and its ``line(event, lang)``: each log
+    line is computed from the event as redacted for its viewer, so it cannot name what the viewer
+    may not see (an event the viewer does not get has no line)."""
+
+    def event_text(_state: Any, event: Any, viewer: str | None, lang: Lang = DEFAULT_LANG) -> str | None:
+        shown = redact(event, viewer)
+        return None if shown is None else line(shown, lang)
+
+    return event_text

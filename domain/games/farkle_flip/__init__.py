@@ -18,6 +18,7 @@ from contracts.games.farkle_flip import (
     FarkleFlipView,
 )
 from domain.core.decider import Decider
+from domain.core.words import redacted_lines
 from domain.games.farkle_flip import words
 from domain.games.farkle_flip.bots import BOTS
 from domain.games.farkle_flip.deal import verify_chance
@@ -66,7 +67,7 @@ GAME: Decider[FFState, FarkleFlipCommand, FarkleFlipEvent, FarkleFlipView, Farkl
     redact=redact,
     hidden=hidden,
     describe=words.describe,
-    event_text=words.event_text,
+    event_text=redacted_lines(redact, words.line),
     bots=BOTS,
     default_bot="heuristic",
     verify_chance=verify_chance,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from contracts.games.king import CONTRACT, KingCommand, KingEvent, KingRuleset, KingView
 from domain.core.decider import Decider, auto_act
+from domain.core.words import redacted_lines
 from domain.games.king import words
 from domain.games.king.bots import BOTS
 from domain.games.king.deal import initial_state, verify_chance
@@ -63,7 +64,7 @@ GAME: Decider[KingState, KingCommand, KingEvent, KingView, KingRuleset] = Decide
     redact=redact,
     hidden=hidden,
     describe=words.describe,
-    event_text=words.event_text_with(redact),
+    event_text=redacted_lines(redact, words.line),
     bots=BOTS,
     default_bot="heuristic",
     verify_chance=verify_chance,

@@ -4,7 +4,6 @@ gives them), what each game costs, and the sentences of the rules help and end r
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from contracts.games.king import KingRuleset
@@ -364,16 +363,6 @@ def contract_notes(
         ("note.trump_lead", trump_lead),
     )
     return tuple(TABLE_WORDS.say(lang, key) for key, on in flags if on)
-
-
-def event_text_with(redact: Callable[[Any, str | None], Any]) -> Callable[..., str | None]:
-    """``Decider.event_text`` with the game's ``redact`` (view.py, which reads this module's names
-    of the games): each line is computed from the event as redacted for its viewer."""
-
-    def event_text(_state: Any, event: Any, viewer: str | None, lang: Lang = DEFAULT_LANG) -> str | None:
-        return line(redact(event, viewer), lang)
-
-    return event_text
 
 
 def line(e: Any, lang: Lang = DEFAULT_LANG) -> str | None:

@@ -16,6 +16,7 @@ from contracts.games.kings_corner import (
     KingsCornerView,
 )
 from domain.core.decider import Decider
+from domain.core.words import redacted_lines
 from domain.games.kings_corner import words
 from domain.games.kings_corner.bots import BOTS
 from domain.games.kings_corner.deal import verify_chance
@@ -69,7 +70,7 @@ GAME: Decider[KCState, KingsCornerCommand, KingsCornerEvent, KingsCornerView, Ki
     redact=redact,
     hidden=hidden,
     describe=words.describe,
-    event_text=words.event_text,
+    event_text=redacted_lines(redact, words.line),
     bots=BOTS,
     default_bot="heuristic",
     verify_chance=verify_chance,

@@ -107,12 +107,10 @@ def describe(cmd: KingsCornerCommand, lang: Lang = DEFAULT_LANG) -> str:
     return say(lang, "king_pile", src=cmd.from_slot, dst=cmd.to_slot)
 
 
-def event_text(_state: Any, event: Any, viewer: str | None, lang: Lang = DEFAULT_LANG) -> str | None:
-    """The log line of ``event`` as ``viewer`` sees it (computed from the event as redacted for
-    ``viewer``: a penalty private to another seat has no line)."""
-    from domain.games.kings_corner.view import redact
-
-    e = redact(event, viewer)
+def line(e: Any, lang: Lang = DEFAULT_LANG) -> str | None:
+    """The log line of an event as its viewer sees it (computed from the event as redacted for
+    its viewer: a penalty private to another seat has no line). ``e`` is already redacted
+    for that viewer (``Decider.event_text`` is ``words.redacted_lines(redact, line)``)."""
     say = WORDS.say
     if e is None:
         return None

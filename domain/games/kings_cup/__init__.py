@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from contracts.games.kings_cup import CONTRACT, KingsCupCommand, KingsCupEvent, KingsCupRuleset, KingsCupView
 from domain.core.decider import Decider
+from domain.core.words import redacted_lines
 from domain.games.kings_cup import words
 from domain.games.kings_cup.bots import BOTS
 from domain.games.kings_cup.deal import verify_chance
@@ -57,7 +58,7 @@ GAME: Decider[CupState, KingsCupCommand, KingsCupEvent, KingsCupView, KingsCupRu
     redact=redact,
     hidden=hidden,
     describe=words.describe,
-    event_text=words.event_text,
+    event_text=redacted_lines(redact, words.line),
     bots=BOTS,
     default_bot="random",
     verify_chance=verify_chance,

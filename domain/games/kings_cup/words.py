@@ -86,12 +86,10 @@ def describe(cmd: KingsCupCommand, lang: Lang = DEFAULT_LANG) -> str:
     return say(lang, "ready")
 
 
-def event_text(_state: Any, event: Any, viewer: str | None, lang: Lang = DEFAULT_LANG) -> str | None:
-    """The log line of ``event`` as ``viewer`` sees it (from the event as redacted for it: the
-    order of the cards around the cup is nobody's to see)."""
-    from domain.games.kings_cup.view import redact
-
-    e = redact(event, viewer)
+def line(e: Any, lang: Lang = DEFAULT_LANG) -> str | None:
+    """The log line of an event as its viewer sees it (from the event as redacted for it: the
+    order of the cards around the cup is nobody's to see). ``e`` is already redacted
+    for that viewer (``Decider.event_text`` is ``words.redacted_lines(redact, line)``)."""
     say = WORDS.say
     if e is None:
         return None

@@ -17,6 +17,7 @@ from contracts.games.thousand import (
     ThousandView,
 )
 from domain.core.decider import Bot, Decider, auto_act
+from domain.core.words import redacted_lines
 from domain.games.thousand import bots, words
 from domain.games.thousand.deal import verify_chance
 from domain.games.thousand.evolve import evolve
@@ -72,7 +73,7 @@ GAME: Decider[TState, ThousandCommand, ThousandEvent, ThousandView, ThousandRule
     redact=redact,
     hidden=private_cards,
     describe=words.describe,
-    event_text=words.event_text,
+    event_text=redacted_lines(redact, words.line),
     bots=BOTS,
     default_bot="heuristic",
     verify_chance=verify_chance,

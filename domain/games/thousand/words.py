@@ -229,12 +229,10 @@ def describe(cmd: ThousandCommand, lang: Lang = DEFAULT_LANG) -> str:
     return cmd.card
 
 
-def event_text(_state: Any, event: Any, viewer: str | None, lang: Lang = DEFAULT_LANG) -> str | None:
-    """The log line of ``event`` as ``viewer`` sees it, from the event as redacted for ``viewer``
-    (a card it may not see is written "?")."""
-    from domain.games.thousand.view import redact
-
-    e = redact(event, viewer)
+def line(e: Any, lang: Lang = DEFAULT_LANG) -> str | None:
+    """The log line of an event as its viewer sees it, from the event as redacted for its viewer
+    (a card it may not see is written "?"). ``e`` is already redacted
+    for that viewer (``Decider.event_text`` is ``words.redacted_lines(redact, line)``)."""
     say = WORDS.say
     if e is None:
         return None

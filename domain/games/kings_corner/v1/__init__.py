@@ -25,6 +25,7 @@ from contracts.games.kings_corner import (
     KingsCornerView,
 )
 from domain.core.decider import Decider, Preset
+from domain.core.words import redacted_lines
 from domain.games.kings_corner import seat_names, words
 from domain.games.kings_corner.deal import verify_chance
 from domain.games.kings_corner.scoring import outcome
@@ -68,7 +69,7 @@ GAME: Decider[KCState, KingsCornerCommand, KingsCornerEvent, KingsCornerView, Ki
     redact=redact,
     hidden=hidden,
     describe=words.describe,
-    event_text=words.event_text,
+    event_text=redacted_lines(redact, words.line),
     bots=BOTS,
     default_bot="heuristic",
     verify_chance=verify_chance,

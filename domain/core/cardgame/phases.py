@@ -71,6 +71,17 @@ def current_seat(state: Any) -> frozenset[int]:
     return frozenset({state.current})
 
 
+def seated(field: str = "phase") -> Callable[[Any], str]:
+    """``Phases.phase_of`` of a state with a ``seat_problem``: ``"invalid"`` (the ``refusing`` or
+    ``closed`` phase of that name) while its ruleset cannot seat the table, else the state's
+    ``field``."""
+
+    def phase_of(state: Any) -> str:
+        return "invalid" if state.seat_problem is not None else getattr(state, field)
+
+    return phase_of
+
+
 def invalid_seats(state: Any) -> Rejected:
     """The refusal of a table its ruleset cannot seat (``refusing("invalid", invalid_seats)``):
     ``invalid_seats`` with the state's ``seat_problem``."""

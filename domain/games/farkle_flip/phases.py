@@ -34,6 +34,7 @@ from domain.core.cardgame.phases import (
     invalid_seats,
     own_commands,
     refusing,
+    seated,
 )
 from domain.games.farkle_flip.deal import deal
 from domain.games.farkle_flip.decide import decide_turn
@@ -50,7 +51,6 @@ READY: lifecycle.ReadyStep[FFState, FarkleFlipEvent] = lifecycle.ReadyStep(
     # §3.3: the last Ready deals the game (one deal: every seat's client seed is taken).
     deal=lambda b: dealing.step(b, deal),
     phase_of=attrgetter("status"),
-    round_of=lambda s: 0,
     seed_too_long=f"client_seed is longer than {lifecycle.MAX_CLIENT_SEED} characters",
 )
 
@@ -64,10 +64,6 @@ PHASES: dict[str, FFPhase] = {
 }
 
 
-def _phase_of(s: FFState) -> str:
-    return "invalid" if s.seat_problem is not None else s.status
-
-
 def _refuse(s: FFState, command: FarkleFlipCommand) -> Rejected:
     if isinstance(command, Ready):
         return reject("not_dealing", "the game has been dealt")
@@ -77,7 +73,7 @@ def _refuse(s: FFState, command: FarkleFlipCommand) -> Rejected:
 PHASED: Phases[FFState, FarkleFlipCommand, FarkleFlipEvent] = Phases(
     table=PHASES,
     evolve=evolve,
-    phase_of=_phase_of,
+    phase_of=seated("status"),
     refuse=_refuse,
     screen=own_commands(COMMANDS, "Farkle Flip"),
 )

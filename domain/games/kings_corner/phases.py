@@ -22,7 +22,7 @@ from contracts.games.kings_corner import (
 from domain.core.cardgame import deal as dealing
 from domain.core.cardgame import lifecycle
 from domain.core.cardgame.builder import Builder
-from domain.core.cardgame.phases import Phase, Phases, closed, current_seat, invalid_seats, refusing
+from domain.core.cardgame.phases import Phase, Phases, closed, current_seat, invalid_seats, refusing, seated
 from domain.games.kings_corner.deal import deal
 from domain.games.kings_corner.decide import decide_place, decide_play, turn_start
 from domain.games.kings_corner.evolve import evolve
@@ -60,10 +60,6 @@ PHASES: dict[str, KCPhase] = {
 }
 
 
-def _phase_of(s: KCState) -> str:
-    return "invalid" if s.seat_problem is not None else s.phase
-
-
 def _guard(s: KCState, i: int, command: KingsCornerCommand) -> Rejected | None:
     """What is refused whatever the phase: a command of another game, a slot that does not exist,
     cards that are not card ids (a table that cannot be played refuses everything first)."""
@@ -88,7 +84,7 @@ def _refuse(s: KCState, command: KingsCornerCommand) -> Rejected:
 
 
 PHASED: Phases[KCState, KingsCornerCommand, KingsCornerEvent] = Phases(
-    table=PHASES, evolve=evolve, phase_of=_phase_of, guard=_guard, refuse=_refuse, order=msgspec.json.encode
+    table=PHASES, evolve=evolve, phase_of=seated(), guard=_guard, refuse=_refuse, order=msgspec.json.encode
 )
 decide = PHASED.decide
 legal_commands = PHASED.legal_commands

@@ -32,6 +32,7 @@ from domain.core.cardgame.phases import (
     invalid_seats,
     own_commands,
     refusing,
+    seated,
 )
 from domain.games.kings_cup.deal import deal
 from domain.games.kings_cup.decide import decide_turn
@@ -48,7 +49,6 @@ READY: lifecycle.ReadyStep[CupState, KingsCupEvent] = lifecycle.ReadyStep(
     # The last Ready spreads the cards (one spread: every seat's client seed is taken).
     deal=lambda b: dealing.step(b, deal),
     phase_of=attrgetter("status"),
-    round_of=lambda s: 0,
     seed_too_long=f"client_seed is longer than {lifecycle.MAX_CLIENT_SEED} characters",
 )
 
@@ -62,10 +62,6 @@ PHASES: dict[str, CupPhase] = {
 }
 
 
-def _phase_of(s: CupState) -> str:
-    return "invalid" if s.seat_problem is not None else s.status
-
-
 def _refuse(s: CupState, command: KingsCupCommand) -> Rejected:
     if isinstance(command, Ready):
         return reject("not_dealing", "the cards are out already")
@@ -75,7 +71,7 @@ def _refuse(s: CupState, command: KingsCupCommand) -> Rejected:
 PHASED: Phases[CupState, KingsCupCommand, KingsCupEvent] = Phases(
     table=PHASES,
     evolve=evolve,
-    phase_of=_phase_of,
+    phase_of=seated("status"),
     refuse=_refuse,
     screen=own_commands(COMMANDS, "Kings Cup"),
     seat_word="table",

@@ -33,7 +33,7 @@ from contracts.games.thousand import (
 )
 from domain.core.cardgame import lifecycle
 from domain.core.cardgame.builder import Builder
-from domain.core.cardgame.phases import Phase, Phases, closed
+from domain.core.cardgame.phases import Phase, Phases, closed, seated
 from domain.games.thousand.decide import (
     decide_auction,
     decide_blind,
@@ -119,13 +119,8 @@ _PLAYED: dict[str, TPhase] = {
 # The server phases and the end of the match take no command and move nobody; so does a table
 # whose seats the ruleset cannot deal to (``seat_problem``: "invalid").
 PHASES: dict[str, TPhase] = {
-    name: _PLAYED.get(name) or closed(name)
-    for name in (*get_args(PhaseName), "invalid")
+    name: _PLAYED.get(name) or closed(name) for name in (*get_args(PhaseName), "invalid")
 }
-
-
-def _phase_of(s: TState) -> str:
-    return "invalid" if s.seat_problem is not None else s.phase
 
 
 def _guard(s: TState, i: int, command: ThousandCommand) -> Rejected | None:
@@ -165,7 +160,7 @@ def _refuse(s: TState, command: ThousandCommand) -> Rejected:
 
 
 PHASED: Phases[TState, ThousandCommand, ThousandEvent] = Phases(
-    table=PHASES, evolve=evolve, phase_of=_phase_of, guard=_guard, refuse=_refuse
+    table=PHASES, evolve=evolve, phase_of=seated(), guard=_guard, refuse=_refuse
 )
 decide = PHASED.decide
 legal_commands = PHASED.legal_commands

@@ -334,3 +334,15 @@ def test_a_decider_without_phases_or_its_functions_names_what_is_missing() -> No
         )
     )
     assert given.phases is None and given.legal_commands(None, "p1") == ()
+
+
+def test_seated_names_the_invalid_phase_while_the_ruleset_cannot_seat_the_table() -> None:
+    """``seated(field)``: "invalid" while ``seat_problem`` is set, else the state's ``field``."""
+    from types import SimpleNamespace
+
+    from domain.core.cardgame.phases import seated
+
+    assert seated()(SimpleNamespace(seat_problem=None, phase="play")) == "play"
+    assert seated("status")(SimpleNamespace(seat_problem=None, status="waiting", phase="x")) == "waiting"
+    assert seated()(SimpleNamespace(seat_problem="needs 2-6 seats", phase="play")) == "invalid"
+    assert seated()(SimpleNamespace(seat_problem="", phase="play")) == "invalid"

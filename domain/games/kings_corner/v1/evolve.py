@@ -17,9 +17,8 @@ from contracts.games.kings_corner import (
     SeatReady,
     TurnEnded,
 )
-from domain.core.cardgame import lifecycle
 from domain.core.cardgame.fold import by_type
-from domain.games.kings_corner.evolve import _pile_moved, _played, _replace, _seat_ready, _set
+from domain.games.kings_corner.evolve import _pile_moved, _played, _replace, _round_ended, _seat_ready, _set
 from domain.games.kings_corner.legal import any_empty_slot_takes
 from domain.games.kings_corner.state import CORNERS, FACTS, KCState
 
@@ -114,32 +113,9 @@ def _turn_ended(state: KCState, event: TurnEnded) -> KCState:
     return _new_turn(s, seats.index(event.next_seat))
 
 
-def _round_ended(state: KCState, event: RoundEnded) -> KCState:
-    seats = state.seats
-    new_totals = list(state.totals)
-    out = list(state.out_round)
-    for r in event.seats:
-        j = seats.index(r.seat)
-        new_totals[j] = r.total
-        if r.eliminated:
-            out[j] = event.round_no
-    return _replace(
-        state,
-        phase=lifecycle.after_scoring(event.match_over),
-        totals=tuple(new_totals),
-        out_round=tuple(out),
-        pot=event.pot_carried,
-        results=(*state.results, event),
-        ranks=event.ranks,
-        end_reason=event.reason,
-        current=-1,
-        pending=None,
-        ready=(False,) * len(seats),
-    )
-
-
-# SeatReady, the plays and the pile moves fold as in the current version (its steps); the deal, the
-# draws (no placeholders), the turn's end (a king penalty in TurnEnded) and the round's end differ.
+# SeatReady, the plays, the pile moves and the round's end fold as in the current version (its
+# steps; kings-corner-1 has no resignation, so no seat result is ``resigned``); the deal, the draws
+# (no placeholders) and the turn's end (a king penalty in TurnEnded) differ.
 _EVOLVE: dict[type[Any], Callable[[KCState, Any], KCState]] = {
     SeatReady: _seat_ready,
     RoundDealt: _round_dealt,

@@ -156,7 +156,7 @@ class BotPlayer:
             self.offer_answered = False
         elif offer != self.a.seat and not self.offer_answered and self.fold.seq >= view.seq:
             self.offer_answered = True
-            answer = draw_answer(self.a.game, self.fold, self.a.seat)
+            answer = draw_answer(self.fold, self.a.seat)
             await ws.send(answer, command_id=f"bot-{uuid.uuid4().hex}")
             return  # the answer's view comes next
         if self.a.seat not in view.to_move or view.seq == self.acted_seq:

@@ -65,7 +65,7 @@ def choose_command(
     return msgspec.to_builtins(command)  # type: ignore[no-any-return]
 
 
-def draw_answer(game: str, fold: PublicFold, seat: str) -> dict[str, Any]:
+def draw_answer(fold: PublicFold, seat: str) -> dict[str, Any]:
     """A computer player's answer to another seat's draw offer (docs/api.md "Draw offers"): the
     game's ``Decider.draw_answer`` decides (Ugolki accepts when it is behind in the race home,
     rules/ugolki.md §7); a game without one declines and plays on."""

@@ -29,8 +29,8 @@ def test_ugolki_bot_accepts_only_when_behind_in_the_race_section_7() -> None:
     folded = fold_decision(UGOLKI, Folded(), 1, match_layer.decide(UGOLKI, None, None, create))
     fold = PublicFold("ugolki")
     fold.state, fold.seq = folded.state, folded.seq
-    assert draw_answer("ugolki", fold, "white") == {"type": "decline_draw.v1"}  # level
-    assert draw_answer("ugolki", fold, "black") == {"type": "decline_draw.v1"}
+    assert draw_answer(fold, "white") == {"type": "decline_draw.v1"}  # level
+    assert draw_answer(fold, "black") == {"type": "decline_draw.v1"}
     state = folded.state
     assert state is not None
 
@@ -42,13 +42,13 @@ def test_ugolki_bot_accepts_only_when_behind_in_the_race_section_7() -> None:
     fold.state, fold.seq = folded.state, folded.seq
     gs = folded.state.game_state
     assert tempo_to_go(gs, 1) > tempo_to_go(gs, 0)  # white is ahead now
-    assert draw_answer("ugolki", fold, "black") == {"type": "accept_draw.v1"}
-    assert draw_answer("ugolki", fold, "white") == {"type": "decline_draw.v1"}
+    assert draw_answer(fold, "black") == {"type": "accept_draw.v1"}
+    assert draw_answer(fold, "white") == {"type": "decline_draw.v1"}
 
 
 def test_other_games_decline_and_play_on() -> None:
     fold = PublicFold("kings-corner")
-    assert draw_answer("kings-corner", fold, "p1") == {"type": "decline_draw.v1"}
+    assert draw_answer(fold, "p1") == {"type": "decline_draw.v1"}
 
 
 def test_the_answer_is_the_games_own_decider_draw_answer() -> None:
@@ -77,10 +77,10 @@ def test_the_answer_is_the_games_own_decider_draw_answer() -> None:
         ),
     )
     fold.state, fold.seq = folded.state, folded.seq
-    assert draw_answer("kings-corner", fold, "p1") == {"type": "decline_draw.v1"}
+    assert draw_answer(fold, "p1") == {"type": "decline_draw.v1"}
     asked = []
     fold.decider = dataclasses.replace(
         fold.decider, draw_answer=lambda state, seat: asked.append(seat) or True
     )
-    assert draw_answer("kings-corner", fold, "p1") == {"type": "accept_draw.v1"}
+    assert draw_answer(fold, "p1") == {"type": "accept_draw.v1"}
     assert asked == ["p1"]

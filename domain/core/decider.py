@@ -82,6 +82,27 @@ class RecordAdapter(Generic[S, C, E]):
     ignored: Callable[[Any], bool] = lambda _command: False
 
 
+@dataclass(frozen=True, kw_only=True)
+class Notation:
+    """A game's own text format for whole games (PDN for draughts), beside the portable record.
+
+    A notation converts between its text and a game record (rules/records.md), so the record's
+    referee (``domain.records.replay``) stays the one way a finished game is checked:
+    ``gamehall export MATCH_ID --<name>`` writes ``write(record)``, and ``gamehall rules replay
+    FILE`` reads a file whose name ends in ``suffix`` through ``read`` first.
+
+    ``write(record)``: the text of a record of this game.
+    ``read(text)``: the record a text holds; raises ``ValueError`` naming what is malformed (the
+    replay then exits 2, as for a malformed record).
+    """
+
+    name: str  # the export flag, e.g. "pdn" for --pdn
+    suffix: str  # the file name ending it is read from, e.g. ".pdn"
+    title: str  # e.g. "Portable Draughts Notation"
+    write: Callable[[Mapping[str, Any]], str]
+    read: Callable[[str], dict[str, Any]]
+
+
 def no_hidden(_state: Any, _seat: Seat) -> frozenset[str]:
     """``hidden`` of a game with no hidden information."""
     return frozenset()
@@ -170,6 +191,12 @@ class Decider(Generic[S, C, E, V, R]):
     # Move-path enumeration for rules testing (``gamehall rules perft``): the number of move
     # sequences of ``depth`` plies from ``state``.  None: the game has no perft.
     perft: Callable[[S, int], int] | None = None
+    # A position written as text (draughts' PDN FEN, Tablut's position string) as a state to play
+    # on: ``position(ruleset, seats, text)``, or ``Rejected`` naming what does not parse
+    # (``gamehall rules perft GAME --fen TEXT``).  None: the game reads no positions.
+    position: Callable[[R, tuple[Seat, ...], str], S | Rejected] | None = None
+    # The game's own text formats for whole games (``Notation``); () when it has none.
+    notations: tuple[Notation, ...] = ()
 
     def __post_init__(self) -> None:
         if self.phases is not None:

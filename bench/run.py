@@ -9,8 +9,8 @@ then the time from `gamehall up` to its printed URL and from a SIGKILL of `up` t
 (bench/recovery.py: one and two referees, median of 5), and the game benchmarks that exist
 (bench/ugolki_perft.py, bench/kc_bench.py, bench/thousand_bench.py,
 bench/farkle_bench.py, bench/king_bench.py, bench/ranked_bench.py, bench/projection_bench.py,
-bench/listing_bench.py,
-bench/ws_fanout_bench.py).  Prints each result and
+bench/listing_bench.py, bench/ws_fanout_bench.py, and bench/<module>_bench.py of every other
+registered game, e.g. bench/draughts_bench.py).  Prints each result and
 ends with one JSON line holding the ratios.
 """
 
@@ -77,6 +77,25 @@ def cpu_per_move(run: dict) -> dict:
     return {k[len(prefix) : -1]: v for k, v in run.items() if k.startswith(prefix)}
 
 
+def game_benches() -> list[str]:
+    """The game benchmarks: the long-standing ones, then ``bench/<module>_bench.py`` of every
+    registered game that has one (a game added later brings its own, named after its module)."""
+    from contracts.games import BUILT_IN
+
+    fixed = [
+        "ugolki_perft.py",
+        "kc_bench.py",
+        "thousand_bench.py",
+        "farkle_bench.py",
+        "king_bench.py",
+        "ranked_bench.py",
+        "projection_bench.py",
+        "listing_bench.py",
+        "ws_fanout_bench.py",
+    ]
+    return fixed + [s for s in (f"{m}_bench.py" for m in BUILT_IN) if s not in fixed]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--secs", type=float, default=8.0, help="measured seconds per pipeline run")
@@ -141,17 +160,7 @@ def main() -> None:
         "two_referees_kill_errors": recovery["two_referees_errors"],
     }
     if not a.skip_games:
-        for script in (
-            "ugolki_perft.py",
-            "kc_bench.py",
-            "thousand_bench.py",
-            "farkle_bench.py",
-            "king_bench.py",
-            "ranked_bench.py",
-            "projection_bench.py",
-            "listing_bench.py",
-            "ws_fanout_bench.py",
-        ):
+        for script in game_benches():
             path = ROOT / "bench" / script
             if not path.exists():
                 continue

@@ -247,8 +247,9 @@ def _bundle_or_exit(match_id: str, verb: str) -> Any:
     return bundle
 
 
-@app.command()
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def export(
+    ctx: typer.Context,
     match_id: Annotated[str, typer.Argument(metavar="MATCH_ID", help="The match to export.")],
     record: Annotated[
         bool,
@@ -259,24 +260,53 @@ def export(
         ),
     ] = False,
 ) -> None:
-    """Write the audit bundle of a match (its envelopes, byte for byte) to standard output, or with
-    --record the finished match as a game record."""
+    """Write the audit bundle of a match (its envelopes, byte for byte) to standard output, with
+    --record the finished match as a game record, or with --NOTATION in the game's own notation
+    (--pdn: a draughts game in Portable Draughts Notation; `gamehall rules list` names each game's
+    notations), which `gamehall rules replay FILE.pdn` referees."""
     from contracts.codecs import encode
 
+    notation = _export_notation(ctx.args)
     bundle = _bundle_or_exit(match_id, "export")
-    if record:
+    if record or notation is not None:
         import json
 
         from domain.records import record_of_bundle
 
         try:
-            text = json.dumps(record_of_bundle(bundle), ensure_ascii=False)
+            game_record = record_of_bundle(bundle)
+            text = json.dumps(game_record, ensure_ascii=False) if notation is None else _written(notation, game_record)
         except ValueError as exc:
-            typer.echo(f"cannot export {match_id} as a record: {exc}", err=True)
+            typer.echo(f"cannot export {match_id} as {'a record' if notation is None else notation.title}: {exc}", err=True)
             raise typer.Exit(1) from None
-        sys.stdout.write(text + "\n")
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
         return
     sys.stdout.write(encode(bundle).decode() + "\n")
+
+
+def _export_notation(args: list[str]) -> Any:
+    """The notation an ``--NAME`` flag of ``export`` names (None: none given); exit 2 for anything else."""
+    if not args:
+        return None
+    from domain.games.registry import GAMES
+
+    known = {n.name: n for g in GAMES.values() for n in g.notations}
+    name = args[0][2:] if args[0].startswith("--") else None
+    if len(args) > 1 or name not in known:
+        flags = ", ".join(f"--{n}" for n in sorted(known)) or "none"
+        typer.echo(f"export: unknown option {' '.join(args)}; notations: {flags}", err=True)
+        raise typer.Exit(2)
+    return known[name]
+
+
+def _written(notation: Any, game_record: dict[str, Any]) -> str:
+    """A record in a notation of its own game (ValueError when the match is another game's)."""
+    from domain.games.registry import GAMES
+
+    game = GAMES[game_record["game"]]
+    if notation not in game.notations:
+        raise ValueError(f"{game.name} has no {notation.title}; it has {', '.join(n.name for n in game.notations) or 'no notation'}")
+    return notation.write(game_record)
 
 
 class AuditGroup(typer.core.TyperGroup):

@@ -71,6 +71,21 @@ def parse_overrides(items: list[str]) -> dict[str, Any]:
     return out
 
 
+@rules_app.command("list")
+def list_games() -> None:
+    """List every registered game: its title, seats, default preset, and what `rules perft`,
+    `perft --fen` and `export --NOTATION` / `rules replay FILE` can do with it."""
+    from domain.games.registry import GAMES
+
+    width = max(len(name) for name in GAMES)
+    for name, g in GAMES.items():
+        seats = f"{g.min_seats}" if g.min_seats == g.max_seats else f"{g.min_seats}-{g.max_seats}"
+        extras = [x for x, has in (("perft", g.perft is not None), ("positions (--fen)", g.position is not None)) if has]
+        extras += [f"--{n.name}: {n.title} ({n.suffix})" for n in g.notations]
+        tail = f"; {', '.join(extras)}" if extras else ""
+        typer.echo(f"{name:<{width}}  {g.title}, {seats} seats, default preset {g.default_preset}{tail}")
+
+
 @rules_app.command()
 def presets(game: Annotated[str, typer.Argument(metavar="GAME", help="Game name, e.g. ugolki.")]) -> None:
     """List a game's presets with one-line descriptions (the default is marked *)."""
@@ -120,9 +135,20 @@ def perft(
         list[str] | None, typer.Option("--set", metavar="KEY=VALUE", help="Override a ruleset parameter: key=value (repeatable).")
     ] = None,
     timing: Annotated[bool, typer.Option("--time", help="Also print seconds and nodes/s per depth.")] = False,
+    fen: Annotated[
+        str | None,
+        typer.Option(
+            "--fen",
+            "--position",
+            metavar="POSITION",
+            help="Count from this position, written in the game's position string (draughts: PDN FEN "
+            "such as \"W:W21,22:B1,2\"), instead of the start.",
+        ),
+    ] = None,
 ) -> None:
-    """Count move sequences from the preset's start (its first seat to move): `depth 1: N` ...
-    `depth D: N`.  For the games whose rules give a perft (exit 2 naming them otherwise)."""
+    """Count move sequences from the preset's start (its first seat to move), or from --fen
+    POSITION: `depth 1: N` ... `depth D: N`.  For the games whose rules give a perft (exit 2 naming
+    them otherwise, or when the position does not parse)."""
     from contracts.envelope import Rejected
     from domain.core.match import default_seats_of, resolve_ruleset
     from domain.games.registry import GAMES
@@ -136,7 +162,8 @@ def perft(
     if isinstance(ruleset, Rejected):
         typer.echo(f"{ruleset.code}: {ruleset.detail}", err=True)
         raise typer.Exit(2)
-    state = g.initial_state(ruleset, g.seat_names(default_seats_of(g, preset)), None)
+    seats = g.seat_names(default_seats_of(g, preset))
+    state = g.initial_state(ruleset, seats, None) if fen is None else _position(g, ruleset, seats, fen)
     for d in range(1, depth + 1):
         started = time.perf_counter()
         nodes = g.perft(state, d)
@@ -147,13 +174,61 @@ def perft(
         typer.echo(line)
 
 
+def _position(g: Any, ruleset: Any, seats: tuple[str, ...], text: str) -> Any:
+    """The state a position string describes, or a message and exit status 2."""
+    from contracts.envelope import Rejected
+    from domain.games.registry import GAMES
+
+    if g.position is None:
+        having = sorted(name for name, decider in GAMES.items() if decider.position is not None)
+        typer.echo(f"{g.name} reads no positions; games that do: {', '.join(having) or 'none'}", err=True)
+        raise typer.Exit(2)
+    state = g.position(ruleset, seats, text)
+    if isinstance(state, Rejected):
+        typer.echo(f"{state.code}: {state.detail}", err=True)
+        raise typer.Exit(2)
+    return state
+
+
+def notation_of_file(name: str) -> Any:
+    """The registered notation a file name's ending selects (``game.pdn``: draughts' PDN), or None."""
+    from domain.games.registry import GAMES
+
+    lowered = name.lower()
+    for decider in GAMES.values():
+        for notation in decider.notations:
+            if lowered.endswith(notation.suffix):
+                return notation
+    return None
+
+
+def _read_record(file: str) -> Any:
+    """The game record in ``file``: JSON, or a game's own notation chosen by the file's ending."""
+    from services.cli.files import Unreadable, read_input, read_json
+
+    notation = notation_of_file(file)
+    if notation is None:
+        return read_json(file)
+    data = read_input(file)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise Unreadable(f"{file}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    try:
+        return notation.read(text)
+    except ValueError as exc:
+        raise Unreadable(f"{file}: malformed {notation.title}: {exc}") from None
+
+
 @rules_app.command()
 def replay(
     file: Annotated[
         str,
         typer.Argument(
             metavar="FILE",
-            help="A game record (rules/records.md), a regular file of at most 64 MiB; - for standard input.",
+            help="A game record (rules/records.md), or a game in a game's own notation chosen by its "
+            "file name's ending (.pdn: Portable Draughts Notation); a regular file of at most 64 MiB; - "
+            "for standard input (a JSON record).",
         ),
     ],
     as_json: Annotated[bool, typer.Option("--json", help="The answer as one JSON object.")] = False,
@@ -165,10 +240,10 @@ def replay(
     that is not a regular file of at most 64 MiB of UTF-8 JSON (refused before it is read)."""
     from domain.records import Illegal, MalformedRecord
     from domain.records import replay as referee
-    from services.cli.files import Unreadable, read_json
+    from services.cli.files import Unreadable
 
     try:
-        record = read_json(file)
+        record = _read_record(file)
     except Unreadable as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(2) from None

@@ -40,3 +40,12 @@ class AuditReport(msgspec.Struct, frozen=True, kw_only=True):
     table_signed_by: str | None = None
     sealed: int = 0  # sealed decisions in the log (docs/audit.md "Sealed decisions")
     opened: int = 0  # ... opened with the key of the revealed server seed and checked
+    # Decisions not re-decided because they draw chance and the server seed is not revealed
+    # (the game answers ``seed_unavailable``); their seat's turn is still checked.
+    need_seed: int = 0
+    # Decisions not re-decided because a sealed decision before them could not be opened, so the
+    # state they were made in is not fully known; their seat's turn is still checked.
+    unknown_state: int = 0
+    turns_checked: int = 0  # game moves whose seat was checked to be one the rules let move then
+    checked: tuple[str, ...] = ()  # what the audit checked and found to hold, in words
+    unchecked: tuple[str, ...] = ()  # what it could not check, in words (empty: everything)

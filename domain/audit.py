@@ -154,11 +154,15 @@ def _audit_log(bundle: AuditBundle) -> AuditReport:
     raw = [e.data.encode() for e in bundle.envelopes]
 
     sealed = [0, 0]  # sealed envelopes, and those opened
+    counts = _Counts()
 
     def report(redecided: int = 0, finished: bool = False, outcome: Any = None) -> AuditReport:
-        return AuditReport(
+        return _with_scope(AuditReport(
             sealed=sealed[0],
             opened=sealed[1],
+            need_seed=counts.need_seed,
+            unknown_state=counts.unknown,
+            turns_checked=counts.turns,
             match_id=bundle.match_id,
             game=bundle.game,
             rules_version=bundle.rules_version,
@@ -170,7 +174,7 @@ def _audit_log(bundle: AuditBundle) -> AuditReport:
             finished=finished,
             outcome=msgspec.to_builtins(outcome) if outcome is not None else None,
             notes=tuple(notes),
-        )
+        ), counts, bundle.certificate is not None)
 
     if not raw:
         problems.append("the bundle holds no envelopes")
@@ -242,6 +246,7 @@ def _audit_log(bundle: AuditBundle) -> AuditReport:
                 f"revealed server seed does not match the commitment {first.seed_commitment[:16]}…"
             )
             seed = None
+    counts.chance, counts.seed_known = bool(first.seed_commitment), seed is not None
     if match_layer.ruleset_hash(first.ruleset) != first.ruleset_hash:
         problems.append(f"{_where(0, envelopes[0])}: ruleset_hash does not match the recorded ruleset")
     # Sealed decisions: opened with the key of the revealed seed, their public part checked.
@@ -272,7 +277,9 @@ def _audit_log(bundle: AuditBundle) -> AuditReport:
         )
     state: match_layer.MatchState | None = None
     redecided = 0
-    can_redecide = not first.seed_commitment or seed is not None
+    # The state is fully known until a sealed decision that cannot be opened is folded from its
+    # public events; from then on decisions are not re-decided, only their seat's turn checked.
+    known = True
     for i, env in enumerate(envelopes):
         listing.append(_listing_line(env))
         idle = _idle_clock_problem(env, envelopes[i - 1] if i else None) or _timeout_clock_problem(
@@ -280,13 +287,27 @@ def _audit_log(bundle: AuditBundle) -> AuditReport:
         )
         if idle:
             problems.append(f"{_where(i, env)}: {idle}")
-        if can_redecide and env.command is not None:
-            problem = _redecide(game, state, env, seed)
-            if problem:
+        if env.command is not None:
+            command = codec(env.game).decode_inner_command(env.command)
+            turn = _turn_problem(game, state, env, command)
+            if turn:
+                problems.append(f"{_where(i, env)}: {turn}")
+                return report(redecided)
+            counts.turns += state is not None and _is_game_move(command)
+            problem = _redecide(game, state, env, command, seed) if known else _UNKNOWN_STATE
+            if problem is _NEEDS_SEED:
+                counts.need_seed += 1
+            elif problem is _UNKNOWN_STATE:
+                counts.unknown += 1
+            elif problem:
                 problems.append(f"{_where(i, env)}: {problem}")
                 return report(redecided)
-            redecided += 1
-        elif env.command is None and not (env.sealed and key is None):  # a sealed one's is in its box
+            else:
+                redecided += 1
+        elif env.sealed and key is None:  # a sealed one's command is in its box
+            known = False
+            counts.unknown += 1
+        else:
             problems.append(f"{_where(i, env)}: no recorded command to re-decide")
         current: list[Any] = [None]
 
@@ -410,16 +431,82 @@ def _revealed_seed(envelopes: list[EventEnvelope[Any]]) -> bytes | None:
     return None
 
 
+class _Counts:
+    """Decisions the audit could not re-decide, by why, and game moves whose turn it checked."""
+
+    def __init__(self) -> None:
+        self.need_seed = 0
+        self.unknown = 0
+        self.turns = 0
+        self.chance = False  # the match draws from a committed server seed
+        self.seed_known = False  # ... and the seed is revealed in the bundle
+
+
+# _redecide's answers for a decision it cannot re-decide (not a problem of the log).
+_NEEDS_SEED = "the decision draws chance and the server seed is not revealed"
+_UNKNOWN_STATE = "a sealed decision before it cannot be opened yet"
+
+
+def _is_game_move(command: Any) -> bool:
+    return not isinstance(command, (Rejected, *match_layer.MATCH_COMMAND_TYPES))
+
+
+def _turn_problem(
+    game: Decider[Any, Any, Any, Any, Any], state: match_layer.MatchState | None, env: EventEnvelope[Any], command: Any
+) -> str | None:
+    """A game move by a seat the rules do not let move at that point (checked on the folded
+    state, so it holds also where a decision cannot be re-decided)."""
+    if state is None or state.outcome is not None or not _is_game_move(command):
+        return None
+    may_move = game.to_move(state.game_state)
+    if env.seat in may_move:
+        return None
+    return f"{env.seat} moves out of turn (the rules let {', '.join(sorted(may_move)) or 'nobody'} move)"
+
+
+def _with_scope(report: AuditReport, counts: _Counts, certified: bool) -> AuditReport:
+    """``report`` with what it checked and what it could not, in words."""
+    if report.problems:
+        return report
+    checked = ["the hash chain and the head hash"]
+    unchecked: list[str] = []
+    if report.redecided:
+        checked.append(f"{_n(report.redecided, 'decision')} re-decided by the pinned rules, identically")
+    if report.turns_checked:
+        checked.append(f"the turn of every game move ({report.turns_checked})")
+    if report.need_seed:
+        unchecked.append(f"{_n(report.need_seed, 'decision')} that draw chance (the server seed is not revealed)")
+    if report.unknown_state:
+        unchecked.append(f"{_n(report.unknown_state, 'decision')} after a sealed decision that cannot be opened yet")
+    if counts.chance and counts.seed_known:
+        checked.append("the server seed against its commitment, and every draw from it")
+    elif counts.chance:
+        unchecked.append("the server seed and the draws from it (not revealed)")
+    if report.finished:
+        checked.append("the outcome against the rules")
+    else:
+        unchecked.append("the outcome (the match has not ended in this bundle)")
+    if not certified:
+        unchecked.append("a certificate (the bundle carries none)")
+    return msgspec.structs.replace(report, checked=tuple(checked), unchecked=tuple(unchecked))
+
+
+def _n(count: int, word: str) -> str:
+    return f"{count} {word}" + ("" if count == 1 else "s")
+
+
 def _redecide(
     game: Decider[Any, Any, Any, Any, Any],
     state: match_layer.MatchState | None,
     env: EventEnvelope[Any],
+    command: Any,
     seed: bytes | None,
 ) -> str | None:
-    command = codec(env.game).decode_inner_command(env.command)
     if isinstance(command, Rejected):
         return f"recorded command cannot be decoded: {command.detail}"
     decided = match_layer.decide(game, state, env.seat, command, seed, env.recorded_at)
+    if isinstance(decided, Rejected) and decided.code == "seed_unavailable" and seed is None:
+        return _NEEDS_SEED
     if isinstance(decided, Rejected):
         return f"the rules reject the recorded command {describe(command)}: {decided.code} ({decided.detail})"
     recorded = [msgspec.to_builtins(e) for e in env.events]

@@ -346,13 +346,23 @@ def audit_main(
             "'gamehall keys --json'); the data folder's keys when omitted.",
         ),
     ] = None,
+    allow_unfinished: Annotated[
+        bool,
+        typer.Option(
+            "--allow-unfinished",
+            help="Exit 0 when what could be checked holds although not everything could be (a running or "
+            "uncertified match, a server seed not yet revealed); without it that is exit 3.",
+        ),
+    ] = False,
 ) -> None:
     """gamehall audit MATCH_ID | gamehall audit --file match.json | gamehall audit shuffle ...
 
-    Exit 0: the audit holds; 1: it fails (what does not check is named); 2: no match to audit (a
-    file that is not a regular file of at most 64 MiB, or not an audit bundle)."""
+    Exit 0: the audit holds and checked everything; 1: it fails (what does not check is named); 2:
+    no match to audit (a file that is not a regular file of at most 64 MiB, or not an audit bundle);
+    3: what could be checked holds, but not everything could be (each is named after NOT CHECKED:
+    a running or uncertified match, an unrevealed server seed); --allow-unfinished makes that 0."""
     if ctx.invoked_subcommand is not None:
-        ctx.obj = {"quiet": quiet, "json": as_json, "keys": keys}
+        ctx.obj = {"quiet": quiet, "json": as_json, "keys": keys, "allow_unfinished": allow_unfinished}
         return
     if file is None:
         typer.echo("give a MATCH_ID or --file BUNDLE (see --help)", err=True)
@@ -364,7 +374,7 @@ def audit_main(
     except Unreadable as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(2) from None
-    raise typer.Exit(_audit_bytes(data, str(file), quiet, as_json, keys))
+    raise typer.Exit(_audit_bytes(data, str(file), quiet, as_json, keys, allow_unfinished))
 
 
 @audit_app.command("match", hidden=True)
@@ -373,6 +383,14 @@ def audit_match(
     match_id: Annotated[str, typer.Argument(metavar="MATCH_ID", help="The stored match to audit.")],
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No move listing.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="The report as JSON.")] = False,
+    allow_unfinished: Annotated[
+        bool,
+        typer.Option(
+            "--allow-unfinished",
+            help="Exit 0 when what could be checked holds although not everything could be (a running or "
+            "uncertified match, a server seed not yet revealed); without it that is exit 3.",
+        ),
+    ] = False,
 ) -> None:
     """Audit a stored match by id."""
     from contracts.codecs import encode
@@ -380,9 +398,12 @@ def audit_match(
     opts = dict(ctx.obj or {})
     opts["quiet"] = opts.get("quiet") or quiet
     opts["json"] = opts.get("json") or as_json
+    opts["allow_unfinished"] = opts.get("allow_unfinished") or allow_unfinished
     bundle = _bundle_or_exit(match_id, "audit")
     raise typer.Exit(
-        _audit_bytes(encode(bundle), match_id, opts.get("quiet", False), opts.get("json", False), opts.get("keys"))
+        _audit_bytes(
+            encode(bundle), match_id, opts["quiet"], opts["json"], opts.get("keys"), opts["allow_unfinished"]
+        )
     )
 
 
@@ -427,7 +448,9 @@ def _table_check() -> Any:
     return trusted.check if trusted.key_ids else None
 
 
-def _audit_bytes(data: bytes, source: str, quiet: bool, as_json: bool, keys: Path | None = None) -> int:
+def _audit_bytes(
+    data: bytes, source: str, quiet: bool, as_json: bool, keys: Path | None = None, allow_unfinished: bool = False
+) -> int:
     import msgspec
 
     from domain.audit import audit, decode_bundle
@@ -446,9 +469,12 @@ def _audit_bytes(data: bytes, source: str, quiet: bool, as_json: bool, keys: Pat
         typer.echo(f"{source}: not an audit bundle: it nests too deep", err=True)
         return 2
     report = audit(bundle, _verifier(keys), _table_check())
+    # Exit 3: what was checked holds, but not everything could be (an unfinished or uncertified
+    # match, an unrevealed seed); --allow-unfinished accepts that as exit 0.
+    partial = 0 if allow_unfinished or not report.unchecked else 3
     if as_json:
         typer.echo(msgspec.json.encode(report).decode())
-        return 0 if report.ok else 1
+        return partial if report.ok else 1
     typer.echo(
         f"match {report.match_id} ({report.game}, rules {report.rules_version}): {report.envelopes} envelopes"
     )
@@ -475,7 +501,11 @@ def _audit_bytes(data: bytes, source: str, quiet: bool, as_json: bool, keys: Pat
             typer.echo("finished, but the bundle carries no certificate")
         elif not report.finished:
             typer.echo("the bundle is of an unfinished match (no certificate)")
-        return 0
+        for line in report.unchecked:
+            typer.echo(f"NOT CHECKED: {line}")
+        if partial:
+            typer.echo("exit 3: not everything could be checked (--allow-unfinished accepts that)", err=True)
+        return partial
     for problem in report.problems:
         typer.echo(f"AUDIT FAILED: {problem}", err=True)
     return 1

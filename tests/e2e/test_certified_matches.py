@@ -58,7 +58,10 @@ def test_finished_matches_are_certified_and_cut_bundles_fail(tmp_path: Path) -> 
         del cut["certificate"]
         cut_path.write_bytes(msgspec.json.encode(cut))
         unfinished = stack.cli("audit", "--file", str(cut_path), "--quiet")
-        assert unfinished.returncode == 0
+        assert unfinished.returncode == 3
         assert "the bundle is of an unfinished match (no certificate)" in unfinished.stdout.decode()
+        assert "NOT CHECKED: a certificate (the bundle carries none)" in unfinished.stdout.decode()
+        allowed = stack.cli("audit", "--file", str(cut_path), "--quiet", "--allow-unfinished")
+        assert allowed.returncode == 0, allowed.stdout.decode() + allowed.stderr.decode()
     finally:
         assert stack.stop() == 0

@@ -10,13 +10,15 @@ from typing import Any
 import msgspec
 
 from contracts.audit import AuditBundle, StoredEnvelope
+from contracts.certificate import MatchCertificate
 from contracts.codecs import encode
 from contracts.envelope import EventEnvelope, Rejected
-from contracts.match import CreateMatch
+from contracts.match import CreateMatch, Outcome
 from domain.core import match as match_layer
 from domain.core import seal
 from domain.core.audit import envelope_hash, genesis_hash
 from domain.games import registry
+from services.common.certificates import KeyRing, sign
 
 
 def stored(
@@ -161,3 +163,24 @@ def clear_values(obj: Any) -> set[str]:
     if isinstance(obj, list):
         return set().union(set(), *(clear_values(v) for v in obj))
     return set()
+
+
+def certify(ring: KeyRing, bundle: AuditBundle, at: int = 1_800_000_000_000) -> AuditBundle:
+    """What the referee does when a match ends: sign what the log holds and its outcome."""
+    from domain.audit import audit
+
+    report = audit(bundle)
+    assert report.ok and report.finished, report.problems
+    first = msgspec.json.decode(bundle.envelopes[0].data)
+    created = first["events"][0]
+    cert = MatchCertificate(
+        match_id=bundle.match_id,
+        game=bundle.game,
+        rules_version=bundle.rules_version,
+        ruleset_hash=created["ruleset_hash"],
+        envelopes=len(bundle.envelopes),
+        head_hash=envelope_hash(bundle.envelopes[-1].data.encode()),
+        outcome=msgspec.convert(report.outcome, type=Outcome),
+        signed_at=at,
+    )
+    return msgspec.structs.replace(bundle, certificate=sign(ring, cert))

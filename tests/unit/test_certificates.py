@@ -12,34 +12,14 @@ import msgspec
 import pytest
 
 from contracts.audit import AuditBundle, StoredEnvelope
-from contracts.certificate import MatchCertificate, SignedCertificate, certificate_decoder
-from contracts.match import Outcome
+from contracts.certificate import SignedCertificate, certificate_decoder
 from domain.audit import audit
 from domain.core.audit import envelope_hash, genesis_hash
 from domain.core.match import ruleset_hash
-from services.common.certificates import KeyRing, sign, verifier
-from tests.support.bundles import played_match
+from services.common.certificates import KeyRing, verifier
+from tests.support.bundles import certify, played_match
 
 NOW = 1_800_000_000_000
-
-
-def certify(ring: KeyRing, bundle: AuditBundle, at: int = NOW) -> AuditBundle:
-    """What the referee does when a match ends: sign what the log holds and its outcome."""
-    report = audit(bundle)
-    assert report.ok and report.finished, report.problems
-    first = msgspec.json.decode(bundle.envelopes[0].data)
-    created = first["events"][0]
-    cert = MatchCertificate(
-        match_id=bundle.match_id,
-        game=bundle.game,
-        rules_version=bundle.rules_version,
-        ruleset_hash=created["ruleset_hash"],
-        envelopes=len(bundle.envelopes),
-        head_hash=envelope_hash(bundle.envelopes[-1].data.encode()),
-        outcome=msgspec.convert(report.outcome, type=Outcome),
-        signed_at=at,
-    )
-    return msgspec.structs.replace(bundle, certificate=sign(ring, cert))
 
 
 @pytest.fixture

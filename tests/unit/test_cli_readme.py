@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -23,7 +24,8 @@ from contracts.codecs import encode
 from domain import records
 from domain.games import registry
 from services.cli.main import app
-from tests.support.bundles import played_match
+from services.common.certificates import KeyRing
+from tests.support.bundles import certify, played_match
 from tests.support.cli import ROOT, gamehall
 
 README = ROOT / "README.md"
@@ -169,10 +171,13 @@ def test_every_readme_command_runs(tmp_path: Path) -> None:
     match_file.write_bytes(encode(bundle))
     game_file = tmp_path / "game.json"
     game_file.write_text(json.dumps(records.record_of_bundle(bundle)))
+    # A finished match certified by the data folder's key, as a stack exports it.
+    match_file.write_bytes(encode(certify(KeyRing(data / "keys"), bundle, at=int(time.time() * 1000))))
     keys = gamehall(env, "keys", "--json", timeout=120)
     assert keys.returncode == 0, keys.stderr
     keys_file = tmp_path / "keys.json"
     keys_file.write_text(keys.stdout)
+
     files = {"match.json": str(match_file), "game.json": str(game_file), "keys.json": str(keys_file)}
 
     helps = sorted({tuple(_resolve(c.split()[1:])[0]) for c in COMMANDS})

@@ -45,6 +45,7 @@ def keys_rotate() -> None:
     """Retire the signing key and make a new one (referees sign with it from their next certificate)."""
     fresh = _ring().rotate(time.time_ns() // 1_000_000)
     typer.echo(f"new signing key {fresh.key_id} ({fresh.public_key})")
+    typer.echo("a running referee publishes it, and the old key's retirement, within a second (GET /api/keys)")
 
 
 @keys_app.command("matchmaking")

@@ -54,6 +54,15 @@ class KeyRing:
         except FileNotFoundError:
             return KeySet(keys=())
 
+    def stamp(self) -> tuple[int, int] | None:
+        """The public file's modification time and size (None before the first key): a change
+        means a key was made or retired."""
+        try:
+            info = (self.folder / PUBLIC_FILE).stat()
+        except FileNotFoundError:
+            return None
+        return info.st_mtime_ns, info.st_size
+
     def _save(self, keys: KeySet) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
         tmp = self.folder / (PUBLIC_FILE + ".tmp")

@@ -98,7 +98,8 @@ async def run_clocks(referee: Referee, stop: asyncio.Event) -> None:
     this referee's partitions is loaded and its deadlines recomputed from the log; then every
     passed deadline (a timeout, or an abandonment after ``grace_s``) is claimed, waking at the next
     deadline (at least every half second); a seat handed to a computer player that no bots
-    service took is offered again every few seconds."""
+    service took is offered again every few seconds; a change of the signing keys (a rotation) is
+    published at the next round."""
     loaded = False
     retried = 0.0
     while not stop.is_set():
@@ -107,6 +108,7 @@ async def run_clocks(referee: Referee, stop: asyncio.Event) -> None:
             if not loaded:
                 await referee.load_clocked_matches()
                 loaded = True
+            await referee.publish_key_changes()
             upcoming = await referee.claim_due_timeouts()
             if now_ms() - retried >= BOT_RETRY_MS:
                 retried = now_ms()

@@ -108,6 +108,7 @@ class Referee:
         # Signs a certificate of every match that ends (None: no certificates, e.g. in tests).
         self.keys = keys
         self._published_keys: set[str] = set()
+        self._keys_stamp: tuple[int, int] | None = None  # the key ring's public file when last published
         self.js = js
         # GH_SECRETS (server seeds) lives in its own NATS account when the server has users
         # (services.common.natsauth): the referee reaches it on a second connection.
@@ -805,10 +806,27 @@ class Referee:
     async def _publish_key(self, key_id: str) -> None:
         if key_id in self._published_keys or self.keys is None:
             return
+        await self._publish_keys()
+        self._published_keys.add(key_id)
+
+    async def _publish_keys(self) -> None:
+        """Every public key of the ring, as it stands (a key's record is replaced when it retires)."""
+        assert self.keys is not None
         for key in self.keys.public().keys:
             await self.js.publish(
                 subjects.public_key_subject(key.key_id),
                 encode(key),
                 headers={subjects.MSG_ID: f"key:{key.key_id}:{key.retired_at or 0}"},
             )
-        self._published_keys.add(key_id)
+
+    async def publish_key_changes(self) -> None:
+        """Publish the ring's keys when its public file changed since the last look (at start, and
+        after ``gamehall keys rotate``): the new key and the old one's retirement are in
+        ``GET /api/keys`` within a clock round, not only once the next certificate is signed."""
+        if self.keys is None:
+            return
+        stamp = self.keys.stamp()
+        if stamp is None or stamp == self._keys_stamp:
+            return
+        await self._publish_keys()
+        self._keys_stamp = stamp

@@ -5,6 +5,7 @@ certificate, `gamehall audit --file` says "finished and certified by key K", GET
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import httpx
@@ -63,5 +64,20 @@ def test_finished_matches_are_certified_and_cut_bundles_fail(tmp_path: Path) -> 
         assert "NOT CHECKED: a certificate (the bundle carries none)" in unfinished.stdout.decode()
         allowed = stack.cli("audit", "--file", str(cut_path), "--quiet", "--allow-unfinished")
         assert allowed.returncode == 0, allowed.stdout.decode() + allowed.stderr.decode()
+
+        # A rotation shows in GET /api/keys before any certificate is signed with the new key.
+        rotated = stack.cli("keys", "rotate")
+        assert rotated.returncode == 0, rotated.stderr.decode()
+        fresh = rotated.stdout.decode().split()[3]
+        deadline = time.monotonic() + 20
+        while True:
+            answer = httpx.get(f"{stack.url}/api/keys", timeout=10)
+            by_id = {k["key_id"]: k for k in answer.json()["keys"]}
+            if fresh in by_id or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+        assert answer.headers["cache-control"] == "no-cache"
+        assert by_id[fresh]["retired_at"] is None
+        assert by_id[cert["key_id"]]["retired_at"] is not None
     finally:
         assert stack.stop() == 0

@@ -24,7 +24,13 @@ router = APIRouter(tags=["audit"])
 )
 async def keys(gw: Gateway = Depends(gateway)) -> Response:
     assert gw.nc is not None
-    return Response(encode(await published_keys(gw.nc.jetstream())), media_type="application/json")
+    # no-cache: a client may keep the answer but asks again before using it, so a rotation
+    # (docs/audit.md "Keys") is seen at once.
+    return Response(
+        encode(await published_keys(gw.nc.jetstream())),
+        media_type="application/json",
+        headers={"Cache-Control": "no-cache"},
+    )
 
 
 @router.get(

@@ -18,15 +18,42 @@ import msgspec
 from contracts.audit import AuditBundle
 from contracts.codecs import codec
 from contracts.envelope import Rejected
-from contracts.match import CreateMatch, MatchCreated, MatchEnded, Resign
+from contracts.match import (
+    AcceptDraw,
+    ClaimAbandon,
+    ClaimTimeout,
+    CreateMatch,
+    DeclineDraw,
+    ExpireIdle,
+    MatchCreated,
+    MatchEnded,
+    OfferDraw,
+    Resign,
+)
 from domain.core import match as match_layer
 from domain.core import seal
 from domain.core.decider import Decider, RecordAdapter
+from domain.core.match.claims import ABANDON, TIMEOUT, claimed
 from domain.core.rng import commitment
 from domain.games import registry
 
 FORMAT = "gamehall-record/1"
 Game = Decider[Any, Any, Any, Any, Any]
+
+# The match-level actions of every game's record (records.md R1; draw offers so that a match
+# drawn by agreement replays to its result): the command each stands for.
+SEAT_ACTIONS: dict[str, Any] = {
+    "resign": Resign(),
+    "offer_draw": OfferDraw(),
+    "accept_draw": AcceptDraw(),
+    "decline_draw": DeclineDraw(),
+}
+# ``["timeout", s]`` and ``["abandon", s]``: the claim's rule, applied as live play applies it.
+CLAIM_ACTIONS = {"timeout": TIMEOUT, "abandon": ABANDON}
+CLAIM_NAMES = {ClaimTimeout: "timeout", ClaimAbandon: "abandon"}
+# Actions with no seat: ``["deal"]`` (R2, the next deal entry) and ``["expire"]`` (the match
+# ended idle: the abandonment rule of docs/audit.md, with no clock).
+DEAL, EXPIRE = "deal", "expire"
 
 
 class MalformedRecord(ValueError):
@@ -70,6 +97,21 @@ class Replayed:
         }
 
 
+def _result_of(record: Mapping[str, Any]) -> tuple[list[int], str] | None:
+    """The record's own ``result`` (R4), or None when it carries none."""
+    result = record.get("result")
+    if result is None:
+        return None
+    if (
+        not isinstance(result, Mapping)
+        or not isinstance(result.get("ranks"), list)
+        or not all(isinstance(r, int) and not isinstance(r, bool) for r in result["ranks"])
+        or not isinstance(result.get("reason"), str)
+    ):
+        raise MalformedRecord('result: must be {"ranks": [per seat], "reason": "..."}')
+    return list(result["ranks"]), result["reason"]
+
+
 def _need(record: Mapping[str, Any], key: str, kind: type | tuple[type, ...], what: str) -> Any:
     if key not in record:
         raise MalformedRecord(f"{key}: missing ({what})")
@@ -97,7 +139,7 @@ def replay(record: Any) -> Replayed | Illegal:
     if game is None:
         raise MalformedRecord(f"game: unknown game {name!r}; known: {', '.join(sorted(registry.GAMES))}")
     adapter = _adapter(game)
-    preset = _need(record, "preset", str, "a preset name")
+    preset = game.canonical_preset(_need(record, "preset", str, "a preset name"))
     if preset not in game.presets:
         raise MalformedRecord(f"preset: {name} has no preset {preset!r}; known: {', '.join(game.presets)}")
     overrides = record.get("overrides") or {}
@@ -120,6 +162,9 @@ def replay(record: Any) -> Replayed | Illegal:
     actions = record.get("actions") or []
     if not isinstance(actions, list):
         raise MalformedRecord("actions: must be a list")
+    claimed_result = _result_of(record)
+    # R2: a record lists every deal as ["deal"], or none (then each is dealt when it is due).
+    explicit = any(isinstance(a, list) and a[:1] == [DEAL] for a in actions)
     seats = game.seat_names(n)
     created = match_layer.decide(
         game,
@@ -141,34 +186,38 @@ def replay(record: Any) -> Replayed | Illegal:
     used = 0
 
     def deal_what_is_due(state: match_layer.MatchState) -> match_layer.MatchState:
+        while not explicit and state.outcome is None and used < len(deals) and adapter.wants_deal(state.game_state):
+            state = deal_next(state)
+        return state
+
+    def deal_next(state: match_layer.MatchState) -> match_layer.MatchState:
         nonlocal used
-        while state.outcome is None and used < len(deals) and adapter.wants_deal(state.game_state):
-            entry = dict(deals[used])
-            if used == 0:
-                entry.setdefault("first_dealer", first_dealer)
-            events = adapter.deal(state.game_state, entry) if adapter.deal is not None else None
-            if events is None or isinstance(events, Rejected):
-                detail = events.detail if isinstance(events, Rejected) else "this game has no deals"
-                raise MalformedRecord(f"deals[{used}]: {detail}")
-            for event in events:
-                state = match_layer.evolve(game, state, event)
-            used += 1
+        entry = dict(deals[used])
+        if used == 0:
+            entry.setdefault("first_dealer", first_dealer)
+        events = adapter.deal(state.game_state, entry) if adapter.deal is not None else None
+        if events is None or isinstance(events, Rejected):
+            detail = events.detail if isinstance(events, Rejected) else "this game has no deals"
+            raise MalformedRecord(f"deals[{used}]: {detail}")
+        for event in events:
+            state = match_layer.evolve(game, state, event)
+        used += 1
         return state
 
     for i, action in enumerate(actions):
         state = deal_what_is_due(state)
-        if not isinstance(action, list) or len(action) < 2 or not isinstance(action[0], str):
-            raise MalformedRecord(f"actions[{i}]: must be [name, seat, arguments...]")
-        s = action[1]
-        if not isinstance(s, int) or isinstance(s, bool) or not 0 <= s < n:
-            raise MalformedRecord(f"actions[{i}]: the seat must be an index 0..{n - 1}")
-        seat = seats[s]
-        command = adapter.parse_action(state.game_state, seat, action)
-        if isinstance(command, Rejected):
-            return Illegal(i, command.code, command.detail)
-        if adapter.ignored(command):
+        if action == [DEAL]:
+            if state.outcome is not None or used >= len(deals) or not adapter.wants_deal(state.game_state):
+                why = "no deal entry is left" if used >= len(deals) else "no deal is due here"
+                return Illegal(i, "deal_not_due", f"a deal action where {why}")
+            state = deal_next(state)
             continue
-        decided = match_layer.decide(game, state, seat, command)
+        if action == [EXPIRE]:
+            decided = match_layer.decide(game, state, None, ExpireIdle(last_decision_at=0, at=1, limit_ms=1))
+        else:
+            decided = _seat_action(game, adapter, state, seats, i, action)
+            if decided is None:
+                continue
         if isinstance(decided, Rejected):
             return Illegal(i, decided.code, decided.detail)
         for event in decided:
@@ -181,6 +230,15 @@ def replay(record: Any) -> Replayed | Illegal:
         points.append({"points": [a - b for a, b in zip(row, before, strict=True)], "totals": list(row)})
         before = row
     outcome = state.outcome
+    if claimed_result is not None:
+        verdict = (list(outcome.ranks), outcome.reason) if outcome is not None else None
+        if verdict != claimed_result:
+            said = f"ranks {verdict[0]}, reason {verdict[1]!r}" if verdict else "the game is not finished"
+            return Illegal(
+                len(actions),
+                "result_differs",
+                f"the record's result is ranks {claimed_result[0]}, reason {claimed_result[1]!r}; the rules give {said}",
+            )
     return Replayed(
         game=name,
         players=tuple(players),
@@ -194,10 +252,49 @@ def replay(record: Any) -> Replayed | Illegal:
     )
 
 
+def _seat_action(
+    game: Game, adapter: RecordAdapter[Any, Any, Any], state: match_layer.MatchState, seats: tuple[str, ...], i: int, action: Any
+) -> tuple[Any, ...] | Rejected | None:
+    """The events of one ``[name, seat, arguments...]`` action (None: one that changes nothing)."""
+    n = len(seats)
+    if not isinstance(action, list) or len(action) < 2 or not isinstance(action[0], str):
+        raise MalformedRecord(f"actions[{i}]: must be [name, seat, arguments...], [\"deal\"] or [\"expire\"]")
+    s = action[1]
+    if not isinstance(s, int) or isinstance(s, bool) or not 0 <= s < n:
+        raise MalformedRecord(f"actions[{i}]: the seat must be an index 0..{n - 1}")
+    seat, name = seats[s], action[0]
+    if name in CLAIM_ACTIONS and len(action) == 2:
+        if state.outcome is not None:
+            return Rejected(code="match_over", detail="the match is over")
+        return claimed(game, state, seat, CLAIM_ACTIONS[name], None)
+    command = SEAT_ACTIONS[name] if name in SEAT_ACTIONS and len(action) == 2 else None
+    if command is None:
+        command = adapter.parse_action(state.game_state, seat, action)
+        if isinstance(command, Rejected):
+            return command
+        if adapter.ignored(command):
+            return None
+    return match_layer.decide(game, state, seat, command)
+
+
+def _match_action(state: match_layer.MatchState, seat: str | None, command: Any) -> list[Any] | None:
+    """The record action of a match-level command (None: one a record does not list)."""
+    seats = state.created.seats
+    for name, kind in SEAT_ACTIONS.items():
+        if isinstance(command, type(kind)) and seat in seats:
+            return [name, seats.index(seat)]
+    if type(command) in CLAIM_NAMES and command.seat in seats:
+        return [CLAIM_NAMES[type(command)], seats.index(command.seat)]
+    if isinstance(command, ExpireIdle):
+        return [EXPIRE]
+    return None
+
+
 def to_record(decisions: Sequence[tuple[str | None, Any, Sequence[Any]]]) -> dict[str, Any]:
     """A record of a match from its decisions ``(seat, command, events)`` in order, the first being
-    the match's creation.  Draw offers are not part of a record: a match ended by agreement
-    exports its moves, and its replay ends unfinished."""
+    the match's creation.  Match-level commands become the actions of ``SEAT_ACTIONS``,
+    ``CLAIM_ACTIONS`` and ``["expire"]``; a finished match carries its ``result`` (R4), and its
+    deals are explicit ``["deal"]`` actions when a match-level action came while one was due (R2)."""
     if not decisions or not decisions[0][2] or not isinstance(decisions[0][2][0], MatchCreated):
         raise ValueError("the first decision must create the match")
     created: MatchCreated = decisions[0][2][0]
@@ -209,28 +306,29 @@ def to_record(decisions: Sequence[tuple[str | None, Any, Sequence[Any]]]) -> dic
     deals: list[dict[str, Any]] = []
     actions: list[list[Any]] = []
     first_dealer = 0
-    left_before_deal: str | None = None  # a seat that resigned while the table waited for a deal
+    # R2: deals are listed as ["deal"] actions only when something happened while a deal was due
+    # (a resignation, a claim, a draw offer before it), which a record dealing at once cannot say.
+    explicit = False
     for seat, command, events in decisions[1:]:
-        if seat is not None and command is not None:
-            if isinstance(command, Resign) or not isinstance(command, match_layer.MATCH_COMMAND_TYPES):
-                actions.append(adapter.format_action(state.game_state, seat, command))
-            if isinstance(command, Resign) and adapter.wants_deal(state.game_state):
-                left_before_deal = seat
+        if command is not None and isinstance(command, match_layer.MATCH_COMMAND_TYPES):
+            action = _match_action(state, seat, command)
+            if action is not None:
+                actions.append(action)
+                explicit = explicit or adapter.wants_deal(state.game_state)
+        elif seat is not None and command is not None:
+            actions.append(adapter.format_action(state.game_state, seat, command))
         for event in events:
             entry = None if match_layer.is_match_event(event) else adapter.deal_entry(event)
-            if entry is not None and left_before_deal is not None:
-                # A record deals as soon as a deal is due, so its replay would deal this seat in.
-                raise ValueError(
-                    f"{left_before_deal} resigned before deal {len(deals) + 1} was dealt, which a game "
-                    "record cannot say (docs/audit.md, Game records): the audit bundle is this match's evidence"
-                )
             if entry is not None:
                 entry = dict(entry)
                 dealer = entry.pop("first_dealer", None)
                 if not deals and isinstance(dealer, int):
                     first_dealer = dealer
                 deals.append(entry)
+                actions.append([DEAL])
             state = match_layer.evolve(game, state, event)
+    if not explicit:
+        actions = [a for a in actions if a != [DEAL]]
     record: dict[str, Any] = {
         "format": FORMAT,
         "game": created.game,
@@ -243,6 +341,8 @@ def to_record(decisions: Sequence[tuple[str | None, Any, Sequence[Any]]]) -> dic
     if game.chance:
         record["first_dealer"] = first_dealer
         record["deals"] = deals
+    if state.outcome is not None:
+        record["result"] = {"ranks": list(state.outcome.ranks), "reason": state.outcome.reason}
     return record
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from contracts.envelope import Rejected
@@ -197,6 +197,9 @@ class Decider(Generic[S, C, E, V, R]):
     position: Callable[[R, tuple[Seat, ...], str], S | Rejected] | None = None
     # The game's own text formats for whole games (``Notation``); () when it has none.
     notations: tuple[Notation, ...] = ()
+    # Other names the rules file gives a preset (1000's T16: ``CLASSIC`` for ``classic``),
+    # accepted wherever a preset is named; matches and exports record the preset's own name.
+    preset_aliases: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.phases is not None:
@@ -230,6 +233,10 @@ class Decider(Generic[S, C, E, V, R]):
     @property
     def rejection_codes(self) -> tuple[str, ...]:
         return self.contract.rejection_codes
+
+    def canonical_preset(self, name: str) -> str:
+        """The preset ``name`` stands for: itself, or the preset it is an alias of."""
+        return name if name in self.presets else self.preset_aliases.get(name, name)
 
     def preset_ruleset(self, preset: str) -> R:
         return self.presets[preset].ruleset

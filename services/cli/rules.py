@@ -26,7 +26,7 @@ def check_game(name: str, preset: str | None = None) -> Any:
     if game is None:
         typer.echo(f"unknown game {name!r}; known: {', '.join(sorted(GAMES))}", err=True)
         raise typer.Exit(2)
-    if preset is not None and preset not in game.presets:
+    if preset is not None and game.canonical_preset(preset) not in game.presets:
         typer.echo(f"unknown preset {preset!r} for {name}; known: {', '.join(game.presets)}", err=True)
         raise typer.Exit(2)
     return game

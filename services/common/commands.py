@@ -152,7 +152,7 @@ async def create_match(
             code="unknown_game", detail=f"unknown game {game!r}; known: {', '.join(sorted(registry.GAMES))}"
         )
     meta = decider
-    preset = preset or meta.default_preset
+    preset = meta.canonical_preset(preset or meta.default_preset)
     n = seats or (len(players) if players else match_layer.default_seats_of(decider, preset))
     ruleset = match_layer.resolve_ruleset(decider, preset, overrides or {}, n)
     if isinstance(ruleset, Rejected):

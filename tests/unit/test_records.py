@@ -138,13 +138,16 @@ def test_a_resignation_in_a_record_ends_the_game() -> None:
     assert answer.ranks == (1, 2) and answer.reason == "resignation"
 
 
-def test_a_seat_that_resigned_before_a_deal_is_not_exported_as_a_record() -> None:
-    """rules/records.md deals each round as soon as it is due, so a record has no place for a
-    seat that left while its table waited for the deal (live play leaves it out of the deal, a
-    replay would deal it in): the export says so instead of writing a record that replays
-    otherwise (docs/audit.md, Game records)."""
+def test_a_seat_that_resigned_before_a_deal_exports_with_explicit_deals() -> None:
+    """records.md R2: a seat left while its table waited for the deal (live play deals it out);
+    the export lists every deal as ``["deal"]``, after the resignation, and the record replays to
+    the live result (R4's ``result`` agrees)."""
     bundle, decisions = played_match(game="kings-corner", seed=4, max_moves=3000, first=[("p1", Resign())], seat_count=3)
     dealt = next(e for *_, events in decisions for e in events if isinstance(e, RoundDealt))
     assert dealt.hand_sizes[0] == 0  # live play dealt p1 out
-    with pytest.raises(ValueError, match="p1 resigned before deal 1 was dealt"):
-        records.record_of_bundle(bundle)
+    record = records.record_of_bundle(bundle)
+    assert record["actions"][0] == ["resign", 0] and ["deal"] in record["actions"]
+    assert record["actions"].count(["deal"]) == len(record["deals"])
+    answer = records.replay(record)
+    assert isinstance(answer, records.Replayed) and answer.finished
+    assert [list(answer.ranks or ()), answer.reason] == [record["result"]["ranks"], record["result"]["reason"]]

@@ -29,7 +29,7 @@ def test_every_game_declares_every_field(name: str) -> None:
     for field in dataclasses.fields(Decider):
         # view_in: only a game whose view has sentences (Ugolki's warnings, King's contract);
         # phases: a card game's table (then decide, legal_commands and to_move come from it);
-        # draw_answer, perft: per-game policies a game may not have
+        # draw_answer, perft, position, notations, preset_aliases: what a game may not have
         optional = (
             "verify_chance",
             "record",
@@ -41,6 +41,9 @@ def test_every_game_declares_every_field(name: str) -> None:
             "draw_answer",
             "perft",
             "families",
+            "position",
+            "notations",
+            "preset_aliases",
         )
         if field.name not in optional:
             assert getattr(game, field.name) not in (None, "", {}, ()), field.name

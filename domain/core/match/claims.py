@@ -81,13 +81,29 @@ def decide_claim(
         return Rejected(
             code="not_due", detail=f"{due_text}, not at {command.deadline} (claimed at {command.at})"
         )
-    events: tuple[Any, ...] = (claim.event_type(seat=command.seat, deadline=command.deadline, at=command.at),)
-    if hands_to_bot(state, command.seat):
-        handed = handover(game, command.seat, command.bot_token_hash)
+    return claimed(game, state, command.seat, claim, server_seed, command.deadline, command.at, command.bot_token_hash)
+
+
+def claimed(
+    game: Decider[Any, Any, Any, Any, Any],
+    state: MatchState,
+    seat: str,
+    claim: _Claim,
+    server_seed: bytes | None,
+    due: int = 0,
+    at: int = 0,
+    bot_token_hash: str = "",
+) -> tuple[Any, ...] | Rejected:
+    """What a claim against ``seat`` that is due does: its event (with the deadline ``due`` and
+    the time ``at``), then the handover, the game's rule or the loss (``decide_claim``).  A game
+    record's ``["timeout", s]`` and ``["abandon", s]`` (records.md R1) are this, with no clock."""
+    events: tuple[Any, ...] = (claim.event_type(seat=seat, deadline=due, at=at),)
+    if hands_to_bot(state, seat):
+        handed = handover(game, seat, bot_token_hash)
         return handed if isinstance(handed, Rejected) else (*events, *handed)
     rule = claim.rule_of(game)
     if rule is not None:
-        result = rule(state.game_state, command.seat)
+        result = rule(state.game_state, seat)
         if isinstance(result, Rejected):
             return result
         if isinstance(result, Outcome):
@@ -95,7 +111,7 @@ def decide_claim(
         more, _ = game_events_and_end(game, state, tuple(result), server_seed)
         return (*events, *more)
     seats = state.created.seats
-    ranks = tuple(len(seats) if s == command.seat else 1 for s in seats)
+    ranks = tuple(len(seats) if s == seat else 1 for s in seats)
     return (*events, *ending(game, state, Outcome(ranks=ranks, reason=claim.reason), server_seed))
 
 

@@ -54,7 +54,7 @@ def default_seats(game: Decider[Any, Any, Any, Any, Any], ruleset: Any | None = 
 
 def default_seats_of(game: Decider[Any, Any, Any, Any, Any], preset: str | None) -> int:
     """``default_seats`` of a preset by name (the fewest seats when the preset is unknown)."""
-    base = game.presets.get(preset or game.default_preset)
+    base = game.presets.get(game.canonical_preset(preset or game.default_preset))
     return game.min_seats if base is None else default_seats(game, base.ruleset)
 
 
@@ -63,7 +63,7 @@ def resolve_ruleset(
 ) -> Any:
     """Preset + overrides for ``seats`` seats (by default the fewest the preset plays with) -> a
     validated ruleset struct, or Rejected."""
-    base = game.presets.get(preset)
+    base = game.presets.get(game.canonical_preset(preset))
     if base is None:
         return Rejected(
             code="unknown_preset",
@@ -79,7 +79,8 @@ def resolve_ruleset(
 
 def decide_create(game: Decider[Any, Any, Any, Any, Any], cmd: CreateMatch) -> tuple[MatchCreated] | Rejected:
     meta = game
-    if cmd.preset not in meta.presets:
+    preset = meta.canonical_preset(cmd.preset)
+    if preset not in meta.presets:
         return Rejected(code="unknown_preset", detail=f"{meta.name} has no preset {cmd.preset!r}")
     n = len(cmd.seats)
     ruleset = check_ruleset(game, cmd.ruleset, n)
@@ -108,7 +109,7 @@ def decide_create(game: Decider[Any, Any, Any, Any, Any], cmd: CreateMatch) -> t
         MatchCreated(
             game=meta.name,
             rules_version=meta.rules_version,
-            preset=cmd.preset,
+            preset=preset,
             ruleset=canonical,
             ruleset_hash=ruleset_hash(canonical),
             seats=tuple(cmd.seats),

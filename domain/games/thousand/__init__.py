@@ -56,6 +56,7 @@ GAME: Decider[TState, ThousandCommand, ThousandEvent, ThousandView, ThousandRule
     max_seats=4,  # 4 only with sitout_4p (each ruleset checks its own count)
     seat_names=seat_names,
     presets=LOBBY.presets(PRESETS, DESCRIPTIONS, DESCRIPTIONS_RU),
+    preset_aliases={"CLASSIC": "classic", "ONLINE": "online", "SIMPLE": "simple"},  # T16
     default_preset="classic",
     validate=validate,
     chance=True,

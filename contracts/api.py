@@ -26,6 +26,7 @@ class ErrorBody(msgspec.Struct, frozen=True, kw_only=True):
 class SeatToken(msgspec.Struct, frozen=True, kw_only=True):
     seat: str
     token: str  # acts for this seat only; shown once
+    websocket: str = ""  # ws(s)://host/ws/matches/ID?token=...: this seat's live socket, ready to open
 
 
 class BotSeat(msgspec.Struct, frozen=True, kw_only=True):
@@ -340,6 +341,9 @@ class GameInfo(BaseModel):
 class SeatTokenOut(BaseModel):
     seat: str
     token: str = Field(description="Acts for this seat only; shown once.")
+    websocket: str = Field(
+        description="This seat's live socket, ready to open: ws(s)://host/ws/matches/ID?token=TOKEN."
+    )
 
 
 class BotSeatOut(BaseModel):
@@ -368,7 +372,9 @@ class MatchCreated(BaseModel):
     bots: list[BotSeatOut]
     invites: list[InviteOut] = Field(description="A share link per person's seat.")
     view: str = Field(description="Where to read the match.")
-    websocket: str = Field(description="Where to watch it live.")
+    websocket: str = Field(
+        description="A spectator's live socket, ready to open: ws(s)://host/ws/matches/ID (each seat's is in seats)."
+    )
 
 
 class DecisionOut(BaseModel):

@@ -154,3 +154,19 @@ def test_websocket_fuzz_every_frame_gets_a_reply_or_a_typed_error(match: tuple[s
             assert closed.value.rcvd is not None and closed.value.rcvd.code in (1003, 1009, 4400)
     finally:
         ws.close()
+
+
+def test_the_create_reply_gives_each_seat_a_socket_url_ready_to_open(match: tuple[str, dict]) -> None:
+    """The reply's ``seats[i].websocket`` is absolute and carries the seat's token: opened as it
+    is, it serves that seat (its view names the seat); the top-level one is a spectator's."""
+    url, created = match
+    seat = created["seats"][0]
+    assert seat["websocket"] == socket_url(url, created, seat["token"])
+    with ws_connect(seat["websocket"], open_timeout=10) as ws:
+        frames = [json.loads(ws.recv(timeout=10)) for _ in range(2)]
+    view = next(f for f in frames if f["type"] == "view")["view"]
+    assert view["viewer"] == seat["seat"], view
+    assert created["websocket"] == socket_url(url, created).split("?")[0]
+    with ws_connect(created["websocket"], open_timeout=10) as ws:
+        frames = [json.loads(ws.recv(timeout=10)) for _ in range(2)]
+    assert next(f for f in frames if f["type"] == "view")["view"]["viewer"] is None

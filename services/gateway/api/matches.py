@@ -52,26 +52,36 @@ IDEMPOTENCY_KEY = Header(
 )
 
 
+def socket_base(request: Request) -> str:
+    """``ws://host[:port]`` (``wss://`` behind https) of the address the client used."""
+    scheme = "wss" if request.url.scheme == "https" else "ws"
+    return f"{scheme}://{request.url.netloc}"
+
+
 def creation_reply(
-    created: commands.CreatedMatch, body: CreateMatchBody, bots: list[dict[str, Any]]
+    created: commands.CreatedMatch, body: CreateMatchBody, bots: list[dict[str, Any]], ws_base: str
 ) -> dict[str, Any]:
     humans = [s for s in created.seats if s not in body.bots]
+    socket = f"{ws_base}/ws/matches/{created.match_id}"
     return {
         "match_id": created.match_id,
         "game": created.game,
         "preset": created.preset,
-        "seats": [{"seat": s, "token": created.tokens[s]} for s in humans],
+        # Each seat's WebSocket URL is ready to open: it plays (and sees) that seat.
+        "seats": [
+            {"seat": s, "token": created.tokens[s], "websocket": f"{socket}?token={created.tokens[s]}"} for s in humans
+        ],
         "bots": bots,
         # A seat's link: whoever opens it plays that seat (share it to invite someone).
         "invites": [
             {"seat": s, "url": f"/#/play/{created.match_id}?token={created.tokens[s]}"} for s in humans
         ],
         "view": f"/api/matches/{created.match_id}",
-        "websocket": f"/ws/matches/{created.match_id}?token=<seat token>",
+        "websocket": socket,  # a spectator's: the match as everyone may see it
     }
 
 
-async def replayed_creation(gw: Gateway, idem: Idempotent, body: CreateMatchBody) -> dict[str, Any]:
+async def replayed_creation(gw: Gateway, idem: Idempotent, body: CreateMatchBody, ws_base: str) -> dict[str, Any]:
     """The reply to a retried creation whose first reply this gateway no longer holds (it was
     restarted): rebuilt from the stored match, whose token hashes prove it is this key's."""
     folded = await gw.load(idem.match_id)
@@ -98,7 +108,7 @@ async def replayed_creation(gw: Gateway, idem: Idempotent, body: CreateMatchBody
         }
         for seat, strength in body.bots.items()
     ]
-    reply = creation_reply(created, body, bots)
+    reply = creation_reply(created, body, bots, ws_base)
     gw.idempotency.finish(idem, reply)
     return reply
 
@@ -156,7 +166,7 @@ async def create_match(
     )
     if isinstance(created, Rejected):
         if idem is not None and created.code == "match_exists":
-            reply = await replayed_creation(gw, idem, body)
+            reply = await replayed_creation(gw, idem, body, socket_base(request))
             response.headers["Idempotent-Replayed"] = "true"
             return reply
         raise rejection_error(created)
@@ -165,7 +175,7 @@ async def create_match(
         await assign_bot(gw, created, seat, strength, body.bot_think_ms, gw.internal_url)
         for seat, strength in body.bots.items()
     ]
-    reply = creation_reply(created, body, bots)
+    reply = creation_reply(created, body, bots, socket_base(request))
     if idem is not None:
         gw.idempotency.finish(idem, reply)
     return reply

@@ -39,14 +39,14 @@ def test_a_seated_computer_has_no_detail_and_a_refused_one_keeps_it() -> None:
         "match_id": "m1",
         "game": "ugolki",
         "preset": "classic",
-        "seats": [{"seat": "white", "token": "white.x"}],
+        "seats": [{"seat": "white", "token": "white.x", "websocket": "ws://h:1/ws/matches/m1?token=white.x"}],
         "bots": [
             {"seat": "black", "strength": "easy", "status": "seated"},
             {"seat": "red", "strength": "easy", "status": "refused", "detail": "no"},
         ],
         "invites": [{"seat": "white", "url": "/#/play/m1?token=white.x"}],
         "view": "/api/matches/m1",
-        "websocket": "/ws/matches/m1?token=<seat token>",
+        "websocket": "ws://h:1/ws/matches/m1",
     }
     assert answered(api.MatchCreated, reply, exclude_unset=True) == plain(reply)
 

@@ -82,6 +82,11 @@ class CommandRejected(msgspec.Struct, frozen=True, kw_only=True, tag="rejected.v
     detail: str = ""
     status: int = 409
 
+    @property
+    def type(self) -> str:
+        """The reply's type as it is on the wire: ``rejected.v1``."""
+        return "rejected.v1"
+
 
 CommandReply = Accepted | CommandRejected
 

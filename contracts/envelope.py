@@ -68,5 +68,10 @@ class Accepted(msgspec.Struct, frozen=True, kw_only=True, tag="accepted.v1"):
     events: tuple[Any, ...] = ()  # the decision's events as stored (builtins), redacted for the caller
     finished: bool = False
 
+    @property
+    def type(self) -> str:
+        """The reply's type as it is on the wire: ``accepted.v1``."""
+        return "accepted.v1"
+
 
 Reply = Accepted | Rejected

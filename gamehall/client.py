@@ -31,6 +31,7 @@ from websockets.exceptions import ConnectionClosed
 
 from contracts.api import (
     CommandFrame,
+    CommandRejected,
     CommandReply,
     Decision,
     ErrorBody,
@@ -49,6 +50,8 @@ from contracts.match import MatchView
 __all__ = [
     "Accepted",
     "ApiError",
+    "CommandRejected",
+    "CommandReply",
     "Decision",
     "ErrorFrame",
     "EventsFrame",
@@ -74,6 +77,11 @@ class ApiError(Exception):
     def __init__(self, status: int, code: str, detail: str, retry_after: float | None = None) -> None:
         super().__init__(f"{status} {code}: {detail}")
         self.status, self.code, self.detail, self.retry_after = status, code, detail, retry_after
+
+    @property
+    def rejected(self) -> CommandRejected:
+        """The error as the ``rejected.v1`` reply a socket would carry (a refused command: 409)."""
+        return CommandRejected(code=self.code, detail=self.detail, status=self.status)
 
 
 class StreamClosed(Exception):

@@ -187,3 +187,5 @@ async def test_the_snippet_in_docs_api_md_runs(nats_url: str, tmp_path: Path) ->
     lines = done.stdout.splitlines()
     assert lines[0].startswith("409 ") and lines[0].split()[1] in UGOLKI_REJECTION_CODES
     assert "Outcome(" in lines[1]
+    # The stale-view rule of the text: no view older than the last accepted command is answered.
+    assert lines[2] == "refused on the socket: 0"

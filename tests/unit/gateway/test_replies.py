@@ -125,3 +125,20 @@ def test_the_replies_agree_with_the_client_librarys_structs() -> None:
 def test_the_bodies_limits_are_the_edges() -> None:
     assert api.MAX_PLAYER_NAME == edge.MAX_PLAYER_NAME
     assert api.MAX_COMMAND_ID == edge.MAX_COMMAND_ID
+
+
+def test_the_client_library_exports_every_reply_type_with_its_wire_type() -> None:
+    """docs/api.md: replies are ``accepted.v1`` / ``rejected.v1``; the client library names both,
+    and each decoded reply says its ``type`` as the wire does."""
+    import msgspec
+
+    from contracts.api import CommandReply
+    from gamehall import client
+
+    assert {"Accepted", "CommandRejected", "CommandReply", "ApiError"} <= set(client.__all__)
+    for wire in ({"type": "accepted.v1", "match_id": "m", "seq": 3, "command_id": "c"},
+                 {"type": "rejected.v1", "code": "illegal_move", "detail": "no", "status": 409}):
+        reply = msgspec.convert(wire, type=CommandReply)
+        assert reply.type == wire["type"] and msgspec.to_builtins(reply)["type"] == wire["type"]
+    refused = client.ApiError(409, "illegal_move", "no").rejected
+    assert refused.type == "rejected.v1" and (refused.code, refused.status) == ("illegal_move", 409)

@@ -178,7 +178,9 @@ def test_every_readme_command_runs(tmp_path: Path) -> None:
     keys_file = tmp_path / "keys.json"
     keys_file.write_text(keys.stdout)
 
-    files = {"match.json": str(match_file), "game.json": str(game_file), "keys.json": str(keys_file)}
+    pgn_file = tmp_path / "game.pgn"
+    pgn_file.write_text(registry.GAMES["ugolki"].notations[0].write(records.record_of_bundle(bundle)))
+    files = {"match.json": str(match_file), "game.json": str(game_file), "keys.json": str(keys_file), "game.pgn": str(pgn_file)}
 
     helps = sorted({tuple(_resolve(c.split()[1:])[0]) for c in COMMANDS})
     runs = [[*path, "--help"] for path in helps]

@@ -15,6 +15,7 @@ from .evolve import evolve
 from .explain import end_text, rules_help
 from .legal import legal_commands
 from .perft import perft
+from .pgn import PGN
 from .record import RECORD
 from .rules import DEFAULT_PRESET, DESCRIPTIONS, DESCRIPTIONS_RU, PRESETS, validate
 from .state import UgolkiState, initial_state, outcome, to_move
@@ -67,6 +68,7 @@ GAME: Decider[UgolkiState, MovePiece, Any, UgolkiView, UgolkiRuleset] = Decider(
     end_text=end_text,
     draw_answer=draw_answer,
     perft=perft,
+    notations=(PGN,),
 )
 
 __all__ = ["GAME", "PRESETS", "DEFAULT_PRESET", "UgolkiState", "initial_state"]

@@ -30,7 +30,11 @@ def test_a_resignation_is_a_gamehall_comment_and_the_result_a_tag() -> None:
     bundle, _ = played_match("ugolki", seed=2, first=[("white", _opening()), ("black", Resign())])
     record = records.record_of_bundle(bundle)
     text = write(record)
-    assert "{gamehall: resign black}" in text and '[Result "1-0"]' in text and '[Termination "resignation"]' in text
+    assert (
+        "{gamehall: resign black}" in text
+        and '[Result "1-0"]' in text
+        and '[Termination "resignation"]' in text
+    )
     assert read(text) == record
 
 
@@ -52,7 +56,12 @@ def test_what_other_programs_write_is_read() -> None:
 """
     record = read(text)
     assert record["players"] == ["ann", "bob"]
-    assert record["actions"] == [["move", 0, "f1-f3"], ["move", 1, "c7-d7"], ["move", 0, "h3-h5"], ["move", 1, "b6-b5"]]
+    assert record["actions"] == [
+        ["move", 0, "f1-f3"],
+        ["move", 1, "c7-d7"],
+        ["move", 0, "h3-h5"],
+        ["move", 1, "b6-b5"],
+    ]
     assert "result" not in record
     answer = records.replay(record)
     assert isinstance(answer, records.Replayed) and not answer.finished

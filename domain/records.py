@@ -212,12 +212,13 @@ def replay(record: Any) -> Replayed | Illegal:
                 return Illegal(i, "deal_not_due", f"a deal action where {why}")
             state = deal_next(state)
             continue
+        decided: tuple[Any, ...] | Rejected | None
         if action == [EXPIRE]:
             decided = match_layer.decide(game, state, None, ExpireIdle(last_decision_at=0, at=1, limit_ms=1))
         else:
             decided = _seat_action(game, adapter, state, seats, i, action)
-            if decided is None:
-                continue
+        if decided is None:
+            continue
         if isinstance(decided, Rejected):
             return Illegal(i, decided.code, decided.detail)
         for event in decided:

@@ -96,6 +96,7 @@ def create_app(settings: Settings, nats_url: str) -> FastAPI:
     app.state.lobby = lobby
     openapi.install(app)  # every game's commands and views, from the contracts
     openapi.install_docs(app)  # /docs and /redoc, with no internet
+    openapi.install_asyncapi(app)  # /asyncapi.json: the NATS subjects and the match socket
 
     errors.install_error_handlers(app)
     errors.install_error_responses(app)

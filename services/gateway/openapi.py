@@ -32,9 +32,9 @@ from importlib import resources
 from typing import Any, Union
 
 import msgspec
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from contracts.audit import AuditBundle
@@ -163,6 +163,28 @@ def install(app: FastAPI) -> None:
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
+
+
+def install_asyncapi(app: FastAPI) -> None:
+    """``GET /asyncapi.json``: the AsyncAPI 3.0 description of the NATS subjects and the match
+    WebSocket (``contracts.asyncapi``), generated once, its WebSocket server the host asked."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from contracts.asyncapi import document
+
+    try:
+        release = version("gamehall")
+    except PackageNotFoundError:
+        release = "0"
+    generated: dict[str, Any] = {}
+
+    @app.get("/asyncapi.json", include_in_schema=False)
+    async def asyncapi(request: Request) -> JSONResponse:
+        if not generated:
+            generated.update(document(release))
+        doc = dict(generated)
+        doc["servers"] = {**generated["servers"], "gateway": {**generated["servers"]["gateway"], "host": request.url.netloc}}
+        return JSONResponse(doc)
 
 
 def install_docs(app: FastAPI) -> None:

@@ -170,3 +170,17 @@ def test_the_create_reply_gives_each_seat_a_socket_url_ready_to_open(match: tupl
     with ws_connect(created["websocket"], open_timeout=10) as ws:
         frames = [json.loads(ws.recv(timeout=10)) for _ in range(2)]
     assert next(f for f in frames if f["type"] == "view")["view"]["viewer"] is None
+
+
+def test_the_gateway_serves_the_asyncapi_description_with_its_own_socket_host(match: tuple[str, dict]) -> None:
+    """``GET /asyncapi.json``: the document of contracts/asyncapi.py, its WebSocket server the
+    host the client asked (docs/api.md "Messages (AsyncAPI)")."""
+    from contracts.asyncapi import document
+
+    url, _ = match
+    served = httpx.get(f"{url}/asyncapi.json", timeout=10).json()
+    assert served["asyncapi"] == "3.0.0"
+    assert served["servers"]["gateway"]["host"] == url.removeprefix("http://")
+    expected = document(served["info"]["version"])
+    assert served["channels"] == json.loads(json.dumps(expected["channels"]))
+    assert served["components"] == json.loads(json.dumps(expected["components"]))

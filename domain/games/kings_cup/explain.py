@@ -9,6 +9,7 @@ from contracts.games.kings_cup import KingsCupRuleset
 from contracts.match import Outcome, RulesHelp
 from domain.core.words import DEFAULT_LANG, Lang, Words
 
+from .rules import card_words
 from .state import CupState
 
 WORDS = Words(
@@ -45,7 +46,9 @@ WORDS = Words(
 def rules_help(rs: KingsCupRuleset, lang: Lang = DEFAULT_LANG) -> RulesHelp:
     say = WORDS.say
     end = say(lang, "end.fourth_king" if rs.end == "fourth_king" else "end.all_cards")
-    kings = say(lang, "kings.replace") if rs.king_rules == "replace" else say(lang, "kings.stack", n=rs.max_rules)
+    kings = (
+        say(lang, "kings.replace") if rs.king_rules == "replace" else say(lang, "kings.stack", n=rs.max_rules)
+    )
     return RulesHelp(
         game="kings-cup",
         title=say(lang, "title"),
@@ -54,7 +57,11 @@ def rules_help(rs: KingsCupRuleset, lang: Lang = DEFAULT_LANG) -> RulesHelp:
         lose=(),
         special=(
             kings,
-            *(say(lang, "card", rank=rank, title=rule.title, text=rule.text) for rank, rule in rs.card_rules.items()),
+            *(
+                say(lang, "card", rank=rank, title=t, text=x)
+                for rank, rule in rs.card_rules.items()
+                for t, x in [card_words(rank, rule, lang)]
+            ),
         ),
     )
 

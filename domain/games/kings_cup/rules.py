@@ -67,3 +67,50 @@ DESCRIPTIONS_RU: dict[str, str] = {
     "kings-cup-stacking-rules": "Помощник для застолья (без рейтинга): правила королей складываются, и король "
     "может отменить одно из них",
 }
+
+
+# The neutral texts in Russian: a table whose rule (or notice) is the neutral English one is shown
+# it in Russian on a Russian page; a text an operator wrote is shown as written.
+NEUTRAL_RU: dict[str, tuple[str, str]] = {
+    "A": ("Водопад", "Все начинают пить; никто не может остановиться раньше соседа перед ним."),
+    "2": ("Ты", "Выберите, кто сделает глоток."),
+    "3": ("Я", "Вы делаете глоток."),
+    "4": ("Пол", "Последний, кто коснётся пола, делает глоток."),
+    "5": ("Все", "Все делают по глотку."),
+    "6": ("Соседи", "Оба ваших соседа делают по глотку."),
+    "7": ("Небо", "Последний, кто покажет вверх, делает глоток."),
+    "8": (
+        "Напарник",
+        "Выберите напарника: он пьёт всякий раз, когда пьёте вы (напарники цепляются по цепочке, в одну сторону).",
+    ),
+    "9": ("Рифма", "Скажите слово; по кругу каждый подбирает к нему рифму. Кто не сможет, делает глоток."),
+    "10": ("Категории", "Назовите категорию; по кругу каждый называет что-нибудь из неё."),
+    "J": ("Я никогда не…", "По кругу: три пальца вверх; загибайте палец за всё, что вы делали."),
+    "Q": ("Мастер вопросов", "До следующей дамы тот, кто ответит на ваш вопрос, делает глоток."),
+    "K": (
+        "Правило",
+        "Придумайте правило для стола. Первые три короля наливают в кубок; четвёртый король его выпивает.",
+    ),
+}
+NOTICE_RU = (
+    "Пейте ответственно или не пейте вовсе: вода и безалкогольные напитки подходят не хуже. "
+    "Играйте, только если вы достигли возраста, с которого разрешено спиртное; любой может пропустить."
+)
+
+
+def card_words(rank: str, rule: CardRule, lang: str) -> tuple[str, str]:
+    """A card rule's title and text in ``lang``: the neutral rule in Russian on a Russian page."""
+    if lang == "ru" and rank in NEUTRAL_RU and NEUTRAL.get(rank) == rule:
+        return NEUTRAL_RU[rank]
+    return rule.title, rule.text
+
+
+def notice_words(notice: str, lang: str) -> str:
+    """The responsible-drinking notice in ``lang`` (an operator's own notice as written)."""
+    return NOTICE_RU if lang == "ru" and notice == KingsCupRuleset().notice else notice
+
+
+def title_words(rank: str, title: str, lang: str) -> str:
+    """A drawn card's title (as an event records it) in ``lang``."""
+    rule = NEUTRAL.get(rank)
+    return NEUTRAL_RU[rank][0] if lang == "ru" and rule is not None and rule.title == title else title

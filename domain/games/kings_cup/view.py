@@ -5,6 +5,7 @@ from __future__ import annotations
 import msgspec
 
 from contracts.games.kings_cup import (
+    CardRule,
     ChooseSeat,
     CupDealt,
     DrawCard,
@@ -19,6 +20,7 @@ from contracts.games.kings_cup import (
 from domain.core import cards
 from domain.core.words import DEFAULT_LANG, Lang
 from domain.games.kings_cup.phases import to_move
+from domain.games.kings_cup.rules import card_words, notice_words
 from domain.games.kings_cup.state import CupState, rank_of
 from domain.games.kings_cup.words import result_text
 
@@ -50,9 +52,10 @@ def drinks_with(state: CupState) -> dict[str, tuple[str, ...]]:
     return out
 
 
-def _drawn(state: CupState, i: int, card: str) -> DrawnCard:
-    rule = state.rules.card_rules[rank_of(card)]
-    return DrawnCard(seat=state.seats[i], card=card, title=rule.title, text=rule.text)
+def _drawn(state: CupState, i: int, card: str, lang: Lang = DEFAULT_LANG) -> DrawnCard:
+    rank = rank_of(card)
+    title, text = card_words(rank, state.rules.card_rules[rank], lang)
+    return DrawnCard(seat=state.seats[i], card=card, title=title, text=text)
 
 
 def view(state: CupState, viewer: str | None, lang: Lang = DEFAULT_LANG) -> KingsCupView:
@@ -64,22 +67,26 @@ def view(state: CupState, viewer: str | None, lang: Lang = DEFAULT_LANG) -> King
     return KingsCupView(
         status=state.status,
         helper=True,
-        notice=state.rules.notice,
+        notice=notice_words(state.rules.notice, lang),
         rule_set=state.rules.rule_set,
-        card_rules=state.rules.card_rules,
+        card_rules={
+            rank: CardRule(title=t, text=x, effect=rule.effect)
+            for rank, rule in state.rules.card_rules.items()
+            for t, x in [card_words(rank, rule, lang)]
+        },
         current=seats[state.current] if state.status == "playing" else None,
         to_move=tuple(s for s in seats if s in to_move(state)),
         ready=tuple(s for s, r in zip(seats, state.ready, strict=True) if r),
         cards_left=len(state.cup),
         kings=state.kings,
         cup=min(state.kings, 3),
-        last=_drawn(state, *state.drawn[-1]) if state.drawn else None,
+        last=_drawn(state, *state.drawn[-1], lang) if state.drawn else None,
         awaiting=state.awaiting,
         question_master=seats[state.question_master] if state.question_master >= 0 else None,
         mates=mates,
         drinks_with=drinks_with(state),
         rules=tuple(StandingRule(seat=seats[s], text=t) for s, t in state.made),
-        drawn=tuple(_drawn(state, i, c) for i, c in state.drawn),
+        drawn=tuple(_drawn(state, i, c, lang) for i, c in state.drawn),
         result=state.end_reason or None,
         result_text=result_text(state.status, state.end_reason, lang),
     )

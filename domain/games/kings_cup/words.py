@@ -21,6 +21,7 @@ from contracts.games.kings_cup import (
     TurnPassed,
 )
 from domain.core.words import DEFAULT_LANG, Lang, Words
+from domain.games.kings_cup.rules import title_words
 
 WORDS = Words(
     en={
@@ -98,7 +99,7 @@ def line(e: Any, lang: Lang = DEFAULT_LANG) -> str | None:
     if isinstance(e, CupDealt):
         return say(lang, "ev.dealt", n=e.size, seat=e.first_seat)
     if isinstance(e, CardDrawn):
-        return say(lang, "ev.drawn", seat=e.seat, card=e.card, title=e.title)
+        return say(lang, "ev.drawn", seat=e.seat, card=e.card, title=title_words(e.rank, e.title, lang))
     if isinstance(e, SeatChosen):
         return say(
             lang, "ev.chosen_mate" if e.effect == "mate" else "ev.chosen", seat=e.seat, target=e.target

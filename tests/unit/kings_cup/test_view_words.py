@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+import msgspec
+
 from contracts.games.kings_cup import DrawCard, MakeRule
 from domain.games.kings_cup import GAME
 from domain.games.kings_cup.view import view
@@ -34,3 +36,56 @@ def test_every_card_drawn_is_said_in_both_languages() -> None:
     assert view(s, "p3", "en").result_text == "Every card has been drawn."
     assert view(s, "p3", "ru").result_text == "Вытянуты все карты."
     assert GAME.view_in is not None
+
+
+LATIN_WORD = re.compile(r"\b[A-Za-z]{3,}\b")
+
+
+def test_a_russian_table_shows_the_neutral_card_rules_and_the_notice_in_russian() -> None:
+    s = started("5C 4D 9H")
+    s, _ = act(s, "p1", DrawCard())
+    ru, en = view(s, "p2", "ru"), view(s, "p2", "en")
+    for rank, rule in ru.card_rules.items():
+        assert CYRILLIC.search(rule.title) and CYRILLIC.search(rule.text), rank
+        assert not LATIN_WORD.search(rule.title + " " + rule.text), rank
+        assert rule.effect == en.card_rules[rank].effect
+    assert en.card_rules["5"].title == "Everyone" and ru.card_rules["5"].title == "Все"
+    assert (
+        ru.last is not None and ru.last.title == "Все" and en.last is not None and en.last.title == "Everyone"
+    )
+    assert CYRILLIC.search(ru.notice) and not LATIN_WORD.search(ru.notice)
+    assert en.notice.startswith("Drink responsibly")
+    line = GAME.event_text(s, next(iter(act(started("5C 4D"), "p1", DrawCard())[1])), None, "ru")  # type: ignore[misc]
+    assert line is not None and "Все" in line
+
+
+def test_a_card_rule_an_operator_wrote_is_shown_as_written_in_every_language() -> None:
+    from contracts.games.kings_cup import CardRule
+    from domain.games.kings_cup.rules import PRESETS
+
+    own = msgspec.structs.replace(
+        PRESETS["kings-cup-neutral"],
+        card_rules={
+            **PRESETS["kings-cup-neutral"].card_rules,
+            "5": CardRule(title="Cheers", text="Clink glasses."),
+        },
+        notice="House rules apply.",
+    )
+    s = started("5C 4D", rules=own)
+    s, _ = act(s, "p1", DrawCard())
+    ru = view(s, "p2", "ru")
+    assert (ru.card_rules["5"].title, ru.card_rules["5"].text) == ("Cheers", "Clink glasses.")
+    assert ru.last is not None and ru.last.title == "Cheers"
+    assert ru.notice == "House rules apply."
+    assert ru.card_rules["4"].title == "Пол"
+
+
+def test_the_rules_help_names_the_neutral_cards_in_russian() -> None:
+    from domain.games.kings_cup.explain import rules_help
+    from domain.games.kings_cup.rules import PRESETS
+
+    special = rules_help(PRESETS["kings-cup-neutral"], "ru").special
+    assert any(line.startswith("5: Все — ") for line in special)
+    cards = [line for line in special if " — " in line]
+    assert len(cards) == 13
+    assert not any(LATIN_WORD.search(line.split(":", 1)[1]) for line in cards)

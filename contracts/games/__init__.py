@@ -19,7 +19,7 @@ from importlib.metadata import entry_points
 from typing import Any
 
 # The games shipped with gamehall, in the order they are listed; one module name each.
-BUILT_IN: tuple[str, ...] = ("ugolki", "kings_corner", "thousand", "farkle_flip", "kings_cup", "king")
+BUILT_IN: tuple[str, ...] = ("ugolki", "kings_corner", "thousand", "farkle_flip", "kings_cup", "king", "draughts")
 
 ENTRY_POINT_GROUP = "gamehall.games"
 

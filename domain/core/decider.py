@@ -84,7 +84,7 @@ class RecordAdapter(Generic[S, C, E]):
 
 @dataclass(frozen=True, kw_only=True)
 class Notation:
-    """A game's own text format for whole games (PDN for draughts), beside the portable record.
+    """A game's own text format for whole games (PGN move text for Ugolki), beside the portable record.
 
     A notation converts between its text and a game record (rules/records.md), so the record's
     referee (``domain.records.replay``) stays the one way a finished game is checked:
@@ -96,9 +96,9 @@ class Notation:
     replay then exits 2, as for a malformed record).
     """
 
-    name: str  # the export flag, e.g. "pdn" for --pdn
-    suffix: str  # the file name ending it is read from, e.g. ".pdn"
-    title: str  # e.g. "Portable Draughts Notation"
+    name: str  # the export flag, e.g. "pgn" for --pgn
+    suffix: str  # the file name ending it is read from, e.g. ".pgn"
+    title: str  # e.g. "PGN move text"
     write: Callable[[Mapping[str, Any]], str]
     read: Callable[[str], dict[str, Any]]
 
@@ -191,7 +191,10 @@ class Decider(Generic[S, C, E, V, R]):
     # Move-path enumeration for rules testing (``gamehall rules perft``): the number of move
     # sequences of ``depth`` plies from ``state``.  None: the game has no perft.
     perft: Callable[[S, int], int] | None = None
-    # A position written as text (draughts' PDN FEN, Tablut's position string) as a state to play
+    # The same counting every path of a move that several paths make (captures with the
+    # same effect, ``rules perft --paths``); None: paths and moves are the same for the game.
+    perft_paths: Callable[[S, int], int] | None = None
+    # A position written as text (e.g. a PDN FEN) as a state to play
     # on: ``position(ruleset, seats, text)``, or ``Rejected`` naming what does not parse
     # (``gamehall rules perft GAME --fen TEXT``).  None: the game reads no positions.
     position: Callable[[R, tuple[Seat, ...], str], S | Rejected] | None = None

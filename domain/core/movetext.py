@@ -1,4 +1,4 @@
-"""Move text of two-seat board games in the PGN family (PGN for Ugolki, PDN for draughts): tag
+"""Move text of two-seat board games in the PGN family (PGN, PDN): tag
 pairs, numbered moves, comments and a result, written from and read into a game record
 (rules/records.md; ``Decider.notations``).
 
@@ -122,8 +122,7 @@ def _wrap(words: list[str], width: int = 79) -> str:
     return "\n".join(lines + [line])
 
 
-def read(text: str, style: Style) -> dict[str, Any]:
-    """The record a move text holds (``ValueError`` naming what is malformed)."""
+def _tag_pairs(text: str) -> tuple[dict[str, str], int]:
     tags: dict[str, str] = {}
     body_start = 0
     for match in _TAG.finditer(text):
@@ -131,6 +130,17 @@ def read(text: str, style: Style) -> dict[str, Any]:
             break
         tags[match.group(1)] = re.sub(r"\\(.)", r"\1", match.group(2))
         body_start = match.end()
+    return tags, body_start
+
+
+def tags(text: str) -> dict[str, str]:
+    """The tag pairs at the head of a move text."""
+    return _tag_pairs(text)[0]
+
+
+def read(text: str, style: Style) -> dict[str, Any]:
+    """The record a move text holds (``ValueError`` naming what is malformed)."""
+    tags, body_start = _tag_pairs(text)
     actions, result_token = _read_moves(text[body_start:], style)
     record: dict[str, Any] = {
         "format": "gamehall-record/1",

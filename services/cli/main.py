@@ -262,7 +262,7 @@ def export(
 ) -> None:
     """Write the audit bundle of a match (its envelopes, byte for byte) to standard output, with
     --record the finished match as a game record, or with --NOTATION in the game's own notation
-    (--pdn: a draughts game in Portable Draughts Notation; `gamehall rules list` names each game's
+    (--pgn: an Ugolki game in PGN move text; `gamehall rules list` names each game's
     notations), which `gamehall rules replay FILE.pdn` referees."""
     from contracts.codecs import encode
 

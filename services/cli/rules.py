@@ -135,13 +135,17 @@ def perft(
         list[str] | None, typer.Option("--set", metavar="KEY=VALUE", help="Override a ruleset parameter: key=value (repeatable).")
     ] = None,
     timing: Annotated[bool, typer.Option("--time", help="Also print seconds and nodes/s per depth.")] = False,
+    paths: Annotated[
+        bool,
+        typer.Option("--paths", help="Count every path of a move that several paths make (captures with the same effect)."),
+    ] = False,
     fen: Annotated[
         str | None,
         typer.Option(
             "--fen",
             "--position",
             metavar="POSITION",
-            help="Count from this position, written in the game's position string (draughts: PDN FEN "
+            help="Count from this position, written in the game's position string (e.g. a PDN FEN "
             "such as \"W:W21,22:B1,2\"), instead of the start.",
         ),
     ] = None,
@@ -164,9 +168,14 @@ def perft(
         raise typer.Exit(2)
     seats = g.seat_names(default_seats_of(g, preset))
     state = g.initial_state(ruleset, seats, None) if fen is None else _position(g, ruleset, seats, fen)
+    count = g.perft
+    if paths:
+        if g.perft_paths is None:
+            typer.echo(f"{game}: every move is one path; --paths counts the same as without it", err=True)
+        count = g.perft_paths or g.perft
     for d in range(1, depth + 1):
         started = time.perf_counter()
-        nodes = g.perft(state, d)
+        nodes = count(state, d)
         elapsed = time.perf_counter() - started
         line = f"depth {d}: {nodes}"
         if timing:
@@ -191,7 +200,7 @@ def _position(g: Any, ruleset: Any, seats: tuple[str, ...], text: str) -> Any:
 
 
 def notation_of_file(name: str) -> Any:
-    """The registered notation a file name's ending selects (``game.pdn``: draughts' PDN), or None."""
+    """The registered notation a file name's ending selects (``game.pgn``: Ugolki's PGN), or None."""
     from domain.games.registry import GAMES
 
     lowered = name.lower()
@@ -227,7 +236,7 @@ def replay(
         typer.Argument(
             metavar="FILE",
             help="A game record (rules/records.md), or a game in a game's own notation chosen by its "
-            "file name's ending (.pdn: Portable Draughts Notation); a regular file of at most 64 MiB; - "
+            "file name's ending (.pgn: Ugolki's PGN move text; `gamehall rules list` names them all); a regular file of at most 64 MiB; - "
             "for standard input (a JSON record).",
         ),
     ],

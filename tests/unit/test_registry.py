@@ -44,6 +44,7 @@ def test_every_game_declares_every_field(name: str) -> None:
             "position",
             "notations",
             "preset_aliases",
+            "perft_paths",
         )
         if field.name not in optional:
             assert getattr(game, field.name) not in (None, "", {}, ()), field.name

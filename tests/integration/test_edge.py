@@ -315,7 +315,11 @@ def test_idempotency_key_still_holds_after_a_gateway_restart(nats_url: str, tmp_
         again = c.post("/api/matches", json={"game": "ugolki"}, headers=key)
         assert again.status_code == 201, again.text
         assert again.json()["match_id"] == first["match_id"]
-        assert again.json()["seats"] == first["seats"]  # the same tokens: they still act for their seats
+        # the same tokens: they still act for their seats; the socket address is the answering gateway's
+        pairs = [(seat["seat"], seat["token"]) for seat in again.json()["seats"]]
+        assert pairs == [(seat["seat"], seat["token"]) for seat in first["seats"]]
+        ws_base = url.replace("http://", "ws://", 1)
+        assert all(seat["websocket"].startswith(f"{ws_base}/ws/matches/") for seat in again.json()["seats"])
         token = again.json()["seats"][0]["token"]
         view = c.get(f"/api/matches/{first['match_id']}", headers={"Authorization": f"Bearer {token}"})
         assert view.status_code == 200 and view.json()["viewer"] == first["seats"][0]["seat"]

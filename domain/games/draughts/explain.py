@@ -27,6 +27,9 @@ WORDS = Words(
         "choice.majority": "You must take the most pieces you can (men and kings count alike).",
         "crown.continue": "A man reaching the far rank in mid-capture becomes a king and goes on as a king.",
         "crown.end": "A man is crowned only where its move ends; in mid-capture it goes on as a man.",
+        "notation": "Write a move as its squares: c3-d4, or every landing square of a capture, c3:e5:g3 "
+        "(22-18, 22x15x24); the first and last squares with any landing squares between (c3:g3) are enough "
+        "when they name one move, and a whole path always names its own move.",
         "repetition": "The third time the same position comes with the same side to move, it is a draw.",
         "three_kings": "Three kings (or more) against a lone king: a draw if the king is not taken by the "
         "strong side's {n}th move.",
@@ -69,6 +72,9 @@ WORDS = Words(
         "как дамка.",
         "crown.end": "Простая становится дамкой только там, где закончила ход; во время взятия бьёт дальше как "
         "простая.",
+        "notation": "Ход записывается полями: c3-d4, а взятие — всеми полями, куда шашка встаёт: c3:e5:g3 "
+        "(22-18, 22x15x24); достаточно первого и последнего поля с любыми промежуточными (c3:g3), если они "
+        "называют один ход, а полный путь всегда называет свой ход.",
         "repetition": "Если одна и та же позиция при том же очередном ходе повторилась трижды — ничья.",
         "three_kings": "Три дамки (или больше) против одинокой дамки: ничья, если она не взята к {n}-му ходу "
         "сильнейшей стороны.",
@@ -134,6 +140,7 @@ def rules_help(rs: DraughtsRuleset, lang: Lang = DEFAULT_LANG) -> RulesHelp:
             say(lang, "capture"),
             say(lang, "choice.majority" if rs.capture_choice == "majority" else "choice.free"),
             say(lang, "crown.end" if rs.promotion_in_capture == "only_at_end" else "crown.continue"),
+            say(lang, "notation"),
         ),
     )
 

@@ -59,9 +59,15 @@ def choose(text: str, paths: list[Move]) -> Move | Rejected:
     if isinstance(w, Rejected):
         return w
     hits = [m for m in paths if _matches(w, m)]
-    effects = {m.effect() for m in hits}
     if not hits:
         return Rejected(code="illegal_move", detail=f"{text} is not a legal move here")
+    # A text that is the whole path of a move names that move, even where it is also the short
+    # form of a longer one: otherwise a single capture ending where a longer capture from the same
+    # square ends could not be written at all, not even in the referee's canonical form (§9.2).
+    whole = [m for m in hits if m.path == w.squares]
+    if whole and len({m.effect() for m in whole}) == 1:
+        return whole[0]
+    effects = {m.effect() for m in hits}
     if len(effects) > 1:
         return Rejected(code="ambiguous_move", detail=f"{text} names {len(effects)} different moves")
     return hits[0]

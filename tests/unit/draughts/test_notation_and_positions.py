@@ -8,7 +8,7 @@ from contracts.envelope import Rejected
 from domain.games.draughts import GAME, fen
 from domain.games.draughts.board import NAMES
 
-from .helpers import SEATS, at, play, refused
+from .helpers import SEATS, at, moves, play, refused
 
 
 def test_3_2_numeric_squares_follow_the_table() -> None:
@@ -42,6 +42,35 @@ def test_9_2_unreadable_text_is_bad_notation(text: str) -> None:
 def test_9_2_a_capture_written_as_a_quiet_move_matches_nothing() -> None:
     """§9.2: a capture written with - is illegal_move."""
     assert refused(at("W:We5,a1:Bd4,b6,h8"), "e5-c3") == "illegal_move"
+
+
+def test_9_2_a_whole_path_names_its_move_where_it_is_also_a_longer_capture_short_form() -> None:
+    """§9.2 leaves this open: e3:g1 is the whole path of the single capture of f2 and also a short
+    form of e3:c1:a3:c5:g1.  The whole path names its move, so every legal move, written in the
+    referee's canonical form, can be played; the short forms through a landing square still name
+    the longer capture."""
+    s = at("B:Wd2,b2,b4,f2:Be3")
+    assert sorted(moves(s)) == ["e3:c1:a3:c5:g1", "e3:g1"]
+    assert play(s, "e3:g1").history[-1].path == (NAMES.index("e3"), NAMES.index("g1"))
+    assert play(s, "e3xg1").history[-1].path == (NAMES.index("e3"), NAMES.index("g1"))
+    assert len(play(s, "e3:c5:g1").history[-1].path) == 5
+    assert len(play(s, "e3:a3:g1").history[-1].path) == 5
+
+
+def test_9_2_every_legal_move_is_played_by_its_canonical_text_in_long_random_games() -> None:
+    """Each move the referee lists is accepted as written, all along 40 random games."""
+    import random
+
+    rng = random.Random(7)
+    for _ in range(40):
+        s = at()
+        for _ply in range(150):
+            if GAME.outcome(s) is not None:
+                break
+            seat = next(iter(GAME.to_move(s)))
+            for command in GAME.legal_commands(s, seat):
+                assert not isinstance(GAME.decide(s, seat, command), Rejected), (fen.write(s.pos), command)
+            s = play(s, rng.choice(moves(s)))
 
 
 def test_9_2_moves_out_of_turn_and_after_the_end_are_refused() -> None:

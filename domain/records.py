@@ -232,7 +232,7 @@ def replay(record: Any) -> Replayed | Illegal:
         before = row
     outcome = state.outcome
     if claimed_result is not None:
-        verdict = (list(outcome.ranks), outcome.reason) if outcome is not None else None
+        verdict = (list(outcome.ranks), game.record_reasons.get(outcome.reason, outcome.reason)) if outcome else None
         if verdict != claimed_result:
             said = f"ranks {verdict[0]}, reason {verdict[1]!r}" if verdict else "the game is not finished"
             return Illegal(
@@ -247,7 +247,7 @@ def replay(record: Any) -> Replayed | Illegal:
         deals=tuple(points),
         totals=tuple(rows[-1]) if rows else (0,) * n,
         ranks=outcome.ranks if outcome is not None else None,
-        reason=outcome.reason if outcome is not None else None,
+        reason=game.record_reasons.get(outcome.reason, outcome.reason) if outcome is not None else None,
         draw=bool(outcome.draw) if outcome is not None else False,
         state=state,
     )
@@ -343,7 +343,8 @@ def to_record(decisions: Sequence[tuple[str | None, Any, Sequence[Any]]]) -> dic
         record["first_dealer"] = first_dealer
         record["deals"] = deals
     if state.outcome is not None:
-        record["result"] = {"ranks": list(state.outcome.ranks), "reason": state.outcome.reason}
+        reason = game.record_reasons.get(state.outcome.reason, state.outcome.reason)
+        record["result"] = {"ranks": list(state.outcome.ranks), "reason": reason}
     return record
 
 

@@ -203,6 +203,12 @@ class Decider(Generic[S, C, E, V, R]):
     # Other names the rules file gives a preset (1000's T16: ``CLASSIC`` for ``classic``),
     # accepted wherever a preset is named; matches and exports record the preset's own name.
     preset_aliases: Mapping[str, str] = field(default_factory=dict)
+    # A ruleset a replay may use but a live match may not (say, one that switches off the only
+    # rule that ends every game), as a sentence; None: every valid ruleset may be played live.
+    live_problem: Callable[[R], str | None] | None = None
+    # The match layer's end reasons under the names the game's rules give them in records
+    # (``resignation`` -> ``resign``...): what ``rules replay`` answers and an export writes.
+    record_reasons: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.phases is not None:

@@ -157,6 +157,9 @@ async def create_match(
     ruleset = match_layer.resolve_ruleset(decider, preset, overrides or {}, n)
     if isinstance(ruleset, Rejected):
         return ruleset
+    live = match_layer.live_problem(decider, ruleset)
+    if live is not None:
+        return live
     seat_names = meta.seat_names(n)
     names = tuple(players) if players else tuple(f"guest-{s}" for s in seat_names)
     if len(names) != n:

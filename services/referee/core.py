@@ -281,7 +281,9 @@ class Referee:
             if live.state is not None:
                 return Rejected(code="match_exists", detail=f"match {env.match_id!r} exists")
             # Only matchmaking makes ranked matches: before anything is drawn or stored.
-            refused = provenance.creation_problem(game, env.match_id, command, self.table_check, now_ms())
+            refused = match_layer.live_creation_problem(game, command) or provenance.creation_problem(
+                game, env.match_id, command, self.table_check, now_ms()
+            )
             if refused is not None:
                 log.warning("creation_refused", match_id=env.match_id, code=refused.code, detail=refused.detail)
                 return refused

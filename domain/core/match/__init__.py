@@ -24,6 +24,8 @@ from domain.core.match.create import (
     decide_create,
     default_seats,
     default_seats_of,
+    live_creation_problem,
+    live_problem,
     resolve_ruleset,
     ruleset_hash,
 )
@@ -53,6 +55,8 @@ __all__ = [
     "abandon_deadlines",
     "bot_seats",
     "check_ruleset",
+    "live_creation_problem",
+    "live_problem",
     "clock_after",
     "clock_view",
     "deadline",

@@ -41,6 +41,20 @@ def check_ruleset(game: Decider[Any, Any, Any, Any, Any], data: Any, seats: int)
     return ruleset
 
 
+def live_problem(game: Decider[Any, Any, Any, Any, Any], ruleset: Any) -> Rejected | None:
+    """``invalid_ruleset`` for a ruleset a replay may use but a live match may not
+    (``Decider.live_problem``), else None."""
+    problem = game.live_problem(ruleset) if game.live_problem is not None else None
+    return None if problem is None else Rejected(code="invalid_ruleset", detail=problem)
+
+
+def live_creation_problem(game: Decider[Any, Any, Any, Any, Any], cmd: CreateMatch) -> Rejected | None:
+    """``live_problem`` for a live match's ``CreateMatch`` (the referee asks before deciding it;
+    a record's replay decides its creation without asking)."""
+    ruleset = check_ruleset(game, cmd.ruleset, len(cmd.seats))
+    return None if isinstance(ruleset, Rejected) else live_problem(game, ruleset)
+
+
 def default_seats(game: Decider[Any, Any, Any, Any, Any], ruleset: Any | None = None) -> int:
     """The fewest seats ``ruleset`` (the default preset's when None) can be played with: the seat
     count used when a caller names none (a 4-player King preset needs 4 of King's 3-4 seats)."""

@@ -74,6 +74,8 @@ GAME: Decider[DraughtsState, DraughtsMove, Any, DraughtsView, DraughtsRuleset] =
     perft_paths=perft_paths,
     position=position,
     notations=(PDN,),
+    # §9.4: the result reasons of a record
+    record_reasons={"resignation": "resign", "draw agreed": "agreement", "abandoned": "abandon"},
 )
 
 __all__ = ["GAME", "PRESETS", "DEFAULT_PRESET", "DraughtsState", "initial_state"]

@@ -57,3 +57,14 @@ def test_a_set_position_goes_in_the_fen_tag() -> None:
     back = read(text)
     assert back["overrides"]["start_fen"] == "B:Wa1,Kh8:Bb2,e3,h6"
     assert isinstance(records.replay(back), records.Replayed)
+
+
+def test_9_4_result_reasons_of_the_match_layer_under_the_names_of_the_rules() -> None:
+    """§9.4: a resignation replays to reason ``resign``, a draw by agreement to ``agreement``."""
+    base = {"format": "gamehall-record/1", "game": "draughts", "preset": "russian", "players": ["ann", "bob"]}
+    resigned = records.replay({**base, "actions": [["move", 0, "c3-d4"], ["resign", 1]]})
+    assert isinstance(resigned, records.Replayed) and (resigned.ranks, resigned.reason) == ((1, 2), "resign")
+    agreed = records.replay({**base, "actions": [["offer_draw", 0], ["accept_draw", 1]]})
+    assert isinstance(agreed, records.Replayed) and (agreed.ranks, agreed.reason) == ((1, 1), "agreement")
+    no_offer = records.replay({**base, "actions": [["accept_draw", 1]]})
+    assert not isinstance(no_offer, records.Replayed)

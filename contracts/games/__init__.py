@@ -19,7 +19,16 @@ from importlib.metadata import entry_points
 from typing import Any
 
 # The games shipped with gamehall, in the order they are listed; one module name each.
-BUILT_IN: tuple[str, ...] = ("ugolki", "kings_corner", "thousand", "farkle_flip", "kings_cup", "king", "draughts")
+BUILT_IN: tuple[str, ...] = (
+    "ugolki",
+    "kings_corner",
+    "thousand",
+    "farkle_flip",
+    "kings_cup",
+    "king",
+    "draughts",
+    "tablut",
+)
 
 ENTRY_POINT_GROUP = "gamehall.games"
 

@@ -291,6 +291,13 @@ def test_match_list_pages_with_an_opaque_cursor(client: httpx.Client) -> None:
     assert_error(client.get("/api/matches", params={"cursor": "%%%"}), 400, "invalid_cursor")
 
 
+def test_a_live_match_refuses_a_ruleset_meant_for_replays_only(client: httpx.Client) -> None:
+    """Tablut's T5: move_cap=0 (a game that need never end) is for analysis and replays only."""
+    assert_error(client.post("/api/matches", json={"game": "tablut", "rules": {"move_cap": 0}}), 400, "invalid_ruleset")
+    capped = client.post("/api/matches", json={"game": "tablut", "rules": {"move_cap": 3}})
+    assert capped.status_code == 201, capped.text
+
+
 def test_idempotency_key_returns_the_first_reply_and_creates_nothing_new(client: httpx.Client) -> None:
     before = len(settled(client))
     key = {"Idempotency-Key": "k-7f3a9c"}

@@ -1,0 +1,166 @@
+"""Draughts: perft nodes/s of the generator on bitboards and precomputed rays against the plain
+set-based one (domain/games/draughts/plain.py), decide+evolve µs per move, the computer players'
+win shares with 95 % intervals, and the time to replay a 200-move record.  Progress on stderr;
+the last stdout line is one JSON object (keys ``draughts_*``).
+
+    .venv/bin/python bench/draughts_bench.py [--matches 20] [--depth 6]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from contracts.envelope import Rejected  # noqa: E402
+from domain import records  # noqa: E402
+from domain.games.draughts import GAME  # noqa: E402
+from domain.games.draughts import plain as plain_gen  # noqa: E402
+from domain.games.draughts.board import coords, squares  # noqa: E402
+from domain.games.draughts.perft import perft_paths  # noqa: E402
+from domain.games.draughts.rules import PRESETS  # noqa: E402
+
+SEATS = ("white", "black")
+
+
+def say(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def _board(pos: Any) -> dict[tuple[int, int], str]:
+    out: dict[tuple[int, int], str] = {}
+    for side, (man, king) in enumerate((("w", "W"), ("b", "B"))):
+        out.update({coords(s): man for s in squares(pos.men[side])})
+        out.update({coords(s): king for s in squares(pos.kings[side])})
+    return out
+
+
+def _plain_perft(rules: Any, board: dict[tuple[int, int], str], white: bool, depth: int) -> int:
+    moves = plain_gen.moves(rules, board, white)
+    if depth == 1:
+        return len(moves)
+    total = 0
+    for path, caps, crowned in moves:
+        b = {k: v for k, v in board.items() if k != path[0] and k not in caps}
+        piece = board[path[0]]
+        b[path[-1]] = piece.upper() if crowned else piece
+        total += _plain_perft(rules, b, not white, depth - 1)
+    return total
+
+
+def perft_speed(depth: int) -> dict[str, Any]:
+    state = GAME.initial_state(PRESETS["russian"], SEATS, None)
+    t = time.perf_counter()
+    nodes = perft_paths(state, depth)
+    fast_s = time.perf_counter() - t
+    t = time.perf_counter()
+    plain_nodes = _plain_perft(state.rules, _board(state.pos), True, depth)
+    plain_s = time.perf_counter() - t
+    assert plain_nodes == nodes, (plain_nodes, nodes)
+    return {
+        "draughts_perft_depth": depth,
+        "draughts_perft_nodes": nodes,
+        "draughts_perft_nodes_s": round(nodes / fast_s),
+        "draughts_perft_plain_nodes_s": round(nodes / plain_s),
+        "draughts_perft_speedup": round(plain_s / fast_s, 2),
+    }
+
+
+def decide_speed(games: int = 20) -> dict[str, Any]:
+    rng = random.Random(1)
+    moves, spent = 0, 0.0
+    for _ in range(games):
+        s = GAME.initial_state(PRESETS["russian"], SEATS, None)
+        while GAME.outcome(s) is None:
+            seat = next(iter(GAME.to_move(s)))
+            cmd = rng.choice(GAME.legal_commands(s, seat))
+            t = time.perf_counter()
+            events = GAME.decide(s, seat, cmd)
+            assert not isinstance(events, Rejected)
+            for e in events:
+                s = GAME.evolve(s, e)
+            spent += time.perf_counter() - t
+            moves += 1
+    return {"draughts_decide_us_per_move": round(spent / moves * 1e6, 1), "draughts_decide_moves": moves}
+
+
+def play(a: str, b: str, seed: int) -> float:
+    """The score of ``a`` (1 win, 1/2 draw), ``a`` White on even seeds."""
+    rng = random.Random(seed)
+    names = (a, b) if seed % 2 == 0 else (b, a)
+    s = GAME.initial_state(PRESETS["russian"], SEATS, None)
+    while GAME.outcome(s) is None:
+        side = s.side
+        cmd = GAME.bots[names[side]](s, SEATS[side], rng)
+        for e in GAME.decide(s, SEATS[side], cmd):  # type: ignore[union-attr]
+            s = GAME.evolve(s, e)
+    out = GAME.outcome(s)
+    assert out is not None
+    if out.draw:
+        return 0.5
+    a_side = 0 if seed % 2 == 0 else 1
+    return 1.0 if out.ranks[a_side] == 1 else 0.0
+
+
+def shares(a: str, b: str, matches: int) -> dict[str, Any]:
+    scores = [play(a, b, seed) for seed in range(matches)]
+    mean = sum(scores) / len(scores)
+    sd = math.sqrt(sum((x - mean) ** 2 for x in scores) / max(1, len(scores) - 1))
+    half = 1.96 * sd / math.sqrt(len(scores))
+    key = f"draughts_{a}_vs_{b}"
+    return {key: round(mean, 3), f"{key}_ci95": [round(max(0.0, mean - half), 3), round(min(1.0, mean + half), 3)]}
+
+
+def replay_time() -> dict[str, Any]:
+    """A record of 200 moves (the first 200 plies of the longest of up to 60 games between two
+    greedy players; random games end in about 50) replayed by ``records.replay``."""
+    longest: list[list[Any]] = []
+    for seed in range(60):
+        rng = random.Random(seed)
+        s = GAME.initial_state(PRESETS["russian"], SEATS, None)
+        actions: list[list[Any]] = []
+        while GAME.outcome(s) is None and len(actions) < 200:
+            side = s.side
+            cmd = GAME.bots["greedy"](s, SEATS[side], rng)
+            actions.append(["move", side, cmd.move])
+            for e in GAME.decide(s, SEATS[side], cmd):  # type: ignore[union-attr]
+                s = GAME.evolve(s, e)
+        if len(actions) > len(longest):
+            longest = actions
+        if len(longest) >= 200:
+            break
+    record = {"format": "gamehall-record/1", "game": "draughts", "preset": "russian", "players": ["a", "b"], "actions": longest}
+    t = time.perf_counter()
+    answer = records.replay(record)
+    spent = time.perf_counter() - t
+    assert isinstance(answer, records.Replayed), answer
+    return {"draughts_replay_moves": len(longest), "draughts_replay_s": round(spent, 4)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--matches", type=int, default=20)
+    ap.add_argument("--depth", type=int, default=6)
+    a = ap.parse_args()
+    out: dict[str, Any] = {}
+    say("perft...")
+    out.update(perft_speed(a.depth))
+    say("decide...")
+    out.update(decide_speed())
+    say("replay...")
+    out.update(replay_time())
+    for pair in (("greedy", "random"), ("search", "greedy")):
+        say(f"{pair[0]} vs {pair[1]}...")
+        out.update(shares(*pair, a.matches))
+    print(json.dumps(out), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -36,6 +36,8 @@ TABLES = {
     "thousand": ("classic", ".kc-status"),
     "farkle-flip": ("farkle-flip-placeholder", ".ff-areas"),
     "kings-cup": ("kings-cup-neutral", ".kcup"),
+    "draughts": ("russian", "#board .sq"),
+    "tablut": ("tablut-seed", "#board .sq"),
 }
 
 

@@ -8,6 +8,10 @@ The package follows the card-game shape of docs/architecture.md: ``state`` (stat
 
 from __future__ import annotations
 
+import dataclasses
+
+import msgspec
+
 from contracts.games.kings_corner import (
     CONTRACT,
     KingsCornerCommand,
@@ -48,8 +52,9 @@ GAME: Decider[KCState, KingsCornerCommand, KingsCornerEvent, KingsCornerView, Ki
     title="Kings in the Corner",
     title_ru="Короли в углах",
     families=tuple(LOBBY.families),
-    # kings-corner-2: the Decisions of 2026-12-01 (rules/kings-corner.md D1-D7)
-    rules_version="kings-corner-2",
+    # kings-corner-3: the Decisions of 2026-12-02 (rules/kings-corner.md D8-D10) on those of
+    # 2026-12-01 (D1-D7); kings-corner-2 (``GAME_2``) still folds and audits the matches stored under it
+    rules_version="kings-corner-3",
     min_seats=2,
     max_seats=10,  # 2-6 on one deck, up to 10 with two decks (cz-two-decks); each ruleset checks its own range
     seat_names=seat_names,
@@ -84,4 +89,15 @@ GAME: Decider[KCState, KingsCornerCommand, KingsCornerEvent, KingsCornerView, Ki
     end_text=end_text,
 )
 
-__all__ = ["GAME", "KCState"]
+
+def _initial_state_2(ruleset: KingsCornerRuleset, seats: tuple[str, ...], seed: bytes | None) -> KCState:
+    return msgspec.structs.replace(initial_state(ruleset, seats, seed), pile_ace_bonus=True)
+
+
+# kings-corner-2, frozen: before D8 a pile moved onto a corner that completed K..A earned the
+# corner-ace bonus as well.  Registered in domain.games.registry.OLD_VERSIONS.
+GAME_2: Decider[KCState, KingsCornerCommand, KingsCornerEvent, KingsCornerView, KingsCornerRuleset] = (
+    dataclasses.replace(GAME, rules_version="kings-corner-2", initial_state=_initial_state_2)
+)
+
+__all__ = ["GAME", "GAME_2", "KCState"]

@@ -76,6 +76,9 @@ class KCState(msgspec.Struct, frozen=True, kw_only=True):
     ace_completions: tuple[int, ...] = ()  # V12: K..A corner piles completed per seat
     king_charges: tuple[int, ...] = ()  # penalty3 charges of this round per seat (D1: private)
     resigned: tuple[int, ...] = ()  # D3: 1, 2, ... in the order seats resigned; 0 = still in
+    # kings-corner-2 only: a pile moved onto a corner that completes K..A earns the bonus too
+    # (kings-corner-3 follows D8: only an ace played from the hand earns it).
+    pile_ace_bonus: bool = False
 
     def active(self) -> tuple[int, ...]:
         """Seats of the round: dealt in, scored at its end (a seat resigning mid-round included)."""

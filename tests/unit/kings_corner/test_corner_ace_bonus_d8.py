@@ -12,8 +12,6 @@ colours, immediate going out, a king-based cross pile may move to an empty corne
 
 from __future__ import annotations
 
-import pytest
-
 from contracts.games.kings_corner import MoveKingPile, MovePile, PlayCard, RoundEnded
 
 from .conftest import dealt, kc, then_from
@@ -21,10 +19,6 @@ from .conftest import dealt, kc, then_from
 # A corner pile K♠ down to 3♠ in alternating colours: eleven cards, the 2 and the ace to come.
 CORNER_TO_3 = "KS QH JS 10H 9S 8H 7S 6H 5S 4H 3S"
 
-# The code credits a K→A completed by a pile move too (evolve._pile_moved), against D8.
-CODE_DISAGREES_WITH_D8 = pytest.mark.xfail(
-    strict=True, reason="D8: a pile moved onto a corner earns no corner-ace bonus; evolve credits it"
-)
 
 
 def _points(result: object) -> dict[str, int]:
@@ -45,7 +39,6 @@ def test_d8_an_ace_played_from_the_hand_onto_a_corner_earns_the_bonus() -> None:
     assert _points(result) == {"p1": -5, "p2": 1}
 
 
-@CODE_DISAGREES_WITH_D8
 def test_d8_a_pile_moved_onto_a_corner_that_completes_it_earns_no_bonus() -> None:
     """D8: MOVE_PILE of the cross pile [2♥, A♠] onto the corner K♠..3♠ completes K→A, no bonus.
 
@@ -61,7 +54,6 @@ def test_d8_a_pile_moved_onto_a_corner_that_completes_it_earns_no_bonus() -> Non
     assert _points(result) == {"p1": 0, "p2": 1}
 
 
-@CODE_DISAGREES_WITH_D8
 def test_d8_a_whole_king_pile_moved_to_a_corner_earns_no_bonus() -> None:
     """D8: MOVE_KING_PILE of a complete K♠..A♠ cross pile to the empty corner NE earns no bonus."""
     spec = kc("corner-ace-bonus").given(
@@ -91,3 +83,15 @@ def test_v12_the_bonus_is_credited_to_the_round_whose_pile_was_completed() -> No
     result = second.when("p1", PlayCard(card="8C", slot="N"))
     result.then_accepted()
     assert _points(result) == {"p1": 0, "p2": 1}
+
+
+def test_d8_kings_corner_2_matches_still_fold_with_the_bonus_of_a_moved_pile() -> None:
+    """The matches stored under kings-corner-2 keep the rule they were played under: its
+    initial state sets the flag that credits a K→A completed by a moved pile."""
+    from domain.games import registry
+
+    old = registry.get("kings-corner", "kings-corner-2")
+    new = registry.get("kings-corner")
+    ruleset = new.presets["corner-ace-bonus"].ruleset
+    assert old.initial_state(ruleset, ("p1", "p2"), None).pile_ace_bonus
+    assert not new.initial_state(ruleset, ("p1", "p2"), None).pile_ace_bonus

@@ -52,8 +52,8 @@ def test_a_kings_corner_1_match_audits_with_the_rules_it_was_played_under(bundle
 
 def test_the_current_rules_would_decide_the_same_log_differently(bundle: AuditBundle) -> None:
     """Why the version is pinned: kings-corner-2 (D1) keeps the king penalty private, so folding
-    or re-deciding this log with the current rules would not give what was recorded."""
-    current = registry.get("kings-corner")
+    or re-deciding this log with the later rules would not give what was recorded."""
+    current = registry.get("kings-corner", "kings-corner-2")
     assert current.rules_version == "kings-corner-2"
     envs = [codec("kings-corner").decode_envelope(s.data.encode()) for s in bundle.envelopes]
     seed = bytes(range(32))  # the fixture's server seed (revealed in its last decision)
@@ -75,9 +75,11 @@ def test_the_current_rules_would_decide_the_same_log_differently(bundle: AuditBu
 def test_old_rules_are_never_offered_for_new_matches() -> None:
     v1 = registry.get("kings-corner", "kings-corner-1")
     assert v1.rules_version == "kings-corner-1"
-    assert registry.GAMES["kings-corner"].rules_version == "kings-corner-2"
-    assert v1 not in registry.GAMES.values()
-    assert v1 in registry.OLD_VERSIONS
+    v2 = registry.get("kings-corner", "kings-corner-2")
+    assert registry.GAMES["kings-corner"].rules_version == "kings-corner-3"
+    for old in (v1, v2):
+        assert old not in registry.GAMES.values()
+        assert old in registry.OLD_VERSIONS
 
 
 def test_an_unknown_rules_version_is_a_typed_error_naming_it(bundle: AuditBundle) -> None:

@@ -91,7 +91,7 @@ GAME: Decider[KCState, KingsCornerCommand, KingsCornerEvent, KingsCornerView, Ki
 
 
 def _initial_state_2(ruleset: KingsCornerRuleset, seats: tuple[str, ...], seed: bytes | None) -> KCState:
-    return msgspec.structs.replace(initial_state(ruleset, seats, seed), pile_ace_bonus=True)
+    return msgspec.structs.replace(initial_state(ruleset, seats, seed), decisions_1202=False)
 
 
 # kings-corner-2, frozen: before D8 a pile moved onto a corner that completed K..A earned the

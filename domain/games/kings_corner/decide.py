@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from contracts.envelope import Rejected
 from contracts.games.kings_corner import (
     SLOTS,
@@ -279,6 +281,13 @@ def resign(state: KCState, seat: str) -> tuple[KingsCornerEvent, ...] | Rejected
         return reject("seat_out", f"{seat} is out of the match already")
     left = tuple(j for j in lifecycle.active(state.out_of_turns()) if j != i)
     b: B = Builder(state, evolve)
+    if len(left) < 2 and state.in_round and state.decisions_1202:
+        # D9: the round in play is scored at once as a blocked round (every hand as it stands), and
+        # the match ends with the resigning seat last whatever the points.
+        b.emit(SeatResigned(seat=seat))
+        ended = score_round(b.state, None)
+        b.emit(msgspec.structs.replace(ended, match_over=True, reason="resignation"))
+        return b.result()
     if len(left) < 2:
         resigned = tuple(1 + max(state.resigned) if j == i else r for j, r in enumerate(state.resigned))
         lower = state.ruleset.winner == "lowest_total"

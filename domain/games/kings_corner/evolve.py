@@ -175,7 +175,7 @@ def _pile_moved(state: KCState, event: PileMoved) -> KCState:
         merges=state.merges + 1,
         actions=state.actions + 1,
     )
-    if s.pile_ace_bonus and _ace_done(s, dst, pile):  # D8: no bonus for a moved pile since kings-corner-3
+    if not s.decisions_1202 and _ace_done(s, dst, pile):  # D8: no bonus for a moved pile since kings-corner-3
         s = _replace(s, ace_completions=_set(s.ace_completions, i, s.ace_completions[i] + 1))
     return s
 

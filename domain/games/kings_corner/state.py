@@ -76,9 +76,10 @@ class KCState(msgspec.Struct, frozen=True, kw_only=True):
     ace_completions: tuple[int, ...] = ()  # V12: K..A corner piles completed per seat
     king_charges: tuple[int, ...] = ()  # penalty3 charges of this round per seat (D1: private)
     resigned: tuple[int, ...] = ()  # D3: 1, 2, ... in the order seats resigned; 0 = still in
-    # kings-corner-2 only: a pile moved onto a corner that completes K..A earns the bonus too
-    # (kings-corner-3 follows D8: only an ace played from the hand earns it).
-    pile_ace_bonus: bool = False
+    # The Decisions of 2026-12-02 apply (kings-corner-3): D8, only an ace played from the hand
+    # earns the corner-ace bonus; D9, a resignation that ends the match scores the round in play.
+    # False in the matches of kings-corner-1 and -2, which keep the rules they were played under.
+    decisions_1202: bool = True
 
     def active(self) -> tuple[int, ...]:
         """Seats of the round: dealt in, scored at its end (a seat resigning mid-round included)."""

@@ -93,5 +93,5 @@ def test_d8_kings_corner_2_matches_still_fold_with_the_bonus_of_a_moved_pile() -
     old = registry.get("kings-corner", "kings-corner-2")
     new = registry.get("kings-corner")
     ruleset = new.presets["corner-ace-bonus"].ruleset
-    assert old.initial_state(ruleset, ("p1", "p2"), None).pile_ace_bonus
-    assert not new.initial_state(ruleset, ("p1", "p2"), None).pile_ace_bonus
+    assert not old.initial_state(ruleset, ("p1", "p2"), None).decisions_1202
+    assert new.initial_state(ruleset, ("p1", "p2"), None).decisions_1202

@@ -97,14 +97,32 @@ def test_d3_resigned_seat_ranks_below_a_worse_total() -> None:
     assert state.outcome is not None and state.outcome.ranks == (1, 3, 2)
 
 
-def test_d3_in_a_two_seat_match_resign_ends_the_match() -> None:
-    """D3: in a two-seat match, RESIGN ends the match; the resigning seat is last."""
-    state = _match("pagat-classic", 2, dealt(hands=("8C 2D", "KS 3D"), stock="6C 7C"))
+def test_d3_d9_in_a_two_seat_match_resign_ends_the_match_and_scores_the_round() -> None:
+    """D3, D9: in a two-seat match, RESIGN ends the match; the round in play is scored at once as
+    a blocked round, every hand as it stands, and the resigning seat is last whatever the points."""
+    state = _match("pagat-classic", 2, dealt(hands=("2D", "KS QH JS 3D"), stock="6C 7C"))
     events, state = _apply(state, "p1", Resign())
-    assert events[:2] == (Resigned(seat="p1"), SeatResigned(seat="p1", match_over=True, ranks=(2, 1)))
-    assert isinstance(events[2], MatchEnded)
+    assert events[:2] == (Resigned(seat="p1"), SeatResigned(seat="p1"))
+    ended = events[2]
+    assert isinstance(ended, RoundEnded) and ended.result == "blocked" and ended.winner is None
+    assert ended.match_over and ended.ranks == (2, 1) and ended.reason == "resignation"
+    points = {r.seat: r.points for r in ended.seats}
+    assert points["p1"] < points["p2"]  # fewer penalty points, still last
+    assert isinstance(events[3], MatchEnded)
     assert state.outcome is not None and state.outcome.ranks == (2, 1)
     assert state.outcome.reason == "resignation"
+
+
+def test_d9_before_kings_corner_3_the_round_in_play_was_not_scored() -> None:
+    """kings-corner-2 matches keep their rule: the resignation ended the match at once."""
+    from domain.games import registry
+
+    old = registry.get("kings-corner", "kings-corner-2")
+    state = _match("pagat-classic", 2, dealt(hands=("2D", "KS QH JS 3D"), stock="6C 7C"))
+    game_state = msgspec.structs.replace(state.game_state, decisions_1202=False)
+    events = old.resign(game_state, "p1")  # type: ignore[misc]
+    assert isinstance(events, tuple)
+    assert events == (SeatResigned(seat="p1", match_over=True, ranks=(2, 1)),)
 
 
 def test_d3_the_match_ends_when_fewer_than_two_seats_are_left() -> None:

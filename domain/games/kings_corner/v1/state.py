@@ -23,7 +23,7 @@ def initial_state(ruleset: KingsCornerRuleset, seats: tuple[str, ...], seed: byt
         out_round=(0,) * n,
         first_turn=(False,) * n,
         ace_completions=(0,) * n,
-        pile_ace_bonus=True,  # a moved pile completing K..A earned the bonus before D8
+        decisions_1202=False,  # before D8 and D9 (see KCState)
     )
 
 

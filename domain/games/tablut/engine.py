@@ -91,6 +91,33 @@ def moves(g: Geometry, board: bytes | bytearray, side: int) -> list[Move]:
     return out
 
 
+def count_moves(g: Geometry, board: bytes | bytearray, side: int) -> int:
+    """``len(moves(g, board, side))`` without building the list (perft's last ply)."""
+    own = (ATTACKER,) if side == ATTACKERS else (DEFENDER, KING)
+    corners, throne_pass, king_return = g.corners, g.throne_pass, g.king_return
+    n = 0
+    for s, p in enumerate(board):
+        if p not in own:
+            continue
+        king = p == KING
+        for ray in RAYS[s]:
+            for x in ray:
+                if board[x]:
+                    break
+                if x == THRONE:
+                    if king and king_return:
+                        n += 1
+                    if throne_pass:
+                        continue
+                    break
+                if x in corners:
+                    if king:
+                        n += 1
+                    break
+                n += 1
+    return n
+
+
 def has_move(g: Geometry, board: bytes | bytearray, side: int) -> bool:
     own = (ATTACKER,) if side == ATTACKERS else (DEFENDER, KING)
     return any(board[s] in own and targets(g, board, s) for s in range(81))

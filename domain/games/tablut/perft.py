@@ -4,16 +4,16 @@
 from __future__ import annotations
 
 from .board import ATTACKERS, KING
-from .engine import Geometry, apply, geometry, moves
+from .engine import Geometry, apply, count_moves, geometry, moves
 from .state import TablutState
 
 
 def count(g: Geometry, board: bytes | bytearray, side: int, depth: int) -> int:
     if depth == 0:
         return 1
-    legal = moves(g, board, side)
     if depth == 1:
-        return len(legal)
+        return count_moves(g, board, side)
+    legal = moves(g, board, side)
     total = 0
     for m in legal:
         b, taken = apply(g, board, m)

@@ -30,6 +30,13 @@ def test_12_perft_from_the_start_and_from_m1(preset: str) -> None:
     assert [GAME.perft(at(M1, preset), d) for d in (1, 2, 3)] == list(m1)
 
 
+@pytest.mark.parametrize(("preset", "nodes"), [("tablut-seed", 15_951_824), ("tablut-edge", 19_913_864)])
+def test_12_perft_4_from_the_start(preset: str, nodes: int) -> None:
+    """§12: depth 4, with the corners on and off (the two distinct rows of the start)."""
+    assert GAME.perft is not None
+    assert GAME.perft(at(preset=preset), 4) == nodes
+
+
 def test_12_a_move_that_ends_the_game_is_a_leaf() -> None:
     """The king escapes at depth 1: counted there, no children below."""
     s = at("9/1T5t1/9/9/9/9/K8/9/9 d")

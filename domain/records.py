@@ -301,8 +301,12 @@ def to_record(decisions: Sequence[tuple[str | None, Any, Sequence[Any]]]) -> dic
     created: MatchCreated = decisions[0][2][0]
     game = registry.get(created.game, created.rules_version)
     adapter = _adapter(game)
-    base = msgspec.to_builtins(game.presets[created.preset].ruleset) if created.preset in game.presets else {}
-    overrides = {k: v for k, v in created.ruleset.items() if base.get(k, object()) != v}
+    base = (
+        match_layer.written_ruleset(game, game.presets[created.preset].ruleset) if created.preset in game.presets else {}
+    )
+    # In the form the rules file writes the parameters (Decider.ruleset_form, e.g. "fixed_rounds:5").
+    written = match_layer.written_ruleset(game, created.ruleset)
+    overrides = {k: v for k, v in written.items() if base.get(k, object()) != v}
     state = match_layer.evolve(game, None, created)
     deals: list[dict[str, Any]] = []
     actions: list[list[Any]] = []

@@ -103,6 +103,14 @@ class Notation:
     read: Callable[[str], dict[str, Any]]
 
 
+@dataclass(frozen=True)
+class RulesetForm:
+    """See ``Decider.ruleset_form``."""
+
+    read: Callable[[Mapping[str, Any]], dict[str, Any]]
+    write: Callable[[Mapping[str, Any]], dict[str, Any]]
+
+
 def no_hidden(_state: Any, _seat: Seat) -> frozenset[str]:
     """``hidden`` of a game with no hidden information."""
     return frozenset()
@@ -209,6 +217,12 @@ class Decider(Generic[S, C, E, V, R]):
     # The match layer's end reasons under the names the game's rules give them in records
     # (``resignation`` -> ``resign``...): what ``rules replay`` answers and an export writes.
     record_reasons: Mapping[str, str] = field(default_factory=dict)
+    # How people and other programs write some parameters when the ruleset struct splits them
+    # (Kings in the Corner's D10: ``match_end = "fixed_rounds:5"`` for ``match_end`` and
+    # ``match_end_value``): ``read`` turns written parameters (a partial dict) into the struct's,
+    # raising ``ValueError`` naming a bad value; ``write`` the struct's into the written form.
+    # None: the struct's fields are the written form.
+    ruleset_form: RulesetForm | None = None
 
     def __post_init__(self) -> None:
         if self.phases is not None:

@@ -113,17 +113,16 @@ def show(
     """Print the ruleset a match would be created with (preset + overrides), checked as the
     referee checks it; exit 2 with the reason when it is refused.  The JSON printed is what
     ``POST /api/matches`` takes as ``rules``."""
-    import msgspec
 
     from contracts.envelope import Rejected
-    from domain.core.match import resolve_ruleset
+    from domain.core.match import resolve_ruleset, written_ruleset
 
     g = _game(game)
     ruleset = resolve_ruleset(g, preset or g.default_preset, parse_overrides(set_ or []))
     if isinstance(ruleset, Rejected):
         typer.echo(f"{ruleset.code}: {ruleset.detail}", err=True)
         raise typer.Exit(2)
-    typer.echo(json.dumps(msgspec.to_builtins(ruleset), indent=2, sort_keys=True))
+    typer.echo(json.dumps(written_ruleset(g, ruleset), indent=2, sort_keys=True))
 
 
 @rules_app.command()

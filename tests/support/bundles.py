@@ -84,13 +84,16 @@ def played_match(
     first: Sequence[tuple[str, Any]] = (),
     seat_count: int | None = None,
     sealed: bool = False,
+    overrides: dict[str, Any] | None = None,
 ) -> tuple[AuditBundle, list[tuple[str | None, Any, tuple[Any, ...]]]]:
     """A complete match played by the random computer player, as decisions and as a bundle
     (after the ``first`` commands, each ``(seat, command)``); with ``sealed`` the bundle's
-    decisions that hide something are sealed under the key of the server seed, as stored."""
+    decisions that hide something are sealed under the key of the server seed, as stored;
+    ``overrides``: ruleset parameters over the preset's, as a person writes them."""
     decider = registry.get(game)
     preset = preset or decider.default_preset
-    ruleset = match_layer.resolve_ruleset(decider, preset, {})
+    ruleset = match_layer.resolve_ruleset(decider, preset, overrides or {})
+    assert not isinstance(ruleset, Rejected), ruleset
     seats = decider.seat_names(seat_count or match_layer.default_seats_of(decider, preset))
     from domain.core.rng import commitment
 

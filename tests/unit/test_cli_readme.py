@@ -180,7 +180,16 @@ def test_every_readme_command_runs(tmp_path: Path) -> None:
 
     pgn_file = tmp_path / "game.pgn"
     pgn_file.write_text(registry.GAMES["ugolki"].notations[0].write(records.record_of_bundle(bundle)))
-    files = {"match.json": str(match_file), "game.json": str(game_file), "keys.json": str(keys_file), "game.pgn": str(pgn_file)}
+    pdn_file = tmp_path / "game.pdn"
+    draughts_record = records.record_of_bundle(played_match("draughts", seed=2, max_moves=3000)[0])
+    pdn_file.write_text(registry.GAMES["draughts"].notations[0].write(draughts_record))
+    files = {
+        "match.json": str(match_file),
+        "game.json": str(game_file),
+        "keys.json": str(keys_file),
+        "game.pgn": str(pgn_file),
+        "game.pdn": str(pdn_file),
+    }
 
     helps = sorted({tuple(_resolve(c.split()[1:])[0]) for c in COMMANDS})
     runs = [[*path, "--help"] for path in helps]

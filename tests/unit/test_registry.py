@@ -29,7 +29,7 @@ def test_every_game_declares_every_field(name: str) -> None:
     for field in dataclasses.fields(Decider):
         # view_in: only a game whose view has sentences (Ugolki's warnings, King's contract);
         # phases: a card game's table (then decide, legal_commands and to_move come from it);
-        # draw_answer, perft, position, notations, preset_aliases, live_problem, record_reasons: what a game may not have
+        # draw_answer, perft, position, notations, preset_aliases, live_problem, record_reasons, ruleset_form: what a game may not have
         optional = (
             "verify_chance",
             "record",
@@ -47,6 +47,7 @@ def test_every_game_declares_every_field(name: str) -> None:
             "perft_paths",
             "live_problem",
             "record_reasons",
+            "ruleset_form",
         )
         if field.name not in optional:
             assert getattr(game, field.name) not in (None, "", {}, ()), field.name

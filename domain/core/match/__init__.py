@@ -28,6 +28,7 @@ from domain.core.match.create import (
     live_problem,
     resolve_ruleset,
     ruleset_hash,
+    written_ruleset,
 )
 from domain.core.match.decide import decide, decide_and_evolve, evolve, redact
 from domain.core.match.handover import bot_seats, hands_to_bot, seat_token_hash
@@ -73,6 +74,7 @@ __all__ = [
     "redact",
     "resolve_ruleset",
     "ruleset_hash",
+    "written_ruleset",
     "seat_names_in_words",
     "seat_token_hash",
     "time_control_problem",

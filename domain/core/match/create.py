@@ -48,6 +48,13 @@ def live_problem(game: Decider[Any, Any, Any, Any, Any], ruleset: Any) -> Reject
     return None if problem is None else Rejected(code="invalid_ruleset", detail=problem)
 
 
+def written_ruleset(game: Decider[Any, Any, Any, Any, Any], ruleset: Any) -> dict[str, Any]:
+    """A ruleset (struct or its builtins) in the form people and other programs write it
+    (``Decider.ruleset_form``): what ``rules show`` prints and a record's ``overrides`` hold."""
+    data = ruleset if isinstance(ruleset, dict) else msgspec.to_builtins(ruleset)
+    return dict(game.ruleset_form.write(data)) if game.ruleset_form is not None else dict(data)
+
+
 def live_creation_problem(game: Decider[Any, Any, Any, Any, Any], cmd: CreateMatch) -> Rejected | None:
     """``live_problem`` for a live match's ``CreateMatch`` (the referee asks before deciding it;
     a record's replay decides its creation without asking)."""
@@ -84,6 +91,11 @@ def resolve_ruleset(
             detail=f"{game.name} has no preset {preset!r}; known: {', '.join(sorted(game.presets))}",
         )
     data = msgspec.to_builtins(base.ruleset)
+    if game.ruleset_form is not None:
+        try:
+            overrides = game.ruleset_form.read(overrides)
+        except ValueError as exc:
+            return Rejected(code="invalid_ruleset", detail=str(exc))
     unknown = sorted(set(overrides) - set(data))
     if unknown:
         return Rejected(code="invalid_ruleset", detail=f"unknown ruleset parameter(s): {', '.join(unknown)}")

@@ -27,6 +27,7 @@ from domain.games.kings_corner.deal import verify_chance
 from domain.games.kings_corner.decide import resign
 from domain.games.kings_corner.evolve import evolve
 from domain.games.kings_corner.explain import end_text, rules_help
+from domain.games.kings_corner.form import FORM
 from domain.games.kings_corner.lobby import LOBBY
 from domain.games.kings_corner.phases import PHASED
 from domain.games.kings_corner.record import RECORD
@@ -87,6 +88,7 @@ GAME: Decider[KCState, KingsCornerCommand, KingsCornerEvent, KingsCornerView, Ki
     record=RECORD,
     rules_help=rules_help,
     end_text=end_text,
+    ruleset_form=FORM,  # D10
 )
 
 

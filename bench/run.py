@@ -9,8 +9,8 @@ then the time from `gamehall up` to its printed URL and from a SIGKILL of `up` t
 (bench/recovery.py: one and two referees, median of 5), and the game benchmarks that exist
 (bench/ugolki_perft.py, bench/kc_bench.py, bench/thousand_bench.py,
 bench/farkle_bench.py, bench/king_bench.py, bench/ranked_bench.py, bench/projection_bench.py,
-bench/listing_bench.py, bench/ws_fanout_bench.py, and bench/<module>_bench.py of every other
-registered game, e.g. bench/draughts_bench.py).  Prints each result and
+bench/listing_bench.py, bench/ws_fanout_bench.py, bench/audit_bench.py, and
+bench/<module>_bench.py of every other registered game, e.g. bench/draughts_bench.py).  Prints each result and
 ends with one JSON line holding the ratios.
 """
 
@@ -92,6 +92,7 @@ def game_benches() -> list[str]:
         "projection_bench.py",
         "listing_bench.py",
         "ws_fanout_bench.py",
+        "audit_bench.py",
     ]
     return fixed + [s for s in (f"{m}_bench.py" for m in BUILT_IN) if s not in fixed]
 

@@ -37,7 +37,7 @@ WORDS = Words(
         "ev.chosen_mate": "{seat} chooses {target} as mate",
         "ev.rule": "{seat} makes a rule: {text}",
         "ev.cancel": "{seat} cancels a rule",
-        "ev.passed": "{seat} passes",
+        "ev.passed": "{next} draws next",
         "ev.fourth_king": "{seat} draws the fourth King",
         "ev.all_drawn": "every card drawn",
         "end.fourth_king": "The fourth King: the cup is theirs.",
@@ -56,7 +56,7 @@ WORDS = Words(
         "ev.chosen_mate": "{seat} выбирает напарником {target}",
         "ev.rule": "{seat} вводит правило: {text}",
         "ev.cancel": "{seat} отменяет правило",
-        "ev.passed": "{seat} передаёт ход",
+        "ev.passed": "теперь тянет {next}",
         "ev.fourth_king": "{seat} тянет четвёртого короля",
         "ev.all_drawn": "вытянуты все карты",
         "end.fourth_king": "Четвёртый король: кубок достаётся ему.",
@@ -109,7 +109,7 @@ def line(e: Any, lang: Lang = DEFAULT_LANG) -> str | None:
             say(lang, "ev.rule", seat=e.seat, text=e.text) if e.text else say(lang, "ev.cancel", seat=e.seat)
         )
     if isinstance(e, TurnPassed):
-        return say(lang, "ev.passed", seat=e.seat)
+        return say(lang, "ev.passed", next=e.next_seat)
     if isinstance(e, CupEnded):
         return (
             say(lang, "ev.fourth_king", seat=e.seat)

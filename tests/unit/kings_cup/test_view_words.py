@@ -89,3 +89,15 @@ def test_the_rules_help_names_the_neutral_cards_in_russian() -> None:
     cards = [line for line in special if " — " in line]
     assert len(cards) == 13
     assert not any(LATIN_WORD.search(line.split(":", 1)[1]) for line in cards)
+
+
+def test_the_turn_going_on_names_who_draws_next_in_both_languages() -> None:
+    """Kings Cup has no pass: once a card is done with, the log says whose draw it is now."""
+    before = started("5C 4D 9H")
+    _, events = act(before, "p1", DrawCard())  # 5, everyone: the card completes the turn
+    passed = [e for e in events if type(e).__name__ == "TurnPassed"]
+    assert passed, events
+    en = GAME.event_text(before, passed[0], None, "en")  # type: ignore[misc]
+    ru = GAME.event_text(before, passed[0], None, "ru")  # type: ignore[misc]
+    assert en == "p2 draws next" and "passes" not in en
+    assert ru == "теперь тянет p2" and "пас" not in ru

@@ -13,6 +13,7 @@ revealed; then per game:
   ``python -c pass`` as the interpreter's start-up.
 
     .venv/bin/python bench/audit_bench.py [--min-cpu 1.0] [--verify-runs 3] [--games ugolki,king]
+        [--verify docs/examples/verify.py]
 
 Each game's computer player is its ``heuristic``, else ``greedy``, else ``random`` one; a match the
 players have not ended after ``--max-decisions`` decisions is ended by a resignation.  Progress on
@@ -146,6 +147,9 @@ def main() -> None:
     )
     ap.add_argument("--verify-runs", type=int, default=3, help="runs of docs/examples/verify.py per bundle")
     ap.add_argument("--max-decisions", type=int, default=3000)
+    ap.add_argument(
+        "--verify", type=Path, default=VERIFY, help="the verifier script to time (default: %(default)s)"
+    )
     ap.add_argument("--games", default="", help="comma-separated game names (default: every registered game)")
     a = ap.parse_args()
     names = [g for g in a.games.split(",") if g] or sorted(registry.GAMES)
@@ -182,7 +186,7 @@ def main() -> None:
             path = tmp / f"{name}.json"
             path.write_bytes(data)
             v_wall, v_cpu, v_code = child_run(
-                [sys.executable, str(VERIFY), str(path), "--keys", str(keys_file)], a.verify_runs
+                [sys.executable, str(a.verify), str(path), "--keys", str(keys_file)], a.verify_runs
             )
             median = statistics.median(times)
             found = {

@@ -15,7 +15,7 @@ help:
 	@echo "make unit | integration | e2e | browser - one folder of tests/ (ARGS='-k name' to narrow)"
 	@echo "make fuzz   - a long schemathesis run against the gateway's OpenAPI, and the WebSocket fuzz"
 	@echo "make probes - the hostile-client probes against the stack \`make run\` started (DATA=.gamehall)"
-	@echo "make docs   - write docs/api.md again from the registered games' contracts"
+	@echo "make docs   - write docs/api.md and the TypeScript client's sources (clients/ts/src) again"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,7 +38,24 @@ $(STAMP): pyproject.toml | $(BIN)/python
 # compileall skips what is up to date.
 BYTECODE := $(BIN)/python -m compileall -q contracts domain services gamehall >/dev/null
 
-install: $(STAMP)
+# The TypeScript client (clients/ts): TypeScript, pinned in its package-lock.json, installed with
+# `npm ci` and the package built to clients/ts/dist, where node and npm are installed; without npm
+# this says so and tests/integration/test_ts_client.py fails with what to install.
+TS := clients/ts
+TS_STAMP := $(TS)/node_modules/.installed
+TS_DIST := $(TS)/dist/index.js
+
+$(TS_STAMP): $(TS)/package.json $(TS)/package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+		cd $(TS) && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.installed; \
+	else \
+		echo "npm not found: clients/ts (the TypeScript client) is not installed, its test will fail; install node 20+ and npm"; \
+	fi
+
+$(TS_DIST): $(TS_STAMP) $(wildcard $(TS)/src/*.ts) $(TS)/tsconfig.json
+	@if [ -f $(TS_STAMP) ]; then cd $(TS) && npm run --silent build; fi
+
+install: $(STAMP) $(TS_DIST)
 	$(BYTECODE)
 
 run: $(RUN_STAMP)
@@ -50,7 +67,7 @@ lint: $(STAMP)
 	$(BIN)/mypy contracts domain
 	$(BIN)/lint-imports
 
-test: $(STAMP)
+test: $(STAMP) $(TS_DIST)
 	$(BYTECODE)
 	bash scripts/test.sh
 
@@ -59,7 +76,7 @@ test: $(STAMP)
 unit: $(STAMP)
 	$(BIN)/python -m pytest -q tests/unit $(ARGS)
 
-integration: $(STAMP)
+integration: $(STAMP) $(TS_DIST)
 	$(BIN)/python -m pytest -q tests/integration $(ARGS)
 
 e2e: $(STAMP)
@@ -87,6 +104,7 @@ mutants: $(STAMP)
 
 docs: $(STAMP)
 	$(BIN)/python scripts/api_docs.py
+	$(BIN)/python scripts/ts_client.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache $(TS)/node_modules $(TS)/dist $(TS)/test/build

@@ -109,6 +109,12 @@ async function showLobby() {
         <p class="description" id="preset-description"></p>
         <details class="rules-help" id="preset-help"><summary>${t("help.lobby_summary")}</summary><div id="preset-help-body"></div></details>
         <details class="rules"><summary>${t("lobby.all_rules")}</summary><table id="rules-table"></table></details>
+        <div class="row clock-row">
+          <label>${t("lobby.clock")} <select id="clock"><option value="">${t("lobby.clock_none")}</option>${CLOCKS.map(([m, i]) => `<option value="${m}+${i}">${t("lobby.clock_fischer", { m, i })}</option>`).join("")}<option value="custom">${t("lobby.clock_custom")}</option></select></label>
+          <label id="clock-minutes-box">${t("lobby.clock_minutes")} <input id="clock-minutes" type="number" inputmode="decimal" min="0.25" max="600" step="0.25"></label>
+          <label id="clock-increment-box">${t("lobby.clock_increment")} <input id="clock-increment" type="number" inputmode="numeric" min="0" max="600" step="1"></label>
+        </div>
+        <p class="muted clock-note" id="clock-note">${t("lobby.clock_note")}</p>
         <fieldset class="opponents-choice">
           <legend>${t("lobby.opponents")}</legend>
           <label>${t("lobby.strength")} <select id="strength"></select></label>
@@ -161,6 +167,32 @@ async function showLobby() {
   }
   $("game").onchange = fillGame;
   $("preset").onchange = fillPreset;
+
+  // The clock of a table created here (POST /api/matches: time_control, Fischer): none, a usual
+  // one, or minutes each and seconds added a move of your own; remembered like the game.
+  const custom = prefs.get("clock.custom", { m: 10, i: 5 });
+  const lastClock = prefs.get("clock", "");
+  $("clock").value = [...$("clock").options].some((o) => o.value === lastClock) ? lastClock : "";
+  $("clock-minutes").value = String(custom.m);
+  $("clock-increment").value = String(custom.i);
+  function fillClock() {
+    const own = $("clock").value === "custom";
+    $("clock-minutes-box").hidden = !own;
+    $("clock-increment-box").hidden = !own;
+    prefs.set("clock", $("clock").value);
+  }
+  $("clock").onchange = fillClock;
+  $("clock-minutes").onchange = $("clock-increment").onchange = () =>
+    prefs.set("clock.custom", { m: Number($("clock-minutes").value), i: Number($("clock-increment").value) });
+  fillClock();
+  // The time control asked for: null (no clock), or undefined when the numbers make none.
+  function timeControl() {
+    const v = $("clock").value;
+    if (!v) return null;
+    const [m, i] = v === "custom" ? [$("clock-minutes").value, $("clock-increment").value || "0"].map(Number) : v.split("+").map(Number);
+    if (!(Number.isFinite(m) && Number.isFinite(i) && m > 0 && i >= 0 && Math.round(m * 60) > 0)) return undefined;
+    return { base_s: Math.round(m * 60), increment_s: i, on_timeout: "forfeit" };
+  }
   $("strength").onchange = () => prefs.set(`strength.${pick().game}`, $("strength").value);
   fillGame();
 
@@ -174,9 +206,11 @@ async function showLobby() {
     const strength = $("strength").value;
     const bots = withBots ? Object.fromEntries(seats.slice(1).map((s) => [s, strength])) : {};
     const players = seats.map((s, i) => (i === 0 ? me() : withBots ? t("lobby.computer", { strength }) : `guest-${s}`));
+    const clock = timeControl();
+    if (clock === undefined) { say(t("lobby.clock_bad"), "error"); return; }
     say(t("lobby.creating"));
     try {
-      const id = await createTable({ game: g.game, preset: $("preset").value, players, seats: n, bots });
+      const id = await createTable({ game: g.game, preset: $("preset").value, players, seats: n, bots, ...(clock ? { time_control: clock } : {}) });
       location.hash = `#/play/${id}`;
     } catch (e) { say(t("lobby.create_failed", { detail: failure(e) }), "error"); }
   }
@@ -192,6 +226,9 @@ async function showLobby() {
   openSeeks($("open-seeks"), join);
   recentMatches(document.getElementById("recent"), 12);
 }
+
+// The usual clocks the lobby offers (minutes each, seconds added a move): no game declares its own.
+const CLOCKS = [[5, 0], [10, 5], [15, 10]];
 
 // The presets as the server groups them (GET /api/games: each preset's family and title), one
 // <optgroup> per family in the server's order; the preset's name stays its value.
@@ -362,6 +399,7 @@ async function showMatch(matchId, params) {
         <div class="match-meta">
           <span id="conn" class="conn">${t("conn.connecting")}</span>
           <div id="status" class="status" data-status="" data-seq="0"></div>
+          <label class="clock-sound" id="clock-sound-box" hidden><input type="checkbox" id="clock-sound"> ${t("match.clock_sound")}</label>
         </div>
       </div>
       <div id="after" class="panel after" hidden></div>
@@ -449,7 +487,21 @@ async function showMatch(matchId, params) {
   // The clocks count down between views: a running seat's time is its deadline (server unix ms)
   // minus now; the others show the time they had left at the last decision.
   let clockView = null; // the view whose clocks the head shows
-  const ticker = setInterval(() => tickClocks(clockView), 250);
+  // In the last 10 seconds your own clock flashes and, when you switch the sound on (remembered
+  // in this browser, off at first), beeps once a second.
+  let beeped = null;
+  $("clock-sound").checked = !!prefs.get("clock_sound", false);
+  $("clock-sound").onchange = () => { prefs.set("clock_sound", $("clock-sound").checked); if ($("clock-sound").checked) beep(0); };
+  const ticker = setInterval(() => {
+    tickClocks(clockView);
+    const mine = seat && document.querySelector(`#players .clock.low[data-seat="${CSS.escape(seat)}"]`);
+    const second = mine ? Math.ceil(Number(mine.dataset.ms) / 1000) : null;
+    if (mine && second > 0 && second !== beeped && $("clock-sound").checked) {
+      beep();
+      $("clock-sound").dataset.beeps = String(Number($("clock-sound").dataset.beeps || 0) + 1);
+    }
+    beeped = second;
+  }, 250);
   cleanup = () => { clearInterval(ticker); socket.close(); };
   window.gamehall = { socket }; // for the console (and the browser tests)
 
@@ -458,7 +510,8 @@ async function showMatch(matchId, params) {
     board.update(view);
     $("after").hidden = view.status !== "finished";
     if (view.status === "finished" && (!last || last.status !== "finished")) showAfterGame($("after"), view);
-    if (last && view.status === "finished" && last.status !== "finished") say(t("match.game_over", { outcome: outcomeText(view).replace(/\.$/, "") }));
+    // The server's end sentence says it all ("Black wins: white ran out of time.").
+    if (last && view.status === "finished" && last.status !== "finished") say(view.outcome_text || t("match.game_over", { outcome: outcomeText(view).replace(/\.$/, "") }));
     if (last && view.draw_offer && view.draw_offer !== seat && !last.draw_offer) say(t("match.offers_draw", { seat: view.draw_offer }));
     last = view;
   }
@@ -468,6 +521,7 @@ async function showMatch(matchId, params) {
     $("players").innerHTML = view.seats.map((s, i) =>
       `<span class="player ${view.to_move.includes(s) ? "to-move" : ""} ${s === seat ? "me" : ""}" data-seat="${s}">${esc(view.players[i])} <small>${esc(s)}</small>${clockHtml(view, i)}</span>`).join("");
     if (clock && last && !(last.clock?.bots || []).length && clock.bots.length) say(t("match.handed_to_bot", { seats: clock.bots.join(", ") }));
+    $("clock-sound-box").hidden = !clock || !seat || view.status !== "running";
     clockView = view;
     tickClocks(view);
     const st = $("status");
@@ -492,6 +546,21 @@ async function showMatch(matchId, params) {
 }
 
 // ------------------------------------------------------------------ clocks
+// A short beep (volume 0: only wakes the sound up, from the click that switches it on).
+let audio = null;
+function beep(volume = 0.08) {
+  try {
+    audio = audio || new AudioContext();
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.frequency.value = 880;
+    gain.gain.value = volume;
+    tone.connect(gain).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.12);
+  } catch { /* no sound on this browser */ }
+}
+
 function formatClock(ms) {
   const total = Math.max(0, Math.ceil(ms / 1000));
   const h = Math.floor(total / 3600), m = Math.floor((total % 3600) / 60), sec = total % 60;

@@ -1,0 +1,166 @@
+"""The players' page in headless Chromium, English and Russian, at 1280 px and 390 px: a clock
+chosen in the lobby for every game (every seat's time shown and counting down, the last 10 seconds
+flashing, an optional sound remembered in the browser, the timeout's end sentence); the lists'
+actions first and on the screen of a phone; one "You play …" line at most, replaced by the
+reply; and no draw offers or leaderboard for a table helper (Kings Cup)."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.browser.test_players_page import (
+    DESKTOP,
+    PHONE,
+    TABLES,
+    deal_the_cards,
+    new_page,
+    ranked_stack,
+    scroll_width,
+    sign_up,
+)
+from tests.browser.test_web_client import seat_view, wait_my_turn_or_end
+
+pytestmark = pytest.mark.browser
+
+__all__ = ["ranked_stack"]  # the module's stack (scoring and the leaderboard too)
+
+VIEWS = [("en-GB", DESKTOP), ("ru-RU", PHONE)]
+
+
+def start_from_lobby(page: Any, url: str, game: str, preset: str, clock: str = "", strength: str = "") -> str:
+    page.goto(url + "/")
+    page.wait_for_selector("#lobby")
+    page.select_option("#game", game)
+    page.select_option("#preset", preset)
+    if strength:
+        page.select_option("#strength", strength)
+    if clock:
+        page.select_option("#clock", clock)
+    page.click("#play-computer")
+    page.wait_for_url(re.compile(r"#/play/[0-9a-f]+$"))
+    return str(page.url.rsplit("/", 1)[1])
+
+
+def clocks(page: Any) -> dict[str, dict[str, Any]]:
+    return {
+        c["seat"]: c
+        for c in page.eval_on_selector_all(
+            "#players .clock",
+            "els => els.map(e => ({seat: e.dataset.seat, running: e.dataset.running, ms: Number(e.dataset.ms), text: e.textContent}))",
+        )
+    }
+
+
+@pytest.mark.parametrize(("locale", "viewport"), VIEWS, ids=["en-1280", "ru-390"])
+def test_a_lobby_clock_for_every_game_shows_every_seat_counting_down(
+    browser: Any, ranked_stack: str, artifacts_dir: Path, locale: str, viewport: dict[str, int]
+) -> None:
+    lang = locale[:2]
+    context, page, errors = new_page(browser, viewport, locale)
+    try:
+        page.goto(ranked_stack + "/")
+        page.wait_for_selector("#lobby")
+        offered = page.eval_on_selector_all("#clock option", "els => els.map(e => [e.value, e.textContent])")
+        words = {"en": ("no clock", "5 min + 0 s a move", "your own…"), "ru": ("без часов", "5 мин + 0 с за ход", "свои…")}[lang]
+        assert offered[0] == ["", words[0]] and ["5+0", words[1]] in offered and offered[-1] == ["custom", words[2]]
+        assert [v for v, _ in offered] == ["", "5+0", "10+5", "15+10", "custom"]
+        assert page.is_hidden("#clock-minutes") and scroll_width(page) <= viewport["width"]
+        for game, (preset, drawn) in TABLES.items():
+            match_id = start_from_lobby(page, ranked_stack, game, preset, "5+0")
+            page.wait_for_selector(drawn)
+            deal_the_cards(page)
+            tc = httpx.get(f"{ranked_stack}/api/matches/{match_id}", timeout=30).json()
+            seats = tc["seats"]
+            for seat in seats:
+                page.wait_for_selector(f'#players .clock[data-seat="{seat}"]')
+            page.wait_for_function(
+                "() => [...document.querySelectorAll('#players .clock')].some(e => e.dataset.running === 'true' && Number(e.dataset.ms) < 299_500)"
+            )
+            shown = clocks(page)
+            assert set(shown) == set(seats), (game, shown)
+            running = [s for s, c in shown.items() if c["running"] == "true"]
+            assert running, (game, shown)
+            first = shown[running[0]]["ms"]
+            page.wait_for_function(
+                "([s, ms]) => { const e = document.querySelector(`#players .clock[data-seat=\"${s}\"]`); return !e || e.dataset.running !== 'true' || Number(e.dataset.ms) < ms; }",
+                arg=[running[0], first - 400],
+            )
+            for c in shown.values():
+                assert re.fullmatch(r"[0-5]:\d\d", c["text"]), (game, c)
+            assert scroll_width(page) <= viewport["width"], game
+            page.screenshot(path=str(artifacts_dir / f"clock-{game}-{lang}-{viewport['width']}.png"))
+    finally:
+        context.close()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize(("locale", "viewport"), VIEWS, ids=["en-1280", "ru-390"])
+def test_a_lobby_clock_runs_out_flashing_with_the_sound_switch_and_the_end_in_words(
+    browser: Any, ranked_stack: str, artifacts_dir: Path, locale: str, viewport: dict[str, int]
+) -> None:
+    lang = locale[:2]
+    context, page, errors = new_page(browser, viewport, locale)
+    try:
+        page.goto(ranked_stack + "/")
+        page.wait_for_selector("#lobby")
+        page.fill("#player-name", f"slow-{lang}")
+        page.select_option("#game", "ugolki")
+        page.select_option("#preset", "halma-8x8-1234")
+        page.select_option("#clock", "custom")
+        assert page.is_visible("#clock-minutes") and page.is_visible("#clock-increment")
+        page.fill("#clock-minutes", "0")
+        page.click("#play-computer")
+        bad = {"en": "The clock needs more than 0 minutes", "ru": "Часам нужно больше 0 минут"}[lang]
+        assert page.inner_text("#lobby-message").startswith(bad)
+        assert "#/play/" not in page.url
+        page.fill("#clock-minutes", "0.25")  # 15 seconds
+        page.fill("#clock-increment", "0")
+        page.select_option("#strength", "random")
+        page.click("#play-computer")
+        page.wait_for_url(re.compile(r"#/play/[0-9a-f]+$"))
+        match_id = page.url.rsplit("/", 1)[1]
+        created = httpx.get(f"{ranked_stack}/api/matches/{match_id}", timeout=30).json()
+        assert created["clock"]["remaining_ms"] == [15_000, 15_000], created["clock"]
+
+        # The sound is off at first; the switch is remembered in this browser.
+        page.wait_for_selector("#clock-sound-box:not([hidden])")
+        assert not page.is_checked("#clock-sound")
+        assert page.evaluate("localStorage.getItem('gh.pref.clock_sound')") is None
+        page.check("#clock-sound")
+        assert page.evaluate("localStorage.getItem('gh.pref.clock_sound')") == "true"
+        page.reload()
+        page.wait_for_selector("#clock-sound-box:not([hidden])")
+        assert page.is_checked("#clock-sound")
+
+        # The last 10 seconds of white's clock flash (and beep, the sound being on).
+        low = page.wait_for_selector('#players .clock.low[data-seat="white"]', timeout=20_000)
+        animation = low.evaluate("e => getComputedStyle(e).animationName")
+        assert animation == "clock-flash", animation
+        assert page.get_attribute('#players .clock[data-seat="black"]', "class") == "clock"  # not running
+        page.wait_for_function("Number(document.querySelector('#clock-sound').dataset.beeps || 0) >= 2")
+        page.screenshot(path=str(artifacts_dir / f"clock-low-{lang}-{viewport['width']}.png"))
+
+        # Time out: the server's end sentence, in the page's language, said once.
+        page.wait_for_selector("#after-game #end-reason", timeout=20_000)
+        reason = page.inner_text("#end-reason")
+        if lang == "en":
+            assert re.fullmatch(r".+ wins: slow-en \(white\) ran out of time\.", reason), reason
+        else:
+            assert re.fullmatch(r"Побеждает .+: у игрока slow-ru \(white\) кончилось время\.", reason), reason
+        assert page.inner_text("#status") == reason
+        lines = page.eval_on_selector_all("#messages p", "els => els.map(e => e.textContent)")
+        assert lines[-1] == reason, lines
+        assert page.locator('#players .clock.low').count() == 0
+        assert page.is_hidden("#clock-sound-box")
+        page.screenshot(path=str(artifacts_dir / f"clock-timeout-{lang}-{viewport['width']}.png"), full_page=True)
+    finally:
+        context.close()
+    assert not errors, errors

@@ -100,16 +100,18 @@ export class MatchSocket {
     };
   }
 
+  // Send a command; its id, which its reply (onReply) carries.
   send(command) {
     const commandId = `web-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
     if (this.ws && this.ws.readyState === WebSocket.OPEN) {
       this.ws.send(JSON.stringify({ type: "command", command, command_id: commandId }));
-      return;
+      return commandId;
     }
     // Not connected right now: the same command over HTTP (the command id makes a retry harmless).
     api(`/api/matches/${this.matchId}/commands`, { method: "POST", token: this.token, body: { command, command_id: commandId } })
       .then((reply) => this.handlers.onReply?.(reply, commandId))
       .catch((err) => this.handlers.onReply?.({ type: "rejected.v1", code: err.code || "error", detail: err.message }, commandId));
+    return commandId;
   }
 
   close() {

@@ -7,7 +7,8 @@ import { TableLog, createTable, rulesHelpHtml, shownText, showAfterGame, showRul
 // no game itself), exporting create(root, ctx) -> {update(view), rejected()} (ctx is {seat,
 // interactive, send(command), say(text, kind)}).  A renderer draws the view and offers the view's
 // legal_moves ({label, command}); the labels and the log's lines are the server's words in the
-// page's language; it knows no rules.  A game without one is shown by genericRenderer: its view
+// page's language; it knows no rules.  A plain say(text) right after send(command) is that move's
+// line until its reply replaces it.  A game without one is shown by genericRenderer: its view
 // as data, its legal moves as buttons.
 const loaded = new Map();
 
@@ -430,6 +431,22 @@ async function showMatch(matchId, params) {
     while (log.children.length > 60) log.firstChild.remove();
     log.scrollTop = log.scrollHeight;
   };
+  // The line of a move on its way ("You play h3-h4…"): one at most, replaced by the outcome once
+  // the reply comes (accepted: gone, the log has the decision; refused: the refusal sentence).
+  let sending = null; // the id of the command the table has just sent, until it says so
+  let pendingLine = null; // {id, el}
+  const dropPending = () => { if (pendingLine) pendingLine.el.remove(); pendingLine = null; };
+  const tableSays = (text, kind = "") => {
+    if (sending === null || kind) { say(text, kind); return; }
+    dropPending();
+    say(text, "pending");
+    pendingLine = { id: sending, el: log.lastElementChild };
+    sending = null;
+  };
+  const tableSends = (command) => {
+    sending = socket.send(command);
+    queueMicrotask(() => { sending = null; }); // only what the table says in the same breath
+  };
   let seat = null;
   let board = null;
   let loading = null; // the renderer's module on its way
@@ -449,16 +466,23 @@ async function showMatch(matchId, params) {
     });
   }
   const socket = new MatchSocket(matchId, token, {
-    onState: (s) => { $("conn").textContent = t(`conn.${s}`); $("conn").dataset.state = s; },
+    onState: (s) => {
+      $("conn").textContent = t(`conn.${s}`);
+      $("conn").dataset.state = s;
+      if (s === "reconnecting") dropPending(); // its reply is lost: the next view shows what counted
+    },
     onError: (msg) => {
       say(errorText(msg.code, msg.detail), "error");
       if (msg.code === "bad_token") { localStorage.removeItem(`gh.token.${matchId}`); say(t("match.bad_token")); }
     },
-    onReply: (reply) => {
+    onReply: (reply, commandId) => {
+      const mine = pendingLine && pendingLine.id === commandId;
       if (reply.type === "rejected.v1") {
-        say(t("match.refused", { detail: errorText(reply.code, reply.detail) }), "error");
+        const text = t("match.refused", { detail: errorText(reply.code, reply.detail) });
+        if (mine) { pendingLine.el.textContent = text; pendingLine.el.className = "error"; pendingLine = null; }
+        else say(text, "error");
         board?.rejected();
-      }
+      } else if (mine) dropPending();
     },
     onEvents: (decisions) => { if (tableLog) tableLog.add(decisions); else early.push(...decisions); },
     onView: (view) => {
@@ -466,7 +490,7 @@ async function showMatch(matchId, params) {
         pending = view;
         if (!loading) {
           seat = view.viewer;
-          const ctx = { seat, interactive: !!seat, send: (c) => socket.send(c), say };
+          const ctx = { seat, interactive: !!seat, send: tableSends, say: tableSays };
           loading = Promise.all([rendererOf(view.game), games().catch(() => null)]).then(([renderer]) => {
             board = renderer.create($("game"), ctx);
             tableLog = new TableLog($("table-log"), $("last-moves"));

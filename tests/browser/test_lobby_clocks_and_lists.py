@@ -164,3 +164,87 @@ def test_a_lobby_clock_runs_out_flashing_with_the_sound_switch_and_the_end_in_wo
     finally:
         context.close()
     assert not errors, errors
+
+
+class HeldReplies:
+    """The page's match socket through the test: commands go on to the server, or (``hold``) are
+    kept back so that the test answers them itself."""
+
+    def __init__(self) -> None:
+        self.hold = False
+        self.held: list[str] = []
+        self.page_side: Any = None
+
+    def route(self, ws: Any) -> None:
+        server = ws.connect_to_server()
+        self.page_side = ws
+
+        def from_page(message: Any) -> None:
+            if self.hold:
+                self.held.append(json.loads(message)["command_id"])
+            else:
+                server.send(message)
+
+        ws.on_message(from_page)
+
+    def refuse(self, command_id: str) -> None:
+        reply = {"type": "rejected.v1", "code": "not_your_turn", "detail": "it is not your turn"}
+        self.page_side.send(json.dumps({"type": "reply", "command_id": command_id, "reply": reply}))
+
+
+@pytest.mark.parametrize(("locale", "viewport"), VIEWS, ids=["en-1280", "ru-390"])
+def test_the_lobby_table_keeps_one_pending_move_line_replaced_by_the_reply(
+    browser: Any, ranked_stack: str, artifacts_dir: Path, locale: str, viewport: dict[str, int]
+) -> None:
+    lang = locale[:2]
+    words = {"en": ("You play ", "Move refused: "), "ru": ("Ваш ход: ", "Ход отклонён: ")}[lang]
+    context, page, errors = new_page(browser, viewport, locale)
+    socket = HeldReplies()
+    page.route_web_socket(re.compile(r"/ws/matches/"), socket.route)
+    client = httpx.Client(base_url=ranked_stack, timeout=30)
+    try:
+        match_id = start_from_lobby(page, ranked_stack, "ugolki", "halma-8x8-1234", "", "random")
+        token = page.evaluate(f"localStorage.getItem('gh.token.{match_id}')")
+
+        def pending_lines() -> list[str]:
+            return [
+                x for x in page.eval_on_selector_all("#messages p", "els => els.map(e => e.textContent)")
+                if x.endswith("…")
+            ]
+
+        def click_move(move: dict[str, Any]) -> None:
+            path = move["command"]["path"]
+            page.click(f'#board [data-sq="{path[0]}"]')
+            page.click(f'#board [data-sq="{path[-1]}"]')
+
+        # Accepted moves: each line goes once its reply is in (the log has the move).
+        for _ in range(3):
+            state = wait_my_turn_or_end(page, "white")
+            legal = seat_view(client, match_id, token)["legal_moves"]
+            click_move(legal[0])
+            assert len(pending_lines()) <= 1
+            wait_my_turn_or_end(page, "white", int(state["seq"]))
+            page.wait_for_function("!document.querySelector('#messages p.pending')")
+            assert pending_lines() == [], page.inner_text("#messages")
+            assert legal[0]["label"].replace("-", "–") in page.inner_text("#table-log")  # the log's dash
+
+        # Two moves on their way: one line, the newer; refused: the refusal sentence in its place.
+        legal = seat_view(client, match_id, token)["legal_moves"]
+        socket.hold = True
+        click_move(legal[0])
+        click_move(legal[1])
+        assert pending_lines() == [f"{words[0]}{legal[1]['label']}…"], page.inner_text("#messages")
+        for _ in range(40):
+            if len(socket.held) == 2:
+                break
+            time.sleep(0.05)
+        socket.refuse(socket.held[1])
+        page.wait_for_function("!document.querySelector('#messages p.pending')")
+        assert pending_lines() == []
+        last = page.eval_on_selector_all("#messages p", "els => els.map(e => [e.className, e.textContent])")[-1]
+        assert last[0] == "error" and last[1].startswith(words[1]), last
+        page.screenshot(path=str(artifacts_dir / f"pending-refused-{lang}-{viewport['width']}.png"))
+    finally:
+        client.close()
+        context.close()
+    assert not errors, errors

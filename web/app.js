@@ -558,9 +558,11 @@ async function showMatch(matchId, params) {
     const hidden = (catalogue ? catalogue.list : []).some((g) => g.game === view.game && g.hidden_info);
     $("export-link").hidden = hidden && view.status !== "finished";
     const running = view.status === "running" && seat;
+    // A table helper (Kings Cup, GET /api/games: helper) has no result to agree on: no draw offers.
+    const draws = !(catalogue ? catalogue.list : []).some((g) => g.game === view.game && g.helper);
     $("resign").hidden = !running;
-    $("offer-draw").hidden = !running || !!view.draw_offer;
-    $("accept-draw").hidden = !running || !view.draw_offer || view.draw_offer === seat;
+    $("offer-draw").hidden = !running || !draws || !!view.draw_offer;
+    $("accept-draw").hidden = !running || !draws || !view.draw_offer || view.draw_offer === seat;
     $("decline-draw").hidden = $("accept-draw").hidden;
   }
   $("resign").onclick = () => { if (confirm(t("match.confirm_resign"))) socket.send({ type: "resign.v1" }); };
@@ -693,6 +695,9 @@ async function showLeaderboard(game, params) {
   document.title = t("board.title");
   let list;
   try { list = await games(); } catch (e) { return fail(e); }
+  // Only the games that can be rated: a table helper (GET /api/games: helper) never is.
+  list = list.filter((g) => !g.helper);
+  if (!list.length) { app.innerHTML = `<section class="panel"><h1>${t("board.heading")}</h1><p>${t("board.none")}</p></section>`; return; }
   game = game || (await gameWithRatedPlayers(list));
   app.innerHTML = `<section class="panel"><h1>${t("board.heading")}</h1>
     <nav class="tabs">${list.map((g) => `<a href="#/leaderboard/${g.game}" class="${g.game === game ? "active" : ""}">${gameTitle(g.game)}</a>`).join("")}</nav>
@@ -714,8 +719,7 @@ async function showLeaderboard(game, params) {
 
 // The leaderboards page opens on the first game (in the catalogue's order) with rated players.
 async function gameWithRatedPlayers(list) {
-  const counts = await Promise.all(list.map((g) => (g.helper ? Promise.resolve(0)
-    : api(`/api/leaderboard/${g.game}?limit=1`).then((d) => (d.entries || []).length, () => 0))));
+  const counts = await Promise.all(list.map((g) => api(`/api/leaderboard/${g.game}?limit=1`).then((d) => (d.entries || []).length, () => 0)));
   const i = counts.findIndex((n) => n > 0);
   return list[i >= 0 ? i : 0].game;
 }

@@ -248,3 +248,43 @@ def test_the_lobby_table_keeps_one_pending_move_line_replaced_by_the_reply(
         client.close()
         context.close()
     assert not errors, errors
+
+
+def test_a_lobby_kings_cup_table_offers_no_draw_and_has_no_leaderboard(
+    browser: Any, ranked_stack: str, artifacts_dir: Path
+) -> None:
+    """Kings Cup is a table helper (GET /api/games: helper): nobody wins, so there is no draw to
+    offer and no leaderboard tab; the turn going on is worded as a draw, not a pass."""
+    catalogue = httpx.get(f"{ranked_stack}/api/games", timeout=30).json()
+    helpers = {g["game"] for g in catalogue if g["helper"]}
+    assert helpers == {"kings-cup"}
+    for locale, viewport in VIEWS:
+        context, page, errors = new_page(browser, viewport, locale)
+        try:
+            start_from_lobby(page, ranked_stack, "kings-cup", "kings-cup-neutral", "")
+            page.wait_for_selector(".kcup")
+            page.wait_for_selector("#resign:not([hidden])")
+            assert page.is_hidden("#offer-draw")
+            deal_the_cards(page)
+            for _ in range(6):  # draw a few cards; the computer players answer theirs
+                button = page.locator("#game button", has_text=re.compile(r"^(draw|тянуть карту)$"))
+                if button.count():
+                    button.first.click()
+                page.wait_for_timeout(400)
+            log = page.inner_text("#table-log")
+            assert "passes" not in log and "передаёт ход" not in log, log
+            assert re.search(r"draws next|теперь тянет", log), log
+            assert page.is_hidden("#offer-draw") and page.is_hidden("#accept-draw")
+
+            # Another game still offers a draw.
+            start_from_lobby(page, ranked_stack, "ugolki", "halma-8x8-1234", "")
+            page.wait_for_selector("#offer-draw:not([hidden])")
+
+            page.goto(ranked_stack + "/#/leaderboard")
+            page.wait_for_selector(".tabs a")
+            tabs = page.eval_on_selector_all(".tabs a", "els => els.map(e => e.getAttribute('href'))")
+            assert "#/leaderboard/kings-cup" not in tabs
+            assert len(tabs) == len(catalogue) - len(helpers)
+        finally:
+            context.close()
+        assert not errors, errors

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import sys
 import time
@@ -18,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from cardbench import wilson  # noqa: E402
 
 from contracts.envelope import Rejected  # noqa: E402
 from domain import records  # noqa: E402
@@ -110,12 +111,11 @@ def play(a: str, b: str, seed: int) -> float:
 
 
 def shares(a: str, b: str, matches: int) -> dict[str, Any]:
-    scores = [play(a, b, seed) for seed in range(matches)]
-    mean = sum(scores) / len(scores)
-    sd = math.sqrt(sum((x - mean) ** 2 for x in scores) / max(1, len(scores) - 1))
-    half = 1.96 * sd / math.sqrt(len(scores))
+    """The win share of ``a`` against ``b`` (a draw counts half), seats alternating, with its 95 %
+    Wilson interval."""
+    wins = sum(play(a, b, seed) for seed in range(matches))
     key = f"draughts_{a}_vs_{b}"
-    return {key: round(mean, 3), f"{key}_ci95": [round(max(0.0, mean - half), 3), round(min(1.0, mean + half), 3)]}
+    return {key: round(wins / matches, 3), f"{key}_ci95": list(wilson(wins, matches))}
 
 
 def replay_time() -> dict[str, Any]:

@@ -151,3 +151,18 @@ def test_a_seat_that_resigned_before_a_deal_exports_with_explicit_deals() -> Non
     answer = records.replay(record)
     assert isinstance(answer, records.Replayed) and answer.finished
     assert [list(answer.ranks or ()), answer.reason] == [record["result"]["ranks"], record["result"]["reason"]]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_k17_the_compensation_is_in_the_first_deals_points(seed: int) -> None:
+    """King K17 (Decisions of 2026-12-02): king-atomic's −4 per seat at the start (§11.1, K10) is
+    part of the first deal's points in a record's answer, and the rows add up to the totals."""
+    bundle, _ = played_match(game="king", preset="king-atomic", seed=seed, max_moves=5000)
+    answer = records.replay(records.record_of_bundle(bundle))
+    assert isinstance(answer, records.Replayed) and answer.finished
+    sheet = answer.state.game_state.sheet
+    assert [d["points"] for d in answer.deals[:1]] == [[p - 4 for p in sheet[0].points]]
+    for d, row in zip(answer.deals[1:], sheet[1:], strict=True):
+        assert d["points"] == list(row.points)
+    assert [sum(col) for col in zip(*(d["points"] for d in answer.deals), strict=True)] == list(answer.totals)
+    assert list(answer.totals) == [sum(r.points[i] for r in sheet) - 4 for i in range(len(answer.totals))]

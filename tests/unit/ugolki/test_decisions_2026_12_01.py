@@ -162,3 +162,13 @@ def test_d1_a_jump_to_an_unvisited_square_holds_the_turn_open() -> None:
     assert chains["h3-h5"] == ("h7",) and chains["h3-h5-h7"] == ()
     assert GAME.view(state, "black").continuations == {} and GAME.view(state, None).continuations == {}
     assert "d1" not in chains  # a piece with no jump has no chain
+
+
+def test_d7_the_cap_covers_the_eleven_presets_without_an_end_rule() -> None:
+    """D7 (Decisions of 2026-12-02): D3's cap covers eleven presets, listed by name."""
+    eleven = {
+        "kostrov", "kostrov-diagonal", "min2win-3x4", "kosynka-universal", "pryamye", "kosye",
+        "ugolki-50", "kids-3x3-40", "shashki-online-12", "luckforfree-3x4", "club-any-direction-40",
+    }  # fmt: skip
+    assert set(UNBOUNDED) == eleven
+    assert {n for n, r in PRESETS.items() if r.move_cap is not None} == eleven

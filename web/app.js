@@ -316,10 +316,10 @@ async function openSeeks(target, join) {
       target.innerHTML = rows.length ? `<div class="scroll"><table class="matches seeks">${tables.map((s, i) => `
         <tr data-table="${i}"><td>${esc(gameTitle(s.game))} <small>${t("lobby.table")}</small></td><td>${esc(s.title || presetTitle(s.game, s.preset))}</td>
         <td>${t("lobby.host", { name: esc(s.host) })}; ${t("lobby.taken", { taken: s.taken, seats: s.seats })}</td><td>${age(s.age_s)}</td>
-        <td><button type="button" class="small" data-join="${i}">${t("lobby.join")}</button></td></tr>`).join("")}${seeks.map((s, i) => `
+        <td class="actions"><button type="button" class="small" data-join="${i}">${t("lobby.join")}</button></td></tr>`).join("")}${seeks.map((s, i) => `
         <tr data-seek="${i}"><td>${esc(gameTitle(s.game))} <small>${t("lobby.seek")}</small></td><td>${esc(s.title || presetTitle(s.game, s.preset))}</td>
         <td>${t("lobby.waiting_n", { n: s.waiting })}: ${names(s)}</td><td>${t("lobby.free_seats", { n: Math.max(s.seats - s.waiting, 0) })}</td>
-        <td><button type="button" class="small" data-join="${tables.length + i}">${t("lobby.join")}</button></td></tr>`).join("")}</table></div>`
+        <td class="actions"><button type="button" class="small" data-join="${tables.length + i}">${t("lobby.join")}</button></td></tr>`).join("")}</table></div>`
         : t("lobby.no_open");
       target.querySelectorAll("[data-join]").forEach((b) => { b.onclick = () => join(rows[Number(b.dataset.join)]); });
     } catch (e) {
@@ -337,7 +337,7 @@ function presetTitle(game, preset) {
 }
 
 // Matches with players, status, result and date (GET /api/match-summaries, newest first);
-// "More" fetches the next page.
+// "More" fetches the next page.  On a phone each row is a card, its actions (td.actions) first.
 async function recentMatches(target, limit, more = false) {
   const rows = [];
   async function load(cursor) {
@@ -364,7 +364,7 @@ function matchesTable(rows) {
     <tr data-match="${esc(r.match_id)}" data-status="${esc(r.status)}"><td>${esc(gameTitle(r.game))}<br><small>${esc(presetTitle(r.game, r.preset))}</small></td>
     <td>${r.players.map(esc).join(", ")}</td><td>${t(`status.${r.status}`)}</td><td>${result(r)}</td>
     <td class="date">${esc(formatDate(r.created_at))}</td>
-    <td><a href="#/play/${r.match_id}">${tokens.get(r.match_id) && r.status !== "finished" ? t("matches.resume") : t("matches.watch")}</a> · <a href="#/replay/${r.match_id}">${t("matches.replay")}</a></td></tr>`).join("")}</table></div>`;
+    <td class="actions"><a href="#/play/${r.match_id}">${tokens.get(r.match_id) && r.status !== "finished" ? t("matches.resume") : t("matches.watch")}</a> · <a href="#/replay/${r.match_id}">${t("matches.replay")}</a></td></tr>`).join("")}</table></div>`;
 }
 
 async function showMatches() {
@@ -771,7 +771,7 @@ async function showPlayer(player) {
       <h2>${t("player.ratings")}</h2><div class="scroll"><table class="standings"><tr><th>${t("player.game")}</th><th>${t("board.rules")}</th><th>${t("player.season")}</th><th>${t("board.rating")}</th><th>${t("board.games")}</th></tr>${p.ratings.map((r) =>
         `<tr><td>${esc(gameTitle(r.game))}</td><td>${esc(presetTitle(r.game, r.family))}</td><td>${esc(r.season)}</td><td>${Math.round(r.rating)} ± ${Math.round(r.rd)}</td><td>${r.games}</td></tr>`).join("")}</table></div>
       <h2>${t("player.recent")}</h2><div class="scroll"><table class="matches">${p.recent_matches.map((m) =>
-        `<tr><td>${esc(gameTitle(m.game))}</td><td>${esc(presetTitle(m.game, m.preset))}</td><td>${matchResult(m)}</td><td>${m.rating_after != null && m.rating_before != null ? `${m.rating_after >= m.rating_before ? "+" : ""}${Math.round(m.rating_after - m.rating_before)}` : ""}</td><td class="date">${esc(formatDate(m.finished_at))}</td><td><a href="#/replay/${m.match_id}">${t("matches.replay")}</a></td></tr>`).join("")}</table></div>`;
+        `<tr><td>${esc(gameTitle(m.game))}</td><td>${esc(presetTitle(m.game, m.preset))}</td><td>${matchResult(m)}</td><td>${m.rating_after != null && m.rating_before != null ? `${m.rating_after >= m.rating_before ? "+" : ""}${Math.round(m.rating_after - m.rating_before)}` : ""}</td><td class="date">${esc(formatDate(m.finished_at))}</td><td class="actions"><a href="#/replay/${m.match_id}">${t("matches.replay")}</a></td></tr>`).join("")}</table></div>`;
   } catch (e) {
     target.textContent = e.status === 404 ? t("player.none") : failure(e);
   }

@@ -250,6 +250,111 @@ def test_the_lobby_table_keeps_one_pending_move_line_replaced_by_the_reply(
     assert not errors, errors
 
 
+def wait_listed(client: httpx.Client, match_id: str, status: str) -> None:
+    for _ in range(120):
+        rows = client.get("/api/match-summaries", params={"limit": 100}).json()["matches"]
+        if any(m["match_id"] == match_id and m["status"] == status for m in rows):
+            return
+        time.sleep(0.25)
+    pytest.fail(f"{match_id} never reached the match list as {status}")
+
+
+@pytest.fixture(scope="module")
+def listed(ranked_stack: str) -> Iterator[dict[str, str]]:
+    """A rated match between two players with long names, finished and on the leaderboard; a
+    match in progress with a seat token; an open seek."""
+    client = httpx.Client(base_url=ranked_stack, timeout=30)
+    a, b = "Maximiliana-Wolkenstein", "Konstantin-Konstantinopolsky"
+    tokens = {a: sign_up(ranked_stack, a), b: sign_up(ranked_stack, b)}
+    seek = {"game": "ugolki", "preset": "mini-3x3", "seats": 2, "ranked": True}
+    tickets = {p: client.post("/api/queue", json=seek, headers={"Authorization": f"Bearer {tk}"}).json() for p, tk in tokens.items()}
+    seat_token = ""
+    for _ in range(120):
+        st = client.get(f"/api/queue/{tickets[a]['ticket_id']}", headers={"Authorization": f"Bearer {tokens[a]}"}).json()
+        if st.get("match_id") and st.get("token"):
+            match_id, seat_token = st["match_id"], st["token"]
+            break
+        time.sleep(0.25)
+    else:
+        pytest.fail("the two seeks never made a match")
+    done = client.post(f"/api/matches/{match_id}/commands", json={"command": {"type": "resign.v1"}}, headers={"Authorization": f"Bearer {seat_token}"})
+    assert done.status_code == 200, done.text
+    wait_listed(client, match_id, "finished")
+    for _ in range(120):
+        if client.get("/api/leaderboard/ugolki").json()["entries"]:
+            break
+        time.sleep(0.25)
+    else:
+        pytest.fail("the rated match never reached the leaderboard")
+    running = client.post("/api/matches", json={"game": "kings-corner", "players": [a, b]}).json()
+    wait_listed(client, running["match_id"], "running")
+    c = sign_up(ranked_stack, "Anastasia-Przybyszewska")
+    client.post("/api/queue", json={**seek, "preset": "halma-8x8-1234"}, headers={"Authorization": f"Bearer {c}"})
+    yield {"player": a, "finished": match_id, "running": running["match_id"], "token": running["seats"][0]["token"]}
+    client.close()
+
+
+def assert_actions_first_and_on_screen(page: Any, rows: str, actions: str, what: str) -> None:
+    """Every row's action is on the phone's screen and the first thing in its row."""
+    boxes = page.eval_on_selector_all(
+        rows,
+        """(rows, actions) => rows.map(r => {
+            const a = r.querySelector(actions);
+            const cells = [...r.children].filter(c => c.getBoundingClientRect().height > 0);
+            const box = a.getBoundingClientRect(), cell = a.closest('td,th').getBoundingClientRect();
+            return {left: box.left, right: box.right, top: cell.top,
+                    first: Math.min(...cells.map(c => c.getBoundingClientRect().top))};
+        })""",
+        actions,
+    )
+    assert boxes, what
+    for box in boxes:
+        assert 0 <= box["left"] and box["right"] <= PHONE["width"], (what, box)
+        assert box["top"] <= box["first"] + 1, (what, box)
+    assert scroll_width(page) <= PHONE["width"], what
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "ru-RU"])
+def test_on_a_phone_every_lists_action_comes_first_and_inside_the_screen(
+    browser: Any, ranked_stack: str, listed: dict[str, str], artifacts_dir: Path, locale: str
+) -> None:
+    lang = locale[:2]
+    context, page, errors = new_page(browser, PHONE, locale)
+    try:
+        page.goto(ranked_stack + "/")
+        page.wait_for_selector("#lobby")
+        page.evaluate(f"localStorage.setItem('gh.token.{listed['running']}', '{listed['token']}')")
+        page.goto(ranked_stack + "/#/matches")  # the match list first
+        page.goto(ranked_stack + "/")
+        page.wait_for_selector("#recent tr[data-match]")
+        page.wait_for_selector("#open-seeks [data-join]")
+        assert_actions_first_and_on_screen(page, "#recent tr[data-match]", "a", "the lobby's recent matches")
+        assert_actions_first_and_on_screen(page, "#open-seeks tr", "[data-join]", "the open seeks")
+        resume = {"en": "resume", "ru": "продолжить"}[lang]
+        assert page.inner_text(f'#recent tr[data-match="{listed["running"]}"] a >> nth=0') == resume
+        page.screenshot(path=str(artifacts_dir / f"lists-lobby-{lang}-390.png"), full_page=True)
+
+        page.goto(ranked_stack + "/#/matches")
+        page.wait_for_selector(f'#all tr[data-match="{listed["finished"]}"]')
+        assert_actions_first_and_on_screen(page, "#all tr[data-match]", "a", "the matches list")
+        page.screenshot(path=str(artifacts_dir / f"lists-matches-{lang}-390.png"), full_page=True)
+
+        page.goto(ranked_stack + "/#/leaderboard")
+        page.wait_for_selector("#board-table table.standings")
+        tabs = page.eval_on_selector_all(".tabs a", "els => els.map(e => e.getBoundingClientRect().right)")
+        assert tabs and max(tabs) <= PHONE["width"], tabs
+        assert_actions_first_and_on_screen(page, "#board-table tr:has(a)", "a", "the leaderboard")
+        page.screenshot(path=str(artifacts_dir / f"lists-leaderboard-{lang}-390.png"), full_page=True)
+
+        page.goto(ranked_stack + f"/#/player/{listed['player']}")
+        page.wait_for_selector("#profile table.matches tr")
+        assert_actions_first_and_on_screen(page, "#profile table.matches tr", "a", "the player's matches")
+        page.screenshot(path=str(artifacts_dir / f"lists-player-{lang}-390.png"), full_page=True)
+    finally:
+        context.close()
+    assert not errors, errors
+
+
 def test_a_lobby_kings_cup_table_offers_no_draw_and_has_no_leaderboard(
     browser: Any, ranked_stack: str, artifacts_dir: Path
 ) -> None:

@@ -206,7 +206,7 @@ async function showLobby() {
     const seats = g.seat_names[String(n)];
     const strength = $("strength").value;
     const bots = withBots ? Object.fromEntries(seats.slice(1).map((s) => [s, strength])) : {};
-    const players = seats.map((s, i) => (i === 0 ? me() : withBots ? t("lobby.computer", { strength }) : `guest-${s}`));
+    const players = seats.map((s, i) => (i === 0 ? me() : withBots ? t("lobby.computer", { strength: strengthLabel(g, strength) }) : `guest-${s}`));
     const clock = timeControl();
     if (clock === undefined) { say(t("lobby.clock_bad"), "error"); return; }
     say(t("lobby.creating"));

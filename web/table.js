@@ -19,6 +19,7 @@ addStrings({
     "after.rematch": "Rematch",
     "after.new_game": "New game",
     "after.rematch_failed": "Could not start a rematch: {detail}",
+    "table.last_move": "last: {move}",
   },
   ru: {
     "help.lobby_summary": "Как в этой игре выигрывают и проигрывают",
@@ -32,6 +33,7 @@ addStrings({
     "after.rematch": "Реванш",
     "after.new_game": "Новая игра",
     "after.rematch_failed": "Не удалось начать реванш: {detail}",
+    "table.last_move": "последний ход: {move}",
   },
 });
 
@@ -68,6 +70,34 @@ export function shownText(text, names = {}) {
   return Object.entries(names).reduce((t, [seat, name]) => t.replace(new RegExp(`(^|[^\\w(])${seat}(?![\\w)])`, "g"), `$1${name}`), cards);
 }
 
+// A seat as a sheet's column or a seat box heads it: the player's name and the seat ("ann · p1"),
+// so two computer players of the same strength are still told apart.
+export function seatTitle(view, seat) {
+  const name = view.players[view.seats.indexOf(seat)];
+  return name && name !== seat ? `${name} · ${seat}` : seat;
+}
+
+// The seats a table marks as to act: none once the match is over (a resignation, a timeout or a
+// ruling ends the match while the game's own view still names whose turn it was).
+export function toAct(view, seats) {
+  return view.status === "finished" ? [] : (seats || []).filter(Boolean);
+}
+
+// The last move of every seat, from the log (the first line of the seat's latest decision, its
+// seat id left out): a renderer puts <span data-last-of="p2"> in a seat's box and the log fills
+// it, now and whenever a decision arrives.
+const lastOf = {}; // seat -> text
+export function lastMoveHtml(seat) {
+  const text = lastOf[seat];
+  return `<span class="last-move" data-last-of="${esc(seat)}">${text ? esc(t("table.last_move", { move: text })) : ""}</span>`;
+}
+function fillLastMoves() {
+  document.querySelectorAll("[data-last-of]").forEach((el) => {
+    const text = lastOf[el.dataset.lastOf];
+    el.textContent = text ? t("table.last_move", { move: text }) : "";
+  });
+}
+
 // The log of a match: every stored decision's lines as the server words them for this viewer
 // (each decision's texts, in the page's language), newest last, and a hint line with what the
 // other seats did since the viewer's own last decision.
@@ -78,6 +108,7 @@ export class TableLog {
     this.lines = []; // {seq, seat, text}
     this.names = {};
     this.seat = null;
+    for (const key of Object.keys(lastOf)) delete lastOf[key];
   }
 
   setPlayers(view) {
@@ -89,13 +120,20 @@ export class TableLog {
     for (const d of decisions) {
       if (this.lines.some((l) => l.seq === d.seq)) continue;
       const texts = (d.texts || []).filter(Boolean);
-      if (texts.length) this.lines.push({ seq: d.seq, seat: d.seat, text: texts.join("; ") });
+      if (texts.length) this.lines.push({ seq: d.seq, seat: d.seat, text: texts.join("; "), first: texts.find((x) => d.seat && x.startsWith(`${d.seat} `)) || texts[0] });
     }
     this.lines.sort((a, b) => a.seq - b.seq);
     this.draw();
   }
 
   draw() {
+    for (const key of Object.keys(lastOf)) delete lastOf[key];
+    for (const l of this.lines) {
+      if (!l.seat || !(l.seat in this.names)) continue;
+      const own = l.first.startsWith(`${l.seat} `) ? l.first.slice(l.seat.length + 1) : l.first;
+      lastOf[l.seat] = shownText(own, this.names);
+    }
+    fillLastMoves();
     const shown = this.lines.slice(-200);
     this.logEl.innerHTML = shown.map((l) => `<li data-seq="${l.seq}" data-seat="${esc(l.seat || "")}" class="${l.seat && l.seat === this.seat ? "mine" : ""}">${esc(shownText(l.text, this.names))}</li>`).join("");
     this.logEl.scrollTop = this.logEl.scrollHeight;

@@ -5,7 +5,7 @@
 // to play it, or a button for the other moves.  No rule is re-implemented here.
 
 import { cardHtml, cardLabel, accessible, focusKey } from "../cards.js";
-import { shownText } from "../table.js";
+import { shownText, seatTitle, toAct, lastMoveHtml } from "../table.js";
 import { t, addStrings } from "../i18n.js";
 
 // This renderer's words (the games' names and costs, the phase, the auction's entries and the
@@ -34,6 +34,12 @@ addStrings({
     "king.log": "What every seat played", "king.trick": "trick", "king.won_by": "won by",
     "king.not_now": "{card} may not be played now.",
     "king.not_your_turn": "It is not your turn.",
+    "king.over": "the match is over",
+    "king.legend_ok": "✓ the row adds up to the deal's total",
+    "king.legend_bad": "≠ n: the row should add up to n",
+    "king.legend_declarer": "a seat after the game: the deal's declarer",
+    "king.legend_early": "italic row: the deal ended early",
+    "king.legend_cells": "in each cell: the deal's points, then the running total",
   },
   ru: {
     "king.you": "Вы: {move}…",
@@ -58,6 +64,12 @@ addStrings({
     "king.log": "Что сыграл каждый", "king.trick": "взятка", "king.won_by": "чья взятка",
     "king.not_now": "{card} сейчас ходить нельзя.",
     "king.not_your_turn": "Сейчас не ваш ход.",
+    "king.over": "партия окончена",
+    "king.legend_ok": "✓ сумма строки равна итогу сдачи",
+    "king.legend_bad": "≠ n: сумма строки должна быть n",
+    "king.legend_declarer": "место после игры: кто объявлял игру в этой сдаче",
+    "king.legend_early": "строка курсивом: сдача окончена досрочно",
+    "king.legend_cells": "в клетке: очки за сдачу, затем сумма",
   },
 });
 
@@ -82,6 +94,7 @@ export function create(root, ctx) {
     const g = view.game_view;
     const names = Object.fromEntries(view.seats.map((s, i) => [s, view.players[i]]));
     const who = (s) => (s ? `${names[s]} (${s})` : "—");
+    const acting = toAct(view, g.to_act ? [g.to_act] : g.to_move);
     const c = g.contract;
     const plays = moves();
     const cardMoves = new Map(plays.filter((m) => m.command.type === "king_play.v1").map((m) => [m.command.card, m]));
@@ -101,13 +114,14 @@ export function create(root, ctx) {
     const trick = g.trick;
     const inTrick = trick ? Object.fromEntries(trick.plays) : {};
     const seatsHtml = view.seats.map((s) => `
-      <div class="king-seat ${g.to_act === s ? "to-move" : ""} ${s === ctx.seat ? "me" : ""}" data-seat="${s}">
+      <div class="king-seat ${acting.includes(s) ? "to-move" : ""} ${s === ctx.seat ? "me" : ""}" data-seat="${s}">
         <b>${names[s]}</b> <small>${s}${g.dealer === s ? t("king.dealer") : ""}${trick && trick.leader === s ? t("king.leads") : ""}</small><br>
         <span class="n">${t("king.cards", { n: g.hand_sizes[s] ?? 0 })}${g.pending_sizes[s] ? t("king.to_come", { n: g.pending_sizes[s] }) : ""} · ${t("king.tricks", { n: g.tricks_won[s] ?? 0 })}</span>
         <div class="played">${inTrick[s] ? cardHtml(inTrick[s]) : ""}</div>
+        ${lastMoveHtml(s)}
       </div>`).join("");
     const auction = (g.auction || []).map((a) => `${names[a.seat]}: ${label(a.text)}`).join(" · ");
-    const sheetHead = view.seats.map((s) => `<th>${names[s]}</th>`).join("");
+    const sheetHead = view.seats.map((s) => `<th>${esc(seatTitle(view, s))}</th>`).join("");
     const comp = view.seats.some((s) => g.compensation[s]) ? `<tr class="comp"><td>—</td><td>${t("king.compensation")}</td>${view.seats.map((s) => `<td>${g.compensation[s]}</td>`).join("")}<td></td></tr>` : "";
     const rows = g.sheet.map((r) => `
       <tr${r.ended_early ? ' class="early"' : ""}><td>${r.deal_no}</td><td title="${r.detail}">${r.game}${r.declarer ? ` <small>${r.declarer}</small>` : ""}</td>
@@ -120,7 +134,7 @@ export function create(root, ctx) {
       ${tricks.map((tr) => { const by = Object.fromEntries(tr.plays); return `<tr><td>${tr.trick_no}</td>${view.seats.map((s) => `<td class="${tr.leader === s ? "lead" : ""}">${by[s] ? cardHtml(by[s]) : ""}</td>`).join("")}<td>${names[tr.winner]}</td></tr>`; }).join("")}` : "").join("");
     const focused = focusKey(el);
     el.innerHTML = `
-      <div class="king-status">${t("king.status", { phase: esc(g.phase_text), who: `<b id="king-turn">${g.to_act ? who(g.to_act) : (g.to_move || []).map(who).join(", ") || "—"}</b>` })}</div>
+      <div class="king-status">${view.status === "finished" ? t("king.over") : t("king.status", { phase: esc(g.phase_text), who: `<b id="king-turn">${acting.map(who).join(", ") || "—"}</b>` })}</div>
       ${contract}
       <div class="king-table">${seatsHtml}</div>
       ${auction ? `<p class="king-auction"><small>${auction}</small></p>` : ""}
@@ -132,6 +146,7 @@ export function create(root, ctx) {
       </div>
       <table class="scores king-sheet"><tr><th>#</th><th>${t("king.game")}</th>${sheetHead}<th>${t("king.row_sum")}</th></tr>${comp}${rows}
         <tr class="totals"><td></td><td>${t("king.total")}</td>${totals}<td>${balance}</td></tr></table>
+      <p class="legend" id="king-legend"><small>${["king.legend_cells", "king.legend_ok", "king.legend_bad", "king.legend_declarer", "king.legend_early"].map((k) => t(k)).join(" · ")}</small></p>
       ${logHtml ? `<details class="king-log"><summary>${t("king.log")}</summary><table><tr><th>${t("king.trick")}</th>${sheetHead}<th>${t("king.won_by")}</th></tr>${logHtml}</table></details>` : ""}`;
     el.querySelectorAll("#hand [data-card]").forEach((x) => {
       x.onclick = () => {

@@ -3,7 +3,7 @@
 // with barrel and bolt marks per player and deal.  Moves come only from the view's legal_moves
 // ({label, command}); the page sends the listed command as it is and knows no rules.
 import { cardHtml, cardLabel, accessible, focusKey } from "../cards.js";
-import { shownText } from "../table.js";
+import { shownText, seatTitle, toAct, lastMoveHtml } from "../table.js";
 import { t, addStrings } from "../i18n.js";
 
 // This renderer's words (the phase, the deals' results and the announcements are the server's, in
@@ -22,6 +22,27 @@ addStrings({
     "th.got": "got {card}", "th.talon": "talon", "th.last_trick": "last trick",
     "th.bid_box": "Bid", "th.contract_box": "Contract", "th.announce": "Announce",
     "th.no_cards": "no cards in hand",
+    "th.over": "the match is over",
+    "th.legend": "Marks on the sheet",
+    "th.mark.bolt": "bolt: no points in the deal",
+    "th.mark.bolt_penalty": "penalty for the bolts",
+    "th.mark.barrel_on": "gets on the barrel",
+    "th.mark.barrel_attempt": "a deal on the barrel without a win: an attempt used",
+    "th.mark.barrel_made": "made the contract from the barrel",
+    "th.mark.fall": "falls off the barrel",
+    "th.mark.frozen": "on the barrel as a defender: scores 0",
+    "th.mark.write_off": "wrote the deal off",
+    "th.mark.samosval": "exactly 555: the score becomes 0",
+    "th.mark.knocked_off": "knocked off the barrel by another player",
+    "th.mark.simultaneous_climb": "two reach the barrel at once: penalty and a fall",
+    "th.mark.attempts_exhausted": "the last attempt on the barrel: penalty and a fall",
+    "th.mark.falls_reset": "too many falls: the score is reset",
+    "th.mark.third_write_off": "third write-off: penalty",
+    "th.mark.golden_restart": "golden deals lost: the match starts over",
+    "th.count.barrel": "on the barrel, attempts used",
+    "th.count.falls": "falls off the barrel so far",
+    "th.count.bolts": "bolts so far",
+    "th.count.writeoffs": "write-offs so far",
   },
   ru: {
     "th.you": "Вы: {move}…", "th.not_now": "{card} сейчас ходить нельзя.", "th.not_your_turn": "Сейчас не ваш ход.",
@@ -36,6 +57,27 @@ addStrings({
     "th.got": "получено: {card}", "th.talon": "прикуп", "th.last_trick": "последняя взятка",
     "th.bid_box": "Заказ", "th.contract_box": "Игра", "th.announce": "Объявить",
     "th.no_cards": "на руке нет карт",
+    "th.over": "партия окончена",
+    "th.legend": "Знаки в записи",
+    "th.mark.bolt": "болт: ни одного очка за раздачу",
+    "th.mark.bolt_penalty": "штраф за болты",
+    "th.mark.barrel_on": "садится на бочку",
+    "th.mark.barrel_attempt": "раздача на бочке без выигрыша: попытка использована",
+    "th.mark.barrel_made": "сыграл заказ с бочки",
+    "th.mark.fall": "падает с бочки",
+    "th.mark.frozen": "на бочке в защите: 0 очков",
+    "th.mark.write_off": "расписал раздачу",
+    "th.mark.samosval": "самосвал: ровно 555 — счёт обнуляется",
+    "th.mark.knocked_off": "сбит с бочки другим игроком",
+    "th.mark.simultaneous_climb": "двое разом на бочку: штраф и падение",
+    "th.mark.attempts_exhausted": "последняя попытка на бочке: штраф и падение",
+    "th.mark.falls_reset": "слишком много падений: счёт сброшен",
+    "th.mark.third_write_off": "третья роспись: штраф",
+    "th.mark.golden_restart": "золотые коны проиграны: игра начинается заново",
+    "th.count.barrel": "на бочке, использовано попыток",
+    "th.count.falls": "падений с бочки",
+    "th.count.bolts": "болтов",
+    "th.count.writeoffs": "росписей",
   },
 });
 
@@ -73,14 +115,21 @@ export function create(root, ctx) {
 
   function sheet(g, nm) {
     const seats = view.seats;
-    const head = `<tr><th>${t("th.deal")}</th><th>${t("th.declarer")}</th>${seats.map((s) => `<th>${esc(nm[s])}</th>`).join("")}</tr>`;
+    const head = `<tr><th>${t("th.deal")}</th><th>${t("th.declarer")}</th>${seats.map((s) => `<th>${esc(seatTitle(view, s))}</th>`).join("")}</tr>`;
     const rows = g.sheet.map((d) => `<tr><td>${d.deal_no}</td><td>${esc(nm[d.declarer])} ${d.contract} <small>${esc(d.result_text)}</small></td>${seats.map((s) =>
-      `<td title="${(d.marks[s] || []).join(", ")}">${d.scores[s]} <small>(${d.deltas[s] >= 0 ? "+" : ""}${d.deltas[s]})</small> ${(d.marks[s] || []).map((m) => `<span class="mark" data-mark="${m}">${MARKS[m] || m}</span>`).join("")}</td>`).join("")}</tr>`).join("");
+      `<td title="${esc((d.marks[s] || []).map((m) => (MARKS[m] ? t(`th.mark.${m}`) : m)).join(", "))}">${d.scores[s]} <small>(${d.deltas[s] >= 0 ? "+" : ""}${d.deltas[s]})</small> ${(d.marks[s] || []).map((m) => `<span class="mark" data-mark="${m}">${MARKS[m] || m}</span>`).join("")}</td>`).join("")}</tr>`).join("");
     const now = `<tr><th colspan="2">${t("th.now")}</th>${seats.map((s) => {
       const b = g.barrel[s];
       return `<td><b>${g.scores[s]}</b>${b.on ? ` 🛢${b.attempts}` : ""}${b.falls ? ` ↓${b.falls}` : ""}${g.bolts[s] ? ` ⊘${g.bolts[s]}` : ""}${g.writeoffs[s] ? ` W${g.writeoffs[s]}` : ""}</td>`;
     }).join("")}</tr>`;
-    return `<table class="scores sheet" id="sheet">${head}${rows}${now}</table>`;
+    // A legend for every mark the sheet shows: the deals' marks and the counters of the last row.
+    const used = new Set(g.sheet.flatMap((d) => seats.flatMap((s) => d.marks[s] || [])));
+    const counts = [["barrel", "🛢n", seats.some((s) => g.barrel[s].on)], ["falls", "↓n", seats.some((s) => g.barrel[s].falls)],
+      ["bolts", "⊘n", seats.some((s) => g.bolts[s])], ["writeoffs", "Wn", seats.some((s) => g.writeoffs[s])]];
+    const legend = [...Object.keys(MARKS).filter((m) => used.has(m)).map((m) => [MARKS[m], t(`th.mark.${m}`)]),
+      ...counts.filter(([, , shown]) => shown).map(([k, sign]) => [sign, t(`th.count.${k}`)])];
+    const legendHtml = legend.length ? `<p class="legend" id="sheet-legend"><small><b>${t("th.legend")}:</b> ${legend.map(([sign, text]) => `<span class="mark">${sign}</span> ${esc(text)}`).join(" · ")}</small></p>` : "";
+    return `<table class="scores sheet" id="sheet">${head}${rows}${now}</table>${legendHtml}`;
   }
 
   function buttons(moves, nm, cls = "") {
@@ -98,6 +147,8 @@ export function create(root, ctx) {
     const announce = of("play").filter((m) => m.command.announce !== "none");
     const simple = of("ready", "declare_blind", "decline_blind", "keep_hand", "claim_redeal");
     const gives = of("give_cards");
+    // The cards a click may play (or give away) now, outlined in the hand.
+    const playable = new Set([...of("play").map((m) => m.command.card), ...gives.flatMap((m) => Object.values(m.command.gifts))]);
     let passBox = "";
     if (gives.length) {
       const fits = chosen.length === 2 ? gives.filter((m) => { const v = Object.values(m.command.gifts); return v.includes(chosen[0]) && v.includes(chosen[1]); }) : [];
@@ -106,13 +157,14 @@ export function create(root, ctx) {
     const others = view.seats.filter((s) => s !== ctx.seat);
     const focused = focusKey(el);
     el.innerHTML = `
-      <div class="kc-status">${t("th.status", { n: g.deal_no || "—", phase: esc(g.phase_text) })}${g.golden ? t("th.golden") : ""}${g.dealer ? t("th.dealer", { who: esc(nm[g.dealer]) }) : ""}${g.sitout ? t("th.sits_out", { who: esc(nm[g.sitout]) }) : ""}${g.high_bid != null && g.phase === "auction" ? t("th.high_bid", { n: `<b>${g.high_bid}</b>`, who: esc(nm[g.high_seat]) }) : ""}${g.declarer ? t("th.declarer_is", { who: `<b>${esc(nm[g.declarer])}</b>`, n: `${g.contract}${g.blind ? t("th.blind_mark") : ""}` }) : ""}${g.trump ? t("th.trump", { suit: `<b class="trump">${SUIT[g.trump]}</b>` }) : ""}</div>
+      <div class="kc-status">${t("th.status", { n: g.deal_no || "—", phase: view.status === "finished" ? t("th.over") : esc(g.phase_text) })}${g.golden ? t("th.golden") : ""}${g.dealer ? t("th.dealer", { who: esc(nm[g.dealer]) }) : ""}${g.sitout ? t("th.sits_out", { who: esc(nm[g.sitout]) }) : ""}${g.high_bid != null && g.phase === "auction" ? t("th.high_bid", { n: `<b>${g.high_bid}</b>`, who: esc(nm[g.high_seat]) }) : ""}${g.declarer ? t("th.declarer_is", { who: `<b>${esc(nm[g.declarer])}</b>`, n: `${g.contract}${g.blind ? t("th.blind_mark") : ""}` }) : ""}${g.trump ? t("th.trump", { suit: `<b class="trump">${SUIT[g.trump]}</b>` }) : ""}</div>
       <div class="opponents">${others.map((s) => `
-        <div class="opponent ${view.to_move.includes(s) ? "to-move" : ""}" data-seat="${s}">
+        <div class="opponent ${toAct(view, view.to_move).includes(s) ? "to-move" : ""}" data-seat="${s}">
           <b>${esc(nm[s])}</b> <small>${s}</small><br>
           <span class="backs">${'<span class="mini-back"></span>'.repeat(Math.min(g.hand_sizes[s] || 0, 10))}</span>
           <span class="n">${t("th.cards_tricks", { cards: t("th.cards", { n: g.hand_sizes[s] ?? 0 }), tricks: t("th.tricks", { n: g.tricks_won[s] ?? 0 }) })}</span>
           ${g.given[s] ? `<div>${t("th.got", { card: cardHtml(g.given[s]) })}</div>` : ""}
+          ${lastMoveHtml(s)}
         </div>`).join("")}
       </div>
       <div class="table-row">
@@ -126,7 +178,7 @@ export function create(root, ctx) {
       ${passBox}
       ${announce.length ? `<div class="announce-box" id="announce-box"><b>${t("th.announce")}</b> ${buttons(announce, nm)}</div>` : ""}
       <div class="hand-row">
-        <div class="hand" id="hand">${(ctx.seat ? g.hand : []).map((c) => cardHtml(c, chosen.includes(c) ? "selected" : "")).join("") || `<span class="muted">${t("th.no_cards")}</span>`}</div>
+        <div class="hand" id="hand">${(ctx.seat ? g.hand : []).map((c) => cardHtml(c, `${chosen.includes(c) ? "selected" : ""} ${playable.has(c) ? "playable" : ""}`)).join("") || `<span class="muted">${t("th.no_cards")}</span>`}</div>
         <div class="kc-actions">${buttons(simple, nm, "primary")}</div>
       </div>
       ${sheet(g, nm)}`;

@@ -5,6 +5,7 @@
 
 import { accessible, focusKey } from "../cards.js";
 import { t, addStrings } from "../i18n.js";
+import { seatTitle, toAct, lastMoveHtml } from "../table.js";
 
 // This renderer's words (the status and the combinations' names are the server's, in the page's
 // language; the Russian terms are seed 004's: «попасть на табло», «карта Фаркла»).
@@ -30,6 +31,7 @@ addStrings({
     "ff.face": "{face}s {value}",
     "ff.farkle_at_bank": "Farkle card at a bank", "ff.each": "{value} each",
     "ff.you_play": "You play: {move}…",
+    "ff.over": "the match is over",
   },
   ru: {
     "ff.sheet": "Таблица очков", "ff.round": "круг", "ff.total": "итого",
@@ -52,6 +54,7 @@ addStrings({
     "ff.face": "{face} — {value}",
     "ff.farkle_at_bank": "Карта Фаркла при банке", "ff.each": "по {value}",
     "ff.you_play": "Ваш ход: {move}…",
+    "ff.over": "партия окончена",
   },
 });
 
@@ -64,10 +67,11 @@ function cardHtml(value, extra = "") {
 
 // The score sheet: one row per round of turns, per seat the points banked that turn (0 for a
 // bust or a stop without a bank) and the banked total.
-function sheet(g, seats, names) {
+function sheet(g, view) {
+  const seats = view.seats;
   const rows = g.sheet || [];
   if (!rows.length) return "";
-  return `<table class="scores ff-sheet" id="ff-sheet"><caption>${t("ff.sheet")}</caption><tr><th>${t("ff.round")}</th>${seats.map((s) => `<th>${esc(names[s])}</th>`).join("")}</tr>${rows.map((r) =>
+  return `<table class="scores ff-sheet" id="ff-sheet"><caption>${t("ff.sheet")}</caption><tr><th>${t("ff.round")}</th>${seats.map((s) => `<th>${esc(seatTitle(view, s))}</th>`).join("")}</tr>${rows.map((r) =>
     `<tr><td>${r.round_no}</td>${seats.map((s) => (s in r.points ? `<td><span class="pts">${r.points[s] ? `+${r.points[s]}` : "0"}</span><small> ${r.totals[s]}</small></td>` : "<td></td>")).join("")}</tr>`).join("")}
     <tr class="totals"><td>${t("ff.total")}</td>${seats.map((s) => `<td class="total">${rows[rows.length - 1].totals[s] ?? 0}</td>`).join("")}</tr></table>`;
 }
@@ -100,16 +104,20 @@ export function create(root, ctx) {
     const simple = mv.filter((m) => ["ff_draw.v1", "ff_stop.v1", "ff_ready.v1"].includes(m.command.type));
     const locks = mv.filter((m) => m.command.type === "ff_lock.v1");
     const exact = chosenOwner ? locks.filter((m) => m.command.owner === chosenOwner && key(m.command.cards) === key(chosen)) : [];
+    const acting = toAct(view, [g.current]);
+    // The cards some listed lock takes, outlined in their area.
+    const lockable = new Set(locks.flatMap((m) => m.command.cards.map((k) => `${m.command.owner}/${k}`)));
     const areas = g.players.map((p) => {
       const groups = new Set(p.area.map((c) => c.lost_group).filter((x) => x));
-      return `<div class="ff-area ${g.current === p.seat ? "to-move" : ""} ${place.has(p.seat) ? "target" : ""}" data-seat="${p.seat}">
+      return `<div class="ff-area ${acting.includes(p.seat) ? "to-move" : ""} ${place.has(p.seat) ? "target" : ""}" data-seat="${p.seat}">
         <div class="ff-who"><b>${esc(names[p.seat])}</b> <small>${p.seat}</small>
           <span class="ff-banked" title="${t("ff.banked")}">${p.banked}</span>
           ${p.on_board ? `<span class="ff-entry" title="${t("ff.on_board_title")}">${t("ff.on_board")}</span>` : `<span class="ff-entry off" title="${t("ff.off_board_title", { entry: g.entry })}">${t("ff.off_board")}</span>`}
           ${p.farkle_held ? `<span class="ff-held" title="${t("ff.held_title", { value: g.farkle_value })}">${cardHtml("F")}×${p.farkle_held}</span>` : ""}
         </div>
-        <div class="ff-cards">${p.area.map((c, k) => `<span data-owner="${p.seat}" data-pos="${k}" title="${c.lost_group ? t("ff.lost_title", { n: c.lost_group }) : t("ff.position", { n: k })}">${cardHtml(c.value, `${c.lost_group ? `lost g${c.lost_group % 6}` : ""} ${chosenOwner === p.seat && chosen.has(k) ? "selected" : ""}`)}</span>`).join("") || `<span class="muted">${t("ff.no_cards")}</span>`}</div>
+        <div class="ff-cards">${p.area.map((c, k) => `<span data-owner="${p.seat}" data-pos="${k}" title="${c.lost_group ? t("ff.lost_title", { n: c.lost_group }) : t("ff.position", { n: k })}">${cardHtml(c.value, `${c.lost_group ? `lost g${c.lost_group % 6}` : ""} ${chosenOwner === p.seat && chosen.has(k) ? "selected" : ""} ${lockable.has(`${p.seat}/${k}`) ? "playable" : ""}`)}</span>`).join("") || `<span class="muted">${t("ff.no_cards")}</span>`}</div>
         ${groups.size ? `<small class="muted">${[...groups].map((x) => t("ff.lost_group", { n: x })).join(", ")}</small>` : ""}
+        ${lastMoveHtml(p.seat)}
         ${place.has(p.seat) ? `<button class="primary small" data-place="${p.seat}">${t("ff.place", { card: esc(g.pending) })}</button>` : ""}
       </div>`;
     }).join("");
@@ -117,7 +125,7 @@ export function create(root, ctx) {
     const focused = focusKey(el);
     el.innerHTML = `
       <div class="ff-header ${g.scoring_official ? "" : "placeholder"}" id="ff-scoring">${esc(g.scoring_note)}</div>
-      <div class="kc-status">${t("ff.status", { status: esc(g.status_text), who: `<b id="ff-turn">${g.current ? `${esc(names[g.current])} (${g.current})` : "—"}</b>`, target: g.target, entry: g.entry, draw: g.draw_pile, scored: g.scored_pile })}${g.set_aside.length ? t("ff.set_aside", { n: g.set_aside.length }) : ""}
+      <div class="kc-status">${t("ff.status", { status: view.status === "finished" ? t("ff.over") : esc(g.status_text), who: `<b id="ff-turn">${acting.length ? `${esc(names[g.current])} (${g.current})` : "—"}</b>`, target: g.target, entry: g.entry, draw: g.draw_pile, scored: g.scored_pile })}${g.set_aside.length ? t("ff.set_aside", { n: g.set_aside.length }) : ""}
         ${g.final_trigger ? t("ff.final_round", { who: esc(g.final_trigger), target: g.target, left: g.final_round.map(esc).join(", ") }) : ""}</div>
       <div class="ff-centre"><b>${t("ff.centre")}</b> ${g.turn_total ? t("ff.this_turn", { n: g.turn_total }) : ""}<div class="ff-combos">${centre || `<span class="muted">${t("ff.empty")}</span>`}</div></div>
       ${g.pending ? `<p class="notice">${t("ff.drawn", { card: cardHtml(g.pending), targets: g.pending_targets.map(esc).join(", ") })}</p>` : ""}
@@ -128,7 +136,7 @@ export function create(root, ctx) {
         ${chosen.size && !exact.length ? `<span class="muted">${t("ff.no_combination")}</span>` : ""}
       </div>
       ${locks.length ? `<details class="legal"><summary>${t("ff.locks", { n: locks.length })}</summary><div class="legal-list">${locks.map((m, i) => `<button class="small" data-lock="${i}">${esc(m.label)}</button>`).join("")}</div></details>` : ""}
-      ${sheet(g, view.seats, names)}
+      ${sheet(g, view)}
       <details class="rules"><summary>${t("ff.scoring_table", { name: esc(g.scoring_table) })}${g.scoring_official ? "" : t("ff.placeholder")}</summary>
         <table>${g.patterns.map((p) => `<tr><th>${esc(g.pattern_names[p.name] ?? p.name)}</th><td>${Object.keys(p.face_values).length ? Object.entries(p.face_values).map(([f, v]) => t("ff.face", { face: f, value: v })).join(", ") : p.value}</td></tr>`).join("")}
         <tr><th>${t("ff.farkle_at_bank")}</th><td>${t("ff.each", { value: g.farkle_value })}</td></tr></table></details>`;

@@ -3,7 +3,7 @@
 // legal_moves ({label, command}): click a card then a highlighted pile, a pile then a pile, or any
 // move in the list; the page sends the listed command as it is and knows no rules.
 import { cardHtml, cardLabel, accessible, focusKey } from "../cards.js";
-import { shownText } from "../table.js";
+import { shownText, seatTitle, toAct, lastMoveHtml } from "../table.js";
 import { t, addStrings } from "../i18n.js";
 
 // This renderer's words (the Russian terms are seed 003's «Короли в углах»: колода, крест, угол,
@@ -25,6 +25,7 @@ addStrings({
     "kc.all_moves": "All legal moves ({n})",
     "kc.sheet": "Score sheet: each round's points and the running total",
     "kc.player": "player", "kc.round_short": "R{n}", "kc.total": "total",
+    "kc.over": "the match is over",
   },
   ru: {
     "kc.you_play": "Ваш ход: {move}…",
@@ -42,6 +43,7 @@ addStrings({
     "kc.all_moves": "Все допустимые ходы ({n})",
     "kc.sheet": "Таблица очков: очки каждого раунда и сумма",
     "kc.player": "игрок", "kc.round_short": "Р{n}", "kc.total": "итого",
+    "kc.over": "партия окончена",
   },
 });
 
@@ -128,31 +130,35 @@ export function create(root, ctx) {
     const targets = targetsOf(selected);
     const names = Object.fromEntries(view.seats.map((s, i) => [s, view.players[i]]));
     const others = view.seats.filter((s) => s !== ctx.seat);
-    const turnOf = g.current ? `${esc(names[g.current])} (${g.current})` : "—";
+    const acting = toAct(view, [g.current]);
+    const turnOf = acting.length ? `${esc(names[g.current])} (${g.current})` : "—";
+    // The hand's cards that some listed move plays: outlined, so a click finds their piles.
+    const playable = new Set(moves.filter((m) => m.command.type === "kc_play_card.v1").map((m) => m.command.card));
     const grid = GRID.map((row) => row.map((slot) => slot
       ? pileHtml(slot, g.layout[slot] || [], targets.has(slot))
       : `<div class="stock" title="${t("kc.stock")}"><span class="card back"></span><span class="count">${g.stock_size}</span><small>${t("kc.stock")}</small></div>`).join("")).join("");
     const rounds = g.rounds || [];
     const scoreRows = view.seats.map((s) =>
-      `<tr class="${g.current === s ? "to-move" : ""}"><th>${esc(names[s])}</th>${rounds.map((r) => `<td>${r.points[s] ?? "–"}</td>`).join("")}<td class="total">${g.totals[s] ?? 0}</td></tr>`).join("");
+      `<tr class="${acting.includes(s) ? "to-move" : ""}"><th>${esc(seatTitle(view, s))}</th>${rounds.map((r) => `<td>${r.points[s] ?? "–"}</td>`).join("")}<td class="total">${g.totals[s] ?? 0}</td></tr>`).join("");
     const actions = moves.map((m, i) => [m, i]).filter(([m]) => ACTIONS.has(m.command.type));
     const picks = choices.map((m) => [m, moves.indexOf(m)]);
     const focused = focusKey(el);
     el.innerHTML = `
-      <div class="kc-status">${t("kc.status", { n: g.round_no || "—", status: esc(g.status_text), who: `<b id="kc-turn">${turnOf}</b>` })}${g.dealer ? t("kc.dealer", { who: esc(names[g.dealer]) }) : ""}${g.pot ? t("kc.pot", { n: g.pot }) : ""}</div>
+      <div class="kc-status">${t("kc.status", { n: g.round_no || "—", status: view.status === "finished" ? t("kc.over") : esc(g.status_text), who: `<b id="kc-turn">${turnOf}</b>` })}${g.dealer ? t("kc.dealer", { who: esc(names[g.dealer]) }) : ""}${g.pot ? t("kc.pot", { n: g.pot }) : ""}</div>
       <div class="opponents">${others.map((s) => `
-        <div class="opponent ${g.current === s ? "to-move" : ""} ${g.eliminated.includes(s) ? "out" : ""}" data-seat="${s}">
+        <div class="opponent ${acting.includes(s) ? "to-move" : ""} ${g.eliminated.includes(s) ? "out" : ""}" data-seat="${s}">
           <b>${esc(names[s])}</b> <small>${s}</small><br>
           <span class="backs">${'<span class="mini-back"></span>'.repeat(Math.min(g.hand_sizes[s] || 0, 14))}</span>
           <span class="n">${t("kc.cards", { n: g.hand_sizes[s] ?? 0 })}</span>
           ${g.revealed_hands[s] ? `<div class="revealed">${g.revealed_hands[s].map((c) => cardHtml(c)).join("")}</div>` : ""}
+          ${lastMoveHtml(s)}
         </div>`).join("")}
       </div>
       <div class="table-grid">${grid}</div>
       ${g.pending_card ? `<p class="notice">${t("kc.place_drawn", { card: cardLabel(g.pending_card) })}</p>` : ""}
       ${picks.length ? `<div class="choices">${picks.map(([m, i]) => moveButton(m, i, "primary")).join("")}</div>` : ""}
       <div class="hand-row">
-        <div class="hand" id="hand">${(ctx.seat ? g.hand : []).map((c) => cardHtml(c, selected && selected.kind === "card" && selected.id === c ? "selected" : "")).join("") || `<span class="muted">${t("kc.no_cards")}</span>`}</div>
+        <div class="hand" id="hand">${(ctx.seat ? g.hand : []).map((c) => cardHtml(c, `${selected && selected.kind === "card" && selected.id === c ? "selected" : ""} ${playable.has(c) ? "playable" : ""}`)).join("") || `<span class="muted">${t("kc.no_cards")}</span>`}</div>
         <div class="kc-actions">${actions.map(([m, i]) => moveButton(m, i, "primary")).join("")}</div>
       </div>
       ${moves.length ? `<details class="legal" ${moves.length < 8 ? "open" : ""}><summary>${t("kc.all_moves", { n: moves.length })}</summary>

@@ -4,6 +4,7 @@
 
 import { cardHtml } from "../cards.js";
 import { t, addStrings } from "../i18n.js";
+import { toAct } from "../table.js";
 
 // This renderer's words (the cards' rules, the notice and how it ended are the server's).
 addStrings({
@@ -55,7 +56,7 @@ export function create(root, ctx) {
     const last = g.last;
     el.innerHTML = `
       <p class="notice">${esc(g.notice)}</p>
-      <div class="kc-status">${t("kcup.status", { rules: esc(g.rule_set), who: `<b>${g.current ? esc(names[g.current]) : "—"}</b>` })}</div>
+      <div class="kc-status">${t("kcup.status", { rules: esc(g.rule_set), who: `<b id="kcup-turn">${toAct(view, [g.current]).length ? esc(names[g.current]) : "—"}</b>` })}</div>
       <div class="kcup-table">
         <div class="kcup-cup" title="${t("kcup.cup_title")}">🍺 ${t("kcup.cup", { cup: `<b>${g.cup}</b>`, kings: g.kings, left: g.cards_left })}</div>
         ${last ? `<div class="kcup-last">${cardHtml(last.card)}

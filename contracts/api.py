@@ -702,6 +702,60 @@ class PlayerProfile(BaseModel):
     recent_matches: list[FinishedMatch]
 
 
+class RatingPoint(BaseModel):
+    """A player's rating change in one rated match."""
+
+    match_id: str
+    finished_at: int
+    season: str = Field(description="The season the match was rated in.")
+    preset: str
+    rank: int = Field(description="The player's rank in the match as recorded (1 best).")
+    rating_before: Number = Field(description="What the model was given (after idle and new-season growth).")
+    rating_after: Number
+    status: str = Field(
+        description='"" without a ruling, else upheld or amended (the ratings as recomputed).'
+    )
+
+
+class SeasonPlace(BaseModel):
+    """The player's standing in one season of a series' leaderboard."""
+
+    season: str
+    rank: int = Field(description="Place on the leaderboard, as GET /api/leaderboard/{game} orders it.")
+    players: int = Field(description="Players on that leaderboard.")
+    score: Number
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    last_at: int
+
+
+class RatingSeries(BaseModel):
+    """One rating (game, preset family, model) and its history, oldest point first."""
+
+    game: str
+    family: str
+    model: str = Field(description="glicko2 (two seats) or openskill-pl (three or four).")
+    season: str | None = Field(description="The season of the latest rated match; null without a rating.")
+    rating: Number | None = Field(description="The current rating (Glicko-2 rating, OpenSkill mu).")
+    rd: Number | None = Field(description="The current RD (Glicko-2) or sigma (OpenSkill).")
+    games: int
+    points: list[RatingPoint] = Field(
+        description="One point a rated match (a void match has none): the Glicko-2 rating or OpenSkill mu "
+        "before and after it, from the match history's rating columns."
+    )
+    standings: list[SeasonPlace] = Field(description="The player's standing per season, the latest first.")
+
+
+class RatingHistory(BaseModel):
+    player: str
+    current_seasons: dict[str, str] = Field(
+        description="Per game of the series: the season in force now (GAMEHALL_SEASONS, else the calendar quarter)."
+    )
+    series: list[RatingSeries]
+
+
 # ---- disputes
 
 

@@ -8,7 +8,7 @@ from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
 from services.common import listing
-from services.common.db import MatchPlayer, Player, Rating, Standing, snapshot
+from services.common.db import MatchPlayer, MatchRecord, MatchRuling, Player, Rating, Standing, snapshot
 
 
 def seasons(engine: Engine, game: str) -> list[str]:
@@ -137,3 +137,109 @@ def player_profile(engine: Engine, player: str, recent: int = 10) -> dict[str, A
         ],
         "recent_matches": recent_matches,
     }
+
+
+def rating_history(
+    engine: Engine, player: str, game: str | None = None, limit: int = 500
+) -> list[dict[str, Any]]:
+    """A player's rating after each of their rated matches, one series per (game, preset family,
+    model), oldest point first, at most the ``limit`` latest points a series.  Read from
+    ``match_players`` (each seat's rating before and after, rewritten when a ruling recomputes
+    its group; a void match has none and is left out) joined with ``match_history`` (family,
+    model, season); the current rating, RD and standings come from ``ratings`` and ``standings``
+    in the same snapshot.  A point's rating is the model's first number: the Glicko-2 rating,
+    OpenSkill's mu (the history keeps no sigma per match, so not the displayed mu - 3 sigma)."""
+    query = (
+        select(MatchPlayer, MatchRecord, MatchRuling)
+        .join(MatchRecord, MatchPlayer.match_id == MatchRecord.match_id)
+        .outerjoin(MatchRuling, MatchRuling.match_id == MatchRecord.match_id)
+        .where(
+            MatchPlayer.player == player,
+            MatchPlayer.rating_after.is_not(None),
+            MatchPlayer.rating_before.is_not(None),
+        )
+        .order_by(MatchPlayer.finished_at, MatchPlayer.match_id)
+    )
+    if game is not None:
+        query = query.where(MatchPlayer.game == game)
+    with snapshot(engine) as session:
+        rows = session.execute(query).all()
+        rating_rows = {
+            (r.game, r.family, r.model): r
+            for r in session.scalars(select(Rating).where(Rating.player == player))
+            if game is None or r.game == game
+        }
+        standing_rows = {
+            (s.game, s.family, s.model, s.season): s
+            for s in session.scalars(select(Standing).where(Standing.player == player))
+        }
+        # each standing's place on its board as GET /api/leaderboard orders it (score, then name)
+        places: dict[tuple[str, str, str, str], tuple[int, int]] = {}
+        for key, mine in standing_rows.items():
+            board = (
+                Standing.game == key[0],
+                Standing.family == key[1],
+                Standing.model == key[2],
+                Standing.season == key[3],
+            )
+            ahead = session.scalar(
+                select(func.count())
+                .select_from(Standing)
+                .where(
+                    *board,
+                    (Standing.score > mine.score)
+                    | ((Standing.score == mine.score) & (Standing.player < player)),
+                )
+            )
+            size = session.scalar(select(func.count()).select_from(Standing).where(*board))
+            places[key] = (int(ahead or 0) + 1, int(size or 0))
+    series: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+    for seat, record, ruling in rows:
+        series.setdefault((record.game, record.family, record.model), []).append(
+            {
+                "match_id": record.match_id,
+                "finished_at": record.finished_at,
+                "season": record.season,
+                "preset": record.preset,
+                "rank": seat.rank,
+                "rating_before": seat.rating_before,
+                "rating_after": seat.rating_after,
+                "status": ruling.ruling if ruling is not None else "",
+            }
+        )
+    out: list[dict[str, Any]] = []
+    for key in sorted(set(series) | set(rating_rows)):
+        g, family, model = key
+        current = rating_rows.get(key)
+        standings = []
+        for (sg, sf, sm, season), s in sorted(standing_rows.items(), key=lambda kv: -kv[1].last_at):
+            if (sg, sf, sm) != key:
+                continue
+            rank, size = places[(sg, sf, sm, season)]
+            standings.append(
+                {
+                    "season": season,
+                    "rank": rank,
+                    "players": size,
+                    "score": s.score,
+                    "games": s.games,
+                    "wins": s.wins,
+                    "draws": s.draws,
+                    "losses": s.losses,
+                    "last_at": s.last_at,
+                }
+            )
+        out.append(
+            {
+                "game": g,
+                "family": family,
+                "model": model,
+                "season": current.season if current else None,
+                "rating": current.rating if current else None,
+                "rd": current.rd if current else None,
+                "games": current.games if current else 0,
+                "points": series.get(key, [])[-limit:] if limit else [],
+                "standings": standings,
+            }
+        )
+    return out

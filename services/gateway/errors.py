@@ -226,6 +226,7 @@ ROUTE_ERRORS: dict[str, dict[int, tuple[str, ...]]] = {
     "GET /api/tables": {404: ("unknown_game",), 503: ("unavailable",)},
     "GET /api/leaderboard/{game}": {},
     "GET /api/players/{player}": {404: ("unknown_player",)},
+    "GET /api/players/{player}/ratings/history": {404: ("unknown_player",)},
     "GET /api/history": {400: ("invalid_cursor",)},
     "GET /api/finished": {400: ("invalid_cursor",)},
     "GET /api/players": {400: ("invalid_cursor",)},

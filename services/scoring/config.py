@@ -5,10 +5,10 @@ rebuild): ``GAMEHALL_SEASONS``, ``GAMEHALL_RATING_PERIOD_MS``, ``GAMEHALL_GLICKO
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 from domain.rating.ranked import RatingPolicy
-from domain.rating.seasons import SeasonCalendar, decode_calendar
+from domain.rating.seasons import SeasonCalendar
+from services.common.seasons import season_calendar
 from services.common.settings import ScoringSettings
 
 
@@ -19,9 +19,6 @@ class ScoringConfig:
 
 
 def load(settings: ScoringSettings) -> ScoringConfig:
-    raw = (settings.seasons or "").strip()
-    calendar = SeasonCalendar()
-    if raw:
-        calendar = decode_calendar(raw if raw.startswith("{") else Path(raw).read_text())
+    calendar = season_calendar(settings)
     policy = RatingPolicy(period_ms=settings.rating_period_ms, tau=settings.glicko_tau)
     return ScoringConfig(policy=policy, calendar=calendar)

@@ -912,6 +912,13 @@ export interface QueuedOut {
   waited_ms: number;
 }
 
+export interface RatingHistory {
+  player: string;
+  /** Per game of the series: the season in force now (GAMEHALL_SEASONS, else the calendar quarter). */
+  current_seasons: Record<string, string>;
+  series: RatingSeries[];
+}
+
 export interface RatingOut {
   game: string;
   family: string;
@@ -922,6 +929,41 @@ export interface RatingOut {
   volatility: number;
   games: number;
   last_at: number | null;
+}
+
+/** A player's rating change in one rated match. */
+export interface RatingPoint {
+  match_id: string;
+  finished_at: number;
+  /** The season the match was rated in. */
+  season: string;
+  preset: string;
+  /** The player's rank in the match as recorded (1 best). */
+  rank: number;
+  /** What the model was given (after idle and new-season growth). */
+  rating_before: number;
+  rating_after: number;
+  /** "" without a ruling, else upheld or amended (the ratings as recomputed). */
+  status: string;
+}
+
+/** One rating (game, preset family, model) and its history, oldest point first. */
+export interface RatingSeries {
+  game: string;
+  family: string;
+  /** glicko2 (two seats) or openskill-pl (three or four). */
+  model: string;
+  /** The season of the latest rated match; null without a rating. */
+  season: string | null;
+  /** The current rating (Glicko-2 rating, OpenSkill mu). */
+  rating: number | null;
+  /** The current RD (Glicko-2) or sigma (OpenSkill). */
+  rd: number | null;
+  games: number;
+  /** One point a rated match (a void match has none): the Glicko-2 rating or OpenSkill mu before and after it, from the match history's rating columns. */
+  points: RatingPoint[];
+  /** The player's standing per season, the latest first. */
+  standings: SeasonPlace[];
 }
 
 export interface Readiness {
@@ -1016,6 +1058,21 @@ export interface ScoreRound {
   round_no: number;
   points: Record<string, number>;
   totals: Record<string, number>;
+}
+
+/** The player's standing in one season of a series' leaderboard. */
+export interface SeasonPlace {
+  season: string;
+  /** Place on the leaderboard, as GET /api/leaderboard/{game} orders it. */
+  rank: number;
+  /** Players on that leaderboard. */
+  players: number;
+  score: number;
+  games: number;
+  wins: number;
+  draws: number;
+  losses: number;
+  last_at: number;
 }
 
 export interface SeasonStandingOut {

@@ -4,14 +4,17 @@ matches (all, one game's or one player's, a page at a time) and the rated player
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 from fastapi import APIRouter, Depends, Query, Response
 from sqlalchemy.exc import SQLAlchemyError
 
-from contracts.api import FinishedMatch, FinishedPage, Leaderboard, PlayerProfile, PlayersPage
+from contracts.api import FinishedMatch, FinishedPage, Leaderboard, PlayerProfile, PlayersPage, RatingHistory
 from domain.core.words import Lang
+from domain.rating.seasons import season_for
 from services.common import listing, queries
+from services.common.seasons import season_calendar
 from services.gateway.api.deps import PLAIN, lobby
 from services.gateway.catalogue import titles
 from services.gateway.core import asked_language
@@ -69,6 +72,36 @@ async def player(player: str, at: Lobby = Depends(lobby)) -> dict[str, Any]:
     if profile is None:
         raise NotFound("unknown_player", f"no player {player!r}")
     return profile
+
+
+@router.get(
+    "/api/players/{player}/ratings/history",
+    summary="A player's rating after each rated match, per game, preset family and model",
+    description="One series per rating the player has (or had): its current rating, the player's "
+    "standing per season and one point per rated match, oldest first (at most `limit` latest points "
+    "a series). A point is the Glicko-2 rating or the OpenSkill mu before and after the match, as the "
+    "match history records it (recomputed after a ruling; a void match has no point). Seasons are "
+    "those of docs/ranked.md; the ranked ladder has no divisions.",
+    response_model=RatingHistory,
+    response_class=PLAIN,
+    responses=errors(422),
+)
+async def rating_history(
+    player: str,
+    game: str | None = GAME_FILTER,
+    limit: int = Query(500, ge=1, le=5000, description="The latest points a series at most."),
+    at: Lobby = Depends(lobby),
+) -> dict[str, Any]:
+    try:
+        series = await asyncio.to_thread(queries.rating_history, at.engine(), player, game, limit)
+    except SQLAlchemyError:  # no read model yet (scoring has not run here)
+        series = []
+    if not series:
+        raise NotFound("unknown_player", f"no rated matches of {player!r}")
+    calendar = season_calendar(at.gw.settings.scoring)
+    now = int(time.time() * 1000)
+    seasons = {s["game"]: season_for(calendar, s["game"], now) for s in series}
+    return {"player": player, "current_seasons": seasons, "series": series}
 
 
 @router.get(

@@ -6,7 +6,9 @@ Runs, each on its own fresh nats-server:
   3. the same through the gateway over HTTP (--mode gateway),
 then the time from `gamehall up` to its printed URL and from a SIGKILL of `up` to its stack gone
 (bench/up_time.py, median of 3), the recovery from a referee's SIGKILL
-(bench/recovery.py: one and two referees, median of 5), and the game benchmarks that exist
+(bench/recovery.py: one and two referees, median of 5), the first and the second `make run` of a
+fresh clone to its URL (bench/first_run_bench.py), the players' page's bytes of JS/CSS and time to
+a drawn table in headless Chromium (bench/page_bench.py), and the game benchmarks that exist
 (bench/ugolki_perft.py, bench/kc_bench.py, bench/thousand_bench.py,
 bench/farkle_bench.py, bench/king_bench.py, bench/ranked_bench.py, bench/projection_bench.py,
 bench/listing_bench.py, bench/ws_fanout_bench.py, bench/audit_bench.py, and
@@ -132,6 +134,26 @@ def main() -> None:
             f"longest client wait {found['median_gap_s']} s, client errors {found['errors']} (medians of 5); "
             f"phases {json.dumps(found['median_phases_s'])}"
         )
+    say("      the first `make run` of a fresh clone to its URL, and the second (bench/first_run_bench.py)...")
+    first_run: dict = {}
+    try:
+        first_run = run_json([py, "bench/first_run_bench.py"], ROOT, timeout=1800)
+        say(
+            f"      first {first_run['first_run_to_url_s']} s (steps {json.dumps(first_run['first_run_steps_s'])}), "
+            f"second {first_run['second_run_to_url_s']} s"
+        )
+    except (RuntimeError, ValueError, subprocess.TimeoutExpired) as exc:
+        say(f"      failed: {exc}")
+    say("      the players' page: bytes of JS/CSS and time to a drawn table in Chromium (bench/page_bench.py)...")
+    page: dict = {}
+    try:
+        page = run_json([py, "bench/page_bench.py"], ROOT, timeout=1800)
+        say(
+            f"      lobby {page['page_lobby']['raw_bytes']} B ({page['page_lobby']['gzip_bytes']} gzip); a table "
+            f"{page['page_table_cold_ms_median']} ms cold, {page['page_table_warm_ms_median']} ms warm (median of games)"
+        )
+    except (RuntimeError, ValueError, subprocess.TimeoutExpired, KeyError) as exc:
+        say(f"      failed: {exc}")
     summary: dict = {
         "raw_moves_s": raw["moves_s"],
         "raw_p99_ms": raw["p99_ms"],
@@ -159,6 +181,12 @@ def main() -> None:
         "referee_recovery_errors": recovery["referees_1"]["errors"],
         "two_referees_kill_gap_s": recovery["two_referees_gap_s"],
         "two_referees_kill_errors": recovery["two_referees_errors"],
+    }
+    summary.update({k: v for k, v in first_run.items() if k != "first_run_runs"})
+    summary.update({k: v for k, v in page.items() if k != "page_tables"})
+    summary["page_tables"] = {
+        game: {k: t[k] for k in ("raw_bytes", "gzip_bytes", "cold_frame_ms", "warm_frame_ms")}
+        for game, t in page.get("page_tables", {}).items()
     }
     if not a.skip_games:
         for script in game_benches():

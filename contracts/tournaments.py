@@ -19,7 +19,9 @@ import msgspec
 
 Format = Literal["round_robin", "double_round_robin", "swiss", "knockout", "fair_tables"]
 FORMATS: tuple[str, ...] = ("round_robin", "double_round_robin", "swiss", "knockout", "fair_tables")
-TieBreak = Literal["buchholz", "median_buchholz", "sonneborn_berger", "direct_encounter", "wins", "game_totals"]
+TieBreak = Literal[
+    "buchholz", "median_buchholz", "sonneborn_berger", "direct_encounter", "wins", "game_totals"
+]
 TIE_BREAKS: tuple[str, ...] = (
     "buchholz",
     "median_buchholz",

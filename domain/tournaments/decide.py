@@ -190,7 +190,11 @@ def decide(state: TournamentState, command: TournamentCommand) -> Decision:
             return _reject("bad_result", f"{n} scores expected")
         if s.format == "knockout" and command.ranks.count(0) > 1:
             return _reject("draw_not_allowed", "a knockout game needs a winner")
-        return (ResultRecorded(round=command.round, table=command.table, ranks=command.ranks, scores=command.scores),)
+        return (
+            ResultRecorded(
+                round=command.round, table=command.table, ranks=command.ranks, scores=command.scores
+            ),
+        )
     if isinstance(command, RecordForfeit):
         game = _open_game(state, command.round, command.table)
         if isinstance(game, Rejected):
@@ -226,9 +230,13 @@ def _set_game(state: TournamentState, rnd: int, table: int, **changes: object) -
 def evolve(state: TournamentState, event: TournamentEvent) -> TournamentState:
     replace = msgspec.structs.replace
     if isinstance(event, TournamentCreated):
-        return replace(state, phase="registration", tournament_id=event.tournament_id, settings=event.settings)
+        return replace(
+            state, phase="registration", tournament_id=event.tournament_id, settings=event.settings
+        )
     if isinstance(event, PlayerJoined):
-        return replace(state, entrants=(*state.entrants, event.player), ratings=(*state.ratings, event.rating))
+        return replace(
+            state, entrants=(*state.entrants, event.player), ratings=(*state.ratings, event.rating)
+        )
     if isinstance(event, PlayerWithdrew):
         if state.phase == "registration":
             i = state.entrants.index(event.player)
@@ -248,7 +256,9 @@ def evolve(state: TournamentState, event: TournamentEvent) -> TournamentState:
         rounds = (*state.rounds[:-1], replace(last, byes=(*last.byes, (event.player, event.points))))
         return replace(state, rounds=rounds)
     if isinstance(event, ResultRecorded):
-        return _set_game(state, event.round, event.table, ranks=event.ranks, scores=event.scores, voided=False)
+        return _set_game(
+            state, event.round, event.table, ranks=event.ranks, scores=event.scores, voided=False
+        )
     if isinstance(event, Forfeit):
         seats = state.rounds[event.round - 1].games[event.table - 1].seats
         return _set_game(

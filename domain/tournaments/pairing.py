@@ -79,7 +79,9 @@ def next_round(state: TournamentState) -> NextRound | Rejected:
     else:
         return _fair_tables(state, key, number)
     forfeits = tuple(
-        (t.table, next(p for p in t.seats if p in gone)) for t in result.tables if any(p in gone for p in t.seats)
+        (t.table, next(p for p in t.seats if p in gone))
+        for t in result.tables
+        if any(p in gone for p in t.seats)
     )
     byes = tuple((p, pts) for p, pts in result.byes if p not in gone)
     return NextRound(result.tables, byes, forfeits)

@@ -123,10 +123,15 @@ def _pair_s1_s2(
     budget = _Budget(cap)
     used = [False] * len(s2)
     chosen: list[tuple[SwissPlayer, SwissPlayer]] = []
+    failed: set[int] = set()  # masks of used S2 players known not to complete
+    mask = 0
 
     def go(i: int) -> bool:
+        nonlocal mask
         if i == len(s1):
             return True
+        if mask in failed:
+            return False
         budget.left -= 1
         if budget.left < 0:
             return False
@@ -134,11 +139,15 @@ def _pair_s1_s2(
         for j, b in enumerate(s2):
             if not used[j] and compatible(a, b, level):
                 used[j] = True
+                mask |= 1 << j
                 chosen.append((a, b))
                 if go(i + 1):
                     return True
                 chosen.pop()
+                mask &= ~(1 << j)
                 used[j] = False
+        if budget.left >= 0:
+            failed.add(mask)
         return False
 
     return chosen if go(0) else None
@@ -152,8 +161,13 @@ def pairable(players: Sequence[SwissPlayer], cap: int = REST_CAP) -> bool:
     budget = _Budget(cap)
     ordered = sorted(players, key=_rank_key)
     free = [True] * len(ordered)
+    failed: set[int] = set()  # masks of taken players known not to complete
+    mask = 0
 
     def go() -> bool:
+        nonlocal mask
+        if mask in failed:
+            return False
         budget.left -= 1
         if budget.left < 0:
             raise _OutOfBudget
@@ -165,10 +179,13 @@ def pairable(players: Sequence[SwissPlayer], cap: int = REST_CAP) -> bool:
         for j in range(i + 1, len(ordered)):
             if free[j] and compatible(ordered[i], ordered[j]):
                 free[j] = False
+                mask |= (1 << i) | (1 << j)
                 if go():
                     return True
+                mask &= ~((1 << i) | (1 << j))
                 free[j] = True
         free[i] = True
+        failed.add(mask)
         return False
 
     try:
@@ -179,6 +196,52 @@ def pairable(players: Sequence[SwissPlayer], cap: int = REST_CAP) -> bool:
 
 class _OutOfBudget(Exception):
     pass
+
+
+def any_pairing(
+    players: Sequence[SwissPlayer], cap: int = 200_000
+) -> list[tuple[SwissPlayer, SwissPlayer]] | None:
+    """The last resort: the first pairing in ranking order (each free player with the highest
+    ranked compatible one below) that keeps the absolute criteria, or None."""
+    if len(players) % 2:
+        return None
+    budget = _Budget(cap)
+    ordered = sorted(players, key=_rank_key)
+    free = [True] * len(ordered)
+    chosen: list[tuple[SwissPlayer, SwissPlayer]] = []
+    failed: set[int] = set()  # masks of taken players known not to complete
+    mask = 0
+
+    def go() -> bool:
+        nonlocal mask
+        if mask in failed:
+            return False
+        budget.left -= 1
+        if budget.left < 0:
+            raise _OutOfBudget
+        try:
+            i = free.index(True)
+        except ValueError:
+            return True
+        free[i] = False
+        for j in range(i + 1, len(ordered)):
+            if free[j] and compatible(ordered[i], ordered[j]):
+                free[j] = False
+                mask |= (1 << i) | (1 << j)
+                chosen.append((ordered[i], ordered[j]))
+                if go():
+                    return True
+                chosen.pop()
+                mask &= ~((1 << i) | (1 << j))
+                free[j] = True
+        free[i] = True
+        failed.add(mask)
+        return False
+
+    try:
+        return chosen if go() else None
+    except _OutOfBudget:
+        return None
 
 
 def _homogeneous(
@@ -319,12 +382,20 @@ def pair_round(players: Sequence[SwissPlayer], initial_colour: str) -> SwissPair
             pairs.extend(done[0])
             movers = done[1]
             continue
-        # this bracket cannot be paired so that the rest completes: pair all that is left at once
+        # this bracket cannot be paired so that the rest completes: pair all that is left at
+        # once, and when even that fails, the whole field in ranking order
         left = [*movers, *residents, *below]
         whole = _homogeneous(left, ())
-        if whole is None or whole[1]:
-            return None
-        pairs.extend(whole[0])
+        if whole is not None and not whole[1]:
+            pairs.extend(whole[0])
+        else:
+            anyhow = any_pairing(left)
+            if anyhow is None:
+                anyhow = any_pairing(ranked)
+                if anyhow is None:
+                    return None
+                pairs = []
+            pairs.extend(anyhow)
         movers = []
         break
     if movers:

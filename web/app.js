@@ -29,6 +29,8 @@ let cleanup = () => {};
 let catalogue = null;
 
 const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+// A player's name wherever a list shows one: a link to their page.
+const playerLink = (name) => `<a class="player-link" href="#/player/${encodeURIComponent(name)}">${esc(name)}</a>`;
 
 // The catalogue in the page's language (its presets' rules help are the server's sentences),
 // asked again when the language switch changes it.
@@ -65,7 +67,8 @@ function route() {
   if (parts[0] === "replay" && parts[1]) return showReplay(parts[1], params);
   if (parts[0] === "matches") return showMatches();
   if (parts[0] === "leaderboard") return showLeaderboard(parts[1], params);
-  if (parts[0] === "player" && parts[1]) return showPlayer(decodeURIComponent(parts[1]));
+  // A player's page: #/player/<name> (#/players/<name> too).
+  if ((parts[0] === "player" || parts[0] === "players") && parts[1]) return showPlayer(decodeURIComponent(parts[1]));
   return showLobby();
 }
 window.addEventListener("hashchange", route);
@@ -305,7 +308,7 @@ async function matchInProgress(token, say) {
 // seeks (GET /api/seeks), refreshed while the lobby is shown; Join sits you at the table (its
 // code) or is a quick match into the same queue.
 async function openSeeks(target, join) {
-  const names = (s) => s.players.map(esc).join(", ");
+  const names = (s) => s.players.map(playerLink).join(", ");
   const age = (s) => (s < 60 ? t("lobby.age_s", { n: s }) : t("lobby.age_min", { n: Math.floor(s / 60) }));
   async function refresh() {
     if (!document.body.contains(target)) return;
@@ -315,7 +318,7 @@ async function openSeeks(target, join) {
       target.classList.remove("muted");
       target.innerHTML = rows.length ? `<div class="scroll"><table class="matches seeks">${tables.map((s, i) => `
         <tr data-table="${i}"><td>${esc(gameTitle(s.game))} <small>${t("lobby.table")}</small></td><td>${esc(s.title || presetTitle(s.game, s.preset))}</td>
-        <td>${t("lobby.host", { name: esc(s.host) })}; ${t("lobby.taken", { taken: s.taken, seats: s.seats })}</td><td>${age(s.age_s)}</td>
+        <td>${t("lobby.host", { name: playerLink(s.host) })}; ${t("lobby.taken", { taken: s.taken, seats: s.seats })}</td><td>${age(s.age_s)}</td>
         <td class="actions"><button type="button" class="small" data-join="${i}">${t("lobby.join")}</button></td></tr>`).join("")}${seeks.map((s, i) => `
         <tr data-seek="${i}"><td>${esc(gameTitle(s.game))} <small>${t("lobby.seek")}</small></td><td>${esc(s.title || presetTitle(s.game, s.preset))}</td>
         <td>${t("lobby.waiting_n", { n: s.waiting })}: ${names(s)}</td><td>${t("lobby.free_seats", { n: Math.max(s.seats - s.waiting, 0) })}</td>
@@ -362,7 +365,7 @@ function matchesTable(rows) {
   const result = (r) => (r.status === "finished" ? esc(outcomeText(r)) : r.to_move.length ? esc(t("match.waiting_for", { seats: r.to_move.join(", ") })) : "");
   return `<div class="scroll"><table class="matches"><tr>${head}<th></th></tr>${rows.map((r) => `
     <tr data-match="${esc(r.match_id)}" data-status="${esc(r.status)}"><td>${esc(gameTitle(r.game))}<br><small>${esc(presetTitle(r.game, r.preset))}</small></td>
-    <td>${r.players.map(esc).join(", ")}</td><td>${t(`status.${r.status}`)}</td><td>${result(r)}</td>
+    <td>${r.players.map(playerLink).join(", ")}</td><td>${t(`status.${r.status}`)}</td><td>${result(r)}</td>
     <td class="date">${esc(formatDate(r.created_at))}</td>
     <td class="actions"><a href="#/play/${r.match_id}">${tokens.get(r.match_id) && r.status !== "finished" ? t("matches.resume") : t("matches.watch")}</a> · <a href="#/replay/${r.match_id}">${t("matches.replay")}</a></td></tr>`).join("")}</table></div>`;
 }
@@ -710,7 +713,7 @@ async function showLeaderboard(game, params) {
     const rows = data.entries || [];
     target.classList.remove("muted");
     target.innerHTML = rows.length ? `<p>${t("board.season", { season: esc(data.season) })}</p><div class="scroll"><table class="standings"><tr><th>#</th><th>${t("board.player")}</th><th>${t("board.rules")}</th><th>${t("board.rating")}</th><th>${t("board.games")}</th><th>${t("board.w")}</th><th>${t("board.d")}</th><th>${t("board.l")}</th></tr>${rows.map((r) =>
-      `<tr><td>${r.rank}</td><td><a href="#/player/${encodeURIComponent(r.player)}">${esc(r.player)}</a></td><td>${esc(r.title || presetTitle(game, r.family))}</td><td>${Math.round(r.score)}</td><td>${r.games}</td><td>${r.wins}</td><td>${r.draws}</td><td>${r.losses}</td></tr>`).join("")}</table></div>`
+      `<tr><td>${r.rank}</td><td>${playerLink(r.player)}</td><td>${esc(r.title || presetTitle(game, r.family))}</td><td>${Math.round(r.score)}</td><td>${r.games}</td><td>${r.wins}</td><td>${r.draws}</td><td>${r.losses}</td></tr>`).join("")}</table></div>`
       : t("board.none");
   } catch (e) {
     target.textContent = e.status === 404 ? t("board.not_offered") : t("board.failed", { detail: failure(e) });
@@ -757,22 +760,125 @@ function matchResult(m) {
   return `${text} <span class="muted">(${t("player.amended", { reason: esc(m.ruling.reason) })})</span>`;
 }
 
+// A player's page (#/player/<name>): their record, the season in force and their place in it
+// (ranked play has seasons, no divisions: the page says so), their finished matches (newest
+// first, a page at a time; on a phone each a card, the replay first) and, for each rating they
+// have (game, rules family, model), a chart of it drawn here: one point per rated match
+// (GET /api/players/{player}/ratings/history).
 async function showPlayer(player) {
   document.title = `gamehall — ${player}`;
-  app.innerHTML = `<section class="panel"><h1>${esc(player)}</h1><div id="profile" class="muted">…</div></section>`;
+  app.innerHTML = `<section class="panel player-page"><h1>${esc(player)}</h1><div id="profile" class="muted">…</div></section>`;
   const target = document.getElementById("profile");
+  let p;
   try {
     await games().catch(() => {});
-    const p = await api(`/api/players/${encodeURIComponent(player)}`);
-    target.classList.remove("muted");
-    const lines = recordLines(p.standings || []);
-    target.innerHTML = `<p id="player-summary">${t("player.summary", { matches: t("player.matches", { n: p.matches }), rated: t("player.rated", { n: p.rated_games }) })}</p>
-      <ul id="player-record">${lines.map((r) => `<li><b>${esc(gameTitle(r.game))}</b> <small>${esc(presetTitle(r.game, r.family))}</small>: ${esc(r.text)}</li>`).join("") || `<li>${t("player.no_rated")}</li>`}</ul>
-      <h2>${t("player.ratings")}</h2><div class="scroll"><table class="standings"><tr><th>${t("player.game")}</th><th>${t("board.rules")}</th><th>${t("player.season")}</th><th>${t("board.rating")}</th><th>${t("board.games")}</th></tr>${p.ratings.map((r) =>
-        `<tr><td>${esc(gameTitle(r.game))}</td><td>${esc(presetTitle(r.game, r.family))}</td><td>${esc(r.season)}</td><td>${Math.round(r.rating)} ± ${Math.round(r.rd)}</td><td>${r.games}</td></tr>`).join("")}</table></div>
-      <h2>${t("player.recent")}</h2><div class="scroll"><table class="matches">${p.recent_matches.map((m) =>
-        `<tr><td>${esc(gameTitle(m.game))}</td><td>${esc(presetTitle(m.game, m.preset))}</td><td>${matchResult(m)}</td><td>${m.rating_after != null && m.rating_before != null ? `${m.rating_after >= m.rating_before ? "+" : ""}${Math.round(m.rating_after - m.rating_before)}` : ""}</td><td class="date">${esc(formatDate(m.finished_at))}</td><td class="actions"><a href="#/replay/${m.match_id}">${t("matches.replay")}</a></td></tr>`).join("")}</table></div>`;
+    p = await api(`/api/players/${encodeURIComponent(player)}`);
   } catch (e) {
     target.textContent = e.status === 404 ? t("player.none") : failure(e);
+    return;
   }
+  target.classList.remove("muted");
+  const lines = recordLines(p.standings || []);
+  target.innerHTML = `<p id="player-summary">${t("player.summary", { matches: t("player.matches", { n: p.matches }), rated: t("player.rated", { n: p.rated_games }) })}</p>
+    <ul id="player-record">${lines.map((r) => `<li><b>${esc(gameTitle(r.game))}</b> <small>${esc(presetTitle(r.game, r.family))}</small>: ${esc(r.text)}</li>`).join("") || `<li>${t("player.no_rated")}</li>`}</ul>`;
+  app.insertAdjacentHTML("beforeend", `
+    <section class="panel"><h2>${t("player.season_heading")}</h2><div id="player-season" class="muted">…</div></section>
+    <section class="panel"><h2>${t("player.recent")}</h2><div id="player-matches" class="muted">…</div></section>
+    <section class="panel"><h2>${t("player.ratings")}</h2><div id="player-ratings" class="muted">…</div></section>`);
+  playerMatches(document.getElementById("player-matches"), player);
+  const season = document.getElementById("player-season");
+  const charts = document.getElementById("player-ratings");
+  let history;
+  try {
+    history = await api(`/api/players/${encodeURIComponent(player)}/ratings/history`);
+  } catch (e) {
+    const text = e.status === 404 ? t("player.no_rated") : failure(e);
+    for (const el of [season, charts]) { el.textContent = text; }
+    return;
+  }
+  for (const el of [season, charts]) el.classList.remove("muted");
+  season.innerHTML = seasonHtml(history);
+  charts.innerHTML = history.series.map((s) => ratingChart(s, Math.min(Math.max(charts.clientWidth, 280), 1100))).join("");
+}
+
+// The season in force now per game (the server's calendar) and the player's place in it per
+// rules family; the ranked ladder has no divisions, and the page says so rather than show one.
+function seasonHtml(history) {
+  const items = Object.entries(history.current_seasons).map(([game, now]) => {
+    const places = history.series.filter((s) => s.game === game).map((s) => {
+      const here = s.standings.find((x) => x.season === now);
+      const where = here ? `${t("player.place_of", { rank: here.rank, n: here.players })} (${esc(t("player.rated_n", { n: here.games }))})` : t("player.not_this_season");
+      return `<span class="season-place" data-family="${esc(s.family)}" data-rank="${here ? here.rank : ""}">${esc(presetTitle(game, s.family))}: ${where}</span>`;
+    });
+    return `<li data-game="${esc(game)}" data-season="${esc(now)}"><b>${esc(gameTitle(game))}</b>: ${t("player.season_now", { season: esc(now) })} — ${places.join("; ")}</li>`;
+  });
+  return `<ul id="season-list">${items.join("")}</ul><p id="player-division">${t("player.division_none")}</p>`;
+}
+
+// The player's finished matches (GET /api/finished?player=), newest first, with "More".
+async function playerMatches(target, player) {
+  const rows = [];
+  async function load(cursor) {
+    const q = new URLSearchParams({ player, limit: "20" });
+    if (cursor) q.set("cursor", cursor);
+    const page = await api(`/api/finished?${q}`);
+    rows.push(...page.matches);
+    target.classList.remove("muted");
+    target.innerHTML = rows.length ? playerMatchesTable(rows) : t("player.no_matches");
+    if (page.next_cursor) {
+      target.insertAdjacentHTML("beforeend", `<p><button type="button" id="more-player-matches">${t("matches.more")}</button></p>`);
+      target.querySelector("#more-player-matches").onclick = () => load(page.next_cursor).catch(failed);
+    }
+  }
+  const failed = (e) => { target.textContent = t("matches.failed", { detail: failure(e) }); };
+  await load(null).catch(failed);
+}
+
+function ratingChange(m) {
+  if (m.rating_after == null || m.rating_before == null) return "";
+  const d = m.rating_after - m.rating_before;
+  const shown = m.model === "glicko2" ? String(Math.round(d)) : d.toFixed(1);
+  return `${d >= 0 && !shown.startsWith("-") ? "+" : ""}${shown}`;
+}
+
+function playerMatchesTable(rows) {
+  const head = [t("matches.game"), t("player.opponents"), t("matches.result"), t("player.change"), t("matches.date")].map((h) => `<th>${h}</th>`).join("");
+  return `<div class="scroll"><table class="matches player-matches"><tr>${head}<th></th></tr>${rows.map((m) => {
+    const others = m.players.filter((_, i) => i !== m.seat_index);
+    return `<tr data-match="${esc(m.match_id)}"><td>${esc(gameTitle(m.game))}<br><small>${esc(presetTitle(m.game, m.preset))}</small></td>
+      <td class="rivals">${t("player.vs")} ${others.map(playerLink).join(", ")}</td><td class="result">${matchResult(m)}</td>
+      <td class="change">${ratingChange(m)}</td><td class="date">${esc(formatDate(m.finished_at))}</td>
+      <td class="actions"><a href="#/replay/${esc(m.match_id)}">${t("matches.replay")}</a></td></tr>`;
+  }).join("")}</table></div>`;
+}
+
+const shortDate = (ms) => new Date(ms).toLocaleDateString(lang() === "ru" ? "ru-RU" : "en-GB", { day: "numeric", month: "short" });
+
+// One rating's history as an inline SVG: the line starts at the rating before the first rated
+// match and has a point (circle.pt) after each; a dashed line where a new season starts.
+function ratingChart(s, width) {
+  const glicko = s.model === "glicko2";
+  const caption = `<figcaption><b>${esc(gameTitle(s.game))}</b> <small>${esc(presetTitle(s.game, s.family))}</small>: ${s.rating == null ? "" : `${t(glicko ? "player.rating_now" : "player.mu_now", { rating: glicko ? Math.round(s.rating) : s.rating.toFixed(1), rd: glicko ? Math.round(s.rd) : s.rd.toFixed(1) })} · `}${esc(t("player.rated_n", { n: s.points.length }))}</figcaption>`;
+  const attrs = `class="rating-chart" data-game="${esc(s.game)}" data-family="${esc(s.family)}" data-model="${esc(s.model)}" data-points="${s.points.length}"`;
+  if (!s.points.length) return `<figure ${attrs}>${caption}<p class="muted">${t("player.no_points")}</p></figure>`;
+  const values = [s.points[0].rating_before, ...s.points.map((x) => x.rating_after)];
+  const span = glicko ? 40 : 2;
+  let lo = Math.min(...values), hi = Math.max(...values);
+  if (hi - lo < span) { const mid = (hi + lo) / 2; lo = mid - span / 2; hi = mid + span / 2; }
+  const pad = (hi - lo) * 0.08;
+  lo -= pad; hi += pad;
+  const H = 200, L = 46, R = 10, T = 18, B = 24;
+  const x = (i) => L + (values.length === 1 ? 0 : (i * (width - L - R)) / (values.length - 1));
+  const y = (v) => T + ((hi - v) * (H - T - B)) / (hi - lo);
+  const label = (v) => (glicko ? String(Math.round(v)) : v.toFixed(1));
+  const ticks = [hi - pad, (hi + lo) / 2, lo + pad];
+  const grid = ticks.map((v) => `<line class="grid" x1="${L}" x2="${width - R}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}"/><text class="axis" x="${L - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">${label(v)}</text>`).join("");
+  const seasons = s.points.map((pt, i) => (i > 0 && pt.season !== s.points[i - 1].season
+    ? `<line class="season-line" x1="${((x(i) + x(i + 1)) / 2).toFixed(1)}" x2="${((x(i) + x(i + 1)) / 2).toFixed(1)}" y1="${T - 4}" y2="${H - B}"/><text class="axis" x="${((x(i) + x(i + 1)) / 2 + 4).toFixed(1)}" y="${T - 6}">${esc(pt.season)}</text>` : "")).join("");
+  const line = `<polyline class="line" points="${values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ")}"/>`;
+  const dots = s.points.map((pt, i) => `<circle class="pt" cx="${x(i + 1).toFixed(1)}" cy="${y(pt.rating_after).toFixed(1)}" r="4" data-match="${esc(pt.match_id)}" data-rating="${pt.rating_after}"><title>${esc(t("player.point", { date: formatDate(pt.finished_at), rating: label(pt.rating_after), change: ratingChange({ ...pt, model: s.model }) }))}</title></circle>`).join("");
+  const first = s.points[0], last = s.points[s.points.length - 1];
+  const dates = `<text class="axis" x="${x(1).toFixed(1)}" y="${H - 6}" text-anchor="${s.points.length > 1 ? "start" : "middle"}">${esc(shortDate(first.finished_at))}</text>${s.points.length > 1 ? `<text class="axis" x="${x(values.length - 1).toFixed(1)}" y="${H - 6}" text-anchor="end">${esc(shortDate(last.finished_at))}</text>` : ""}`;
+  const name = t("player.chart_label", { game: gameTitle(s.game), rules: presetTitle(s.game, s.family) });
+  return `<figure ${attrs}>${caption}<svg viewBox="0 0 ${width} ${H}" width="${width}" height="${H}" role="img" aria-label="${esc(name)}">${grid}${seasons}${line}${dots}${dates}</svg>${glicko ? "" : `<p class="muted chart-note">${t("player.chart_mu")}</p>`}</figure>`;
 }

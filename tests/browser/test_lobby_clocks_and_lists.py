@@ -328,15 +328,15 @@ def test_on_a_phone_every_lists_action_comes_first_and_inside_the_screen(
         page.goto(ranked_stack + "/")
         page.wait_for_selector("#recent tr[data-match]")
         page.wait_for_selector("#open-seeks [data-join]")
-        assert_actions_first_and_on_screen(page, "#recent tr[data-match]", "a", "the lobby's recent matches")
+        assert_actions_first_and_on_screen(page, "#recent tr[data-match]", "td.actions a", "the lobby's recent matches")
         assert_actions_first_and_on_screen(page, "#open-seeks tr", "[data-join]", "the open seeks")
         resume = {"en": "resume", "ru": "продолжить"}[lang]
-        assert page.inner_text(f'#recent tr[data-match="{listed["running"]}"] a >> nth=0') == resume
+        assert page.inner_text(f'#recent tr[data-match="{listed["running"]}"] td.actions a >> nth=0') == resume
         page.screenshot(path=str(artifacts_dir / f"lists-lobby-{lang}-390.png"), full_page=True)
 
         page.goto(ranked_stack + "/#/matches")
         page.wait_for_selector(f'#all tr[data-match="{listed["finished"]}"]')
-        assert_actions_first_and_on_screen(page, "#all tr[data-match]", "a", "the matches list")
+        assert_actions_first_and_on_screen(page, "#all tr[data-match]", "td.actions a", "the matches list")
         page.screenshot(path=str(artifacts_dir / f"lists-matches-{lang}-390.png"), full_page=True)
 
         page.goto(ranked_stack + "/#/leaderboard")
@@ -347,8 +347,8 @@ def test_on_a_phone_every_lists_action_comes_first_and_inside_the_screen(
         page.screenshot(path=str(artifacts_dir / f"lists-leaderboard-{lang}-390.png"), full_page=True)
 
         page.goto(ranked_stack + f"/#/player/{listed['player']}")
-        page.wait_for_selector("#profile table.matches tr")
-        assert_actions_first_and_on_screen(page, "#profile table.matches tr", "a", "the player's matches")
+        page.wait_for_selector("#player-matches tr[data-match]")
+        assert_actions_first_and_on_screen(page, "#player-matches tr[data-match]", "td.actions a", "the player's matches")
         page.screenshot(path=str(artifacts_dir / f"lists-player-{lang}-390.png"), full_page=True)
     finally:
         context.close()

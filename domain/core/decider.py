@@ -16,7 +16,7 @@ from typing import Any, Generic, TypeVar
 
 from contracts.envelope import Rejected
 from contracts.games import GameContract
-from contracts.match import Outcome, RulesHelp
+from contracts.match import Outcome, RulesHelp, TimeControl
 from domain.core.words import Lang
 
 S = TypeVar("S")  # state
@@ -223,6 +223,9 @@ class Decider(Generic[S, C, E, V, R]):
     # raising ``ValueError`` naming a bad value; ``write`` the struct's into the written form.
     # None: the struct's fields are the written form.
     ruleset_form: RulesetForm | None = None
+    # The clock of the game's ranked matches (docs/ranked.md "Time controls"): matchmaking creates
+    # every ranked table with it.  None: ranked matches of the game have no clock (a table helper).
+    ranked_clock: TimeControl | None = None
 
     def __post_init__(self) -> None:
         if self.phases is not None:

@@ -29,7 +29,8 @@ def test_every_game_declares_every_field(name: str) -> None:
     for field in dataclasses.fields(Decider):
         # view_in: only a game whose view has sentences (Ugolki's warnings, King's contract);
         # phases: a card game's table (then decide, legal_commands and to_move come from it);
-        # draw_answer, perft, position, notations, preset_aliases, live_problem, record_reasons, ruleset_form: what a game may not have
+        # draw_answer, perft, position, notations, preset_aliases, live_problem, record_reasons, ruleset_form,
+        # ranked_clock (a table helper's): what a game may not have
         optional = (
             "verify_chance",
             "record",
@@ -48,6 +49,7 @@ def test_every_game_declares_every_field(name: str) -> None:
             "live_problem",
             "record_reasons",
             "ruleset_form",
+            "ranked_clock",
         )
         if field.name not in optional:
             assert getattr(game, field.name) not in (None, "", {}, ()), field.name

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from contracts.games.draughts import CONTRACT, DraughtsMove, DraughtsRuleset, DraughtsView
+from contracts.match import TimeControl
 from domain.core.decider import Decider, no_hidden
 
 from . import words
@@ -76,6 +77,8 @@ GAME: Decider[DraughtsState, DraughtsMove, Any, DraughtsView, DraughtsRuleset] =
     notations=(PDN,),
     # §9.4: the result reasons of a record
     record_reasons={"resignation": "resign", "draw agreed": "agreement", "abandoned": "abandon"},
+    # Ranked matches on a Fischer clock: 5 minutes and 3 s a move (docs/ranked.md).
+    ranked_clock=TimeControl(base_s=300, increment_s=3, grace_s=120, on_timeout="forfeit"),
 )
 
 __all__ = ["GAME", "PRESETS", "DEFAULT_PRESET", "DraughtsState", "initial_state"]

@@ -17,6 +17,7 @@ from contracts.games.farkle_flip import (
     FarkleFlipRuleset,
     FarkleFlipView,
 )
+from contracts.match import TimeControl
 from domain.core.decider import Decider
 from domain.core.words import redacted_lines
 from domain.games.farkle_flip import words
@@ -74,6 +75,8 @@ GAME: Decider[FFState, FarkleFlipCommand, FarkleFlipEvent, FarkleFlipView, Farkl
     record=RECORD,
     rules_help=rules_help,
     end_text=end_text,
+    # Ranked matches by the move: a minute a turn (docs/ranked.md).
+    ranked_clock=TimeControl(move_s=60, grace_s=180, on_timeout="forfeit"),
 )
 
 HIDDEN = hidden

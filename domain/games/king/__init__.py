@@ -12,6 +12,7 @@ and ``record`` (portable game records).
 from __future__ import annotations
 
 from contracts.games.king import CONTRACT, KingCommand, KingEvent, KingRuleset, KingView
+from contracts.match import TimeControl
 from domain.core.decider import Decider, auto_act
 from domain.core.words import redacted_lines
 from domain.games.king import words
@@ -71,6 +72,8 @@ GAME: Decider[KingState, KingCommand, KingEvent, KingView, KingRuleset] = Decide
     record=RECORD,
     rules_help=rules_help,
     end_text=end_text,
+    # Ranked matches by the move: a minute a turn (docs/ranked.md).
+    ranked_clock=TimeControl(move_s=60, grace_s=180, on_timeout="forfeit"),
 )
 
 HIDDEN = hidden

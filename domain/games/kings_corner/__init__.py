@@ -19,6 +19,7 @@ from contracts.games.kings_corner import (
     KingsCornerRuleset,
     KingsCornerView,
 )
+from contracts.match import TimeControl
 from domain.core.decider import Decider
 from domain.core.words import redacted_lines
 from domain.games.kings_corner import words
@@ -89,6 +90,8 @@ GAME: Decider[KCState, KingsCornerCommand, KingsCornerEvent, KingsCornerView, Ki
     rules_help=rules_help,
     end_text=end_text,
     ruleset_form=FORM,  # D10
+    # Ranked matches by the move: a minute a turn (docs/ranked.md).
+    ranked_clock=TimeControl(move_s=60, grace_s=180, on_timeout="forfeit"),
 )
 
 

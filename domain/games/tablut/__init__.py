@@ -7,6 +7,7 @@ from typing import Any
 
 from contracts.envelope import Rejected
 from contracts.games.tablut import CONTRACT, TablutMove, TablutRuleset, TablutView
+from contracts.match import TimeControl
 from domain.core.decider import Decider, no_hidden
 
 from . import words
@@ -84,6 +85,8 @@ GAME: Decider[TablutState, TablutMove, Any, TablutView, TablutRuleset] = Decider
     position=position,
     # §9.4: the result reasons of a record
     record_reasons={"resignation": "resign"},
+    # Ranked matches on a Fischer clock: 5 minutes and 3 s a move (docs/ranked.md).
+    ranked_clock=TimeControl(base_s=300, increment_s=3, grace_s=120, on_timeout="forfeit"),
 )
 
 __all__ = ["GAME", "PRESETS", "DEFAULT_PRESET", "TablutState", "initial_state"]

@@ -16,6 +16,7 @@ from contracts.games.thousand import (
     ThousandRuleset,
     ThousandView,
 )
+from contracts.match import TimeControl
 from domain.core.decider import Bot, Decider, auto_act
 from domain.core.words import redacted_lines
 from domain.games.thousand import bots, words
@@ -81,6 +82,8 @@ GAME: Decider[TState, ThousandCommand, ThousandEvent, ThousandView, ThousandRule
     record=RECORD,
     rules_help=rules_help,
     end_text=end_text,
+    # Ranked matches by the move: a minute a turn (docs/ranked.md).
+    ranked_clock=TimeControl(move_s=60, grace_s=180, on_timeout="forfeit"),
 )
 
 UNSEEN = unseen

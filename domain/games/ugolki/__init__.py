@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from contracts.games.ugolki import CONTRACT, MovePiece, UgolkiRuleset, UgolkiView
+from contracts.match import TimeControl
 from domain.core.decider import Decider, no_hidden
 from domain.games.ugolki.lobby import LOBBY
 
@@ -69,6 +70,8 @@ GAME: Decider[UgolkiState, MovePiece, Any, UgolkiView, UgolkiRuleset] = Decider(
     draw_answer=draw_answer,
     perft=perft,
     notations=(PGN,),
+    # Ranked matches on a Fischer clock: 5 minutes and 3 s a move (docs/ranked.md).
+    ranked_clock=TimeControl(base_s=300, increment_s=3, grace_s=120, on_timeout="forfeit"),
 )
 
 __all__ = ["GAME", "PRESETS", "DEFAULT_PRESET", "UgolkiState", "initial_state"]

@@ -11,7 +11,7 @@ fresh clone to its URL (bench/first_run_bench.py), the players' page's bytes of 
 a drawn table in headless Chromium (bench/page_bench.py), and the game benchmarks that exist
 (bench/ugolki_perft.py, bench/kc_bench.py, bench/thousand_bench.py,
 bench/farkle_bench.py, bench/king_bench.py, bench/ranked_bench.py, bench/projection_bench.py,
-bench/listing_bench.py, bench/ws_fanout_bench.py, bench/audit_bench.py, and
+bench/listing_bench.py, bench/ws_fanout_bench.py, bench/audit_bench.py, bench/tournament_bench.py, and
 bench/<module>_bench.py of every other registered game, e.g. bench/draughts_bench.py).  Prints each result and
 ends with one JSON line holding the ratios.
 """
@@ -95,6 +95,7 @@ def game_benches() -> list[str]:
         "listing_bench.py",
         "ws_fanout_bench.py",
         "audit_bench.py",
+        "tournament_bench.py",
     ]
     return fixed + [s for s in (f"{m}_bench.py" for m in BUILT_IN) if s not in fixed]
 

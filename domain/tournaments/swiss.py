@@ -6,16 +6,21 @@ What is implemented:
   bracket (heterogeneous bracket: S1 = the movers, S2 = the residents), the rest of that bracket
   is paired as a homogeneous one;
 - a homogeneous bracket is split into S1 (upper half) and S2 (lower half); S1[i] meets S2[i], and
-  when that breaks a rule the first transposition of S2 in lexicographic order that keeps every
-  rule is taken (a depth-first search in S2 order finds exactly that one), then exchanges of one
-  S1 player with one S2 player (smallest difference of pairing numbers first);
+  when that breaks a rule a transposition of S2 is searched for depth-first in S2 order (so the
+  first valid one in lexicographic order wins), then exchanges of one S1 player with one S2
+  player (smallest difference of pairing numbers first);
 - absolute criteria: no rematch, no pair of players who both must have the same colour
   (colour difference beyond +-1, or the same colour twice running);
-- quality: the search first asks that every pair's colour preferences fit, then allows mild
-  (alternation) clashes, then strong ones; in an odd bracket the player moved down is the lowest
-  one that did not move down in the previous round;
-- completion: a bracket's pairing must leave the players below pairable (checked by a search
-  over the rest, capped; a failure falls back to pairing everything still unpaired as one bracket);
+- colour quality: a bracket whose S1 has at most ``EXACT_BRACKET`` players is searched exactly
+  for the first transposition with no colour clash, then with mild (alternation) clashes only;
+  otherwise, and failing that, each S1 player tries the S2 players without a clash first, then
+  mild, then strong clashes (a greedy order, not the exact minimum number of clashes);
+- in an odd bracket the player moved down is the lowest one that did not move down in the
+  previous round;
+- completion: a bracket's pairing must leave the players below pairable (a search over the rest,
+  exact for up to 40 players, optimistic beyond); a bracket that cannot be paired so is merged
+  with the bracket above, which is paired again with it (the Dutch "collapsing" of the last
+  brackets, applied anywhere); the whole field paired in ranking order is the last resort;
 - colours by the E rules: both preferences granted, else the stronger, else alternate from the
   last round in which the two had different colours, else the higher ranked player's
   preference; with no preference at all (round 1) the higher ranked player gets the initial
@@ -23,19 +28,22 @@ What is implemented:
 - the bye to the lowest ranked player of the lowest score who has not had one and whose
   absence leaves the rest pairable.
 
-Not implemented: the ordering of exchanges beyond single ones, the full list of quality criteria
-of the 2017 rules (C.04.3 C.5-C.19: upfloat limits, score-difference minimisation across
-brackets), the top-scorer exception to the colour rules in the last round and the
-"collapsing" of the last bracket beyond the whole-rest fallback.
+Not implemented: exchanges of more than one player, the exact transposition and exchange order
+of the rules beyond the S2-order search, the full list of quality criteria of the 2017 rules
+(C.04.3 C.5-C.19: minimising the score differences of floaters, upfloat limits, floats two
+rounds back), the top-scorer exception to the colour rules in the last round, and choosing the
+bye inside the last bracket's pairing rather than before it.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import msgspec
 
 WHITE, BLACK = "W", "B"
+EXACT_BRACKET = 6  # S1 sizes searched exactly for the best colour quality
 SEARCH_CAP = 20_000  # nodes of one bracket search before it counts as failed
 REST_CAP = 4_000  # nodes of the completion check before the rest counts as pairable
 
@@ -57,7 +65,12 @@ class SwissPairing(msgspec.Struct, frozen=True, kw_only=True):
 
 def preference(p: SwissPlayer) -> tuple[str, int]:
     """(colour, strength): 3 absolute, 2 strong, 1 mild, 0 none (colour "")."""
-    played = [c for c in p.colours if c]
+    return _preference(p.colours)
+
+
+@functools.lru_cache(maxsize=4096)
+def _preference(colours: tuple[str, ...]) -> tuple[str, int]:
+    played = [c for c in colours if c]
     if not played:
         return "", 0
     diff = played.count(WHITE) - played.count(BLACK)
@@ -73,14 +86,18 @@ def preference(p: SwissPlayer) -> tuple[str, int]:
     return (BLACK if played[-1] == WHITE else WHITE), 1
 
 
+def clash(a: SwissPlayer, b: SwissPlayer) -> int:
+    """How strongly a's and b's colour preferences collide: 0 when both can be granted, else the
+    weaker of the two strengths (1 mild, 2 strong, 3 both absolute)."""
+    ca, sa = _preference(a.colours)
+    cb, sb = _preference(b.colours)
+    return min(sa, sb) if ca and ca == cb else 0
+
+
 def compatible(a: SwissPlayer, b: SwissPlayer, level: int = 3) -> bool:
     """May a meet b?  ``level``: the weakest colour clash allowed is below it (3: only absolute
     clashes are refused; 1: any clash of preferences is refused)."""
-    if b.player in a.opponents:
-        return False
-    ca, sa = preference(a)
-    cb, sb = preference(b)
-    return not (ca and ca == cb and min(sa, sb) >= level)
+    return b.player not in a.opponents and clash(a, b) < level
 
 
 def colours_for(a: SwissPlayer, b: SwissPlayer, initial: str) -> tuple[str, str]:
@@ -117,9 +134,11 @@ class _Budget:
 
 
 def _pair_s1_s2(
-    s1: Sequence[SwissPlayer], s2: Sequence[SwissPlayer], level: int, cap: int
+    s1: Sequence[SwissPlayer], s2: Sequence[SwissPlayer], level: int, cap: int, ordered: bool = False
 ) -> list[tuple[SwissPlayer, SwissPlayer]] | None:
-    """The first transposition of S2 (lexicographic) that pairs every S1 player, or None."""
+    """The first transposition of S2 (lexicographic) that pairs every S1 player with no colour
+    clash of ``level`` or more, or None.  ``ordered``: only absolute clashes are refused, and each
+    S1 player tries the S2 players without a clash first, then mild, then strong clashes."""
     budget = _Budget(cap)
     used = [False] * len(s2)
     chosen: list[tuple[SwissPlayer, SwissPlayer]] = []
@@ -136,7 +155,13 @@ def _pair_s1_s2(
         if budget.left < 0:
             return False
         a = s1[i]
-        for j, b in enumerate(s2):
+        candidates = range(len(s2))
+        if ordered:
+            candidates = sorted(
+                (j for j in range(len(s2)) if not used[j]), key=lambda j: (clash(a, s2[j]), j)
+            )  # type: ignore[assignment]
+        for j in candidates:
+            b = s2[j]
             if not used[j] and compatible(a, b, level):
                 used[j] = True
                 mask |= 1 << j
@@ -255,16 +280,15 @@ def _homogeneous(
         for movers in candidates:
             mover_ids = {m.player for m in movers}
             left = [p for p in group if p.player not in mover_ids]
-            if movers and not pairable([*movers, *rest_below]) and len(rest_below) <= 40:
+            if rest_below and not pairable([*movers, *rest_below]):
                 continue
             half = len(left) // 2
             s1, s2 = left[:half], left[half:]
-            for level in (1, 2, 3):
-                pairs = _pair_s1_s2(s1, s2, level, SEARCH_CAP)
-                if pairs is None:
-                    pairs = _exchanges(s1, s2, level)
-                if pairs is not None:
-                    return pairs, list(movers)
+            pairs = _s1_s2_by_quality(s1, s2)
+            if pairs is None:
+                pairs = _exchanges(s1, s2)
+            if pairs is not None:
+                return pairs, list(movers)
         floats_needed += 2
     return None
 
@@ -282,17 +306,30 @@ def _float_choices(group: Sequence[SwissPlayer], count: int) -> list[tuple[Swiss
     return choices
 
 
+def _s1_s2_by_quality(
+    s1: Sequence[SwissPlayer], s2: Sequence[SwissPlayer]
+) -> list[tuple[SwissPlayer, SwissPlayer]] | None:
+    """A small bracket is searched exactly for a transposition with no colour clash, then none
+    beyond mild ones; any bracket then takes the clash-ordered search (absolute rules only)."""
+    if len(s1) <= EXACT_BRACKET:
+        for level in (1, 2):
+            pairs = _pair_s1_s2(s1, s2, level, SEARCH_CAP // 10)
+            if pairs is not None:
+                return pairs
+    return _pair_s1_s2(s1, s2, 3, SEARCH_CAP, ordered=True)
+
+
 def _exchanges(
-    s1: Sequence[SwissPlayer], s2: Sequence[SwissPlayer], level: int
+    s1: Sequence[SwissPlayer], s2: Sequence[SwissPlayer]
 ) -> list[tuple[SwissPlayer, SwissPlayer]] | None:
     """Exchange one S1 player with one S2 player, smallest difference of pairing numbers first."""
     options = sorted(
         ((b.number - a.number, -a.number, i, j) for i, a in enumerate(s1) for j, b in enumerate(s2)),
     )
-    for _, _, i, j in options[:200]:
+    for _, _, i, j in options[:100]:
         new_s1 = sorted([*s1[:i], s2[j], *s1[i + 1 :]], key=_rank_key)
         new_s2 = sorted([*s2[:j], s1[i], *s2[j + 1 :]], key=_rank_key)
-        pairs = _pair_s1_s2(new_s1, new_s2, level, SEARCH_CAP // 10)
+        pairs = _pair_s1_s2(new_s1, new_s2, 3, SEARCH_CAP // 100, ordered=True)
         if pairs is not None:
             return pairs
     return None
@@ -306,19 +343,13 @@ def _heterogeneous(
     residents = sorted(residents, key=_rank_key)
     if len(movers) * 2 >= len(movers) + len(residents):
         return _homogeneous([*movers, *residents], rest_below)
-    for level in (1, 2, 3):
-        budget = _Budget(SEARCH_CAP)
-        result = _mover_search(movers, residents, rest_below, level, budget)
-        if result is not None:
-            return result
-    return None
+    return _mover_search(movers, residents, rest_below, _Budget(SEARCH_CAP))
 
 
 def _mover_search(
     movers: Sequence[SwissPlayer],
     residents: Sequence[SwissPlayer],
     rest_below: Sequence[SwissPlayer],
-    level: int,
     budget: _Budget,
 ) -> tuple[list[tuple[SwissPlayer, SwissPlayer]], list[SwissPlayer]] | None:
     pairs: list[tuple[SwissPlayer, SwissPlayer]] = []
@@ -336,8 +367,9 @@ def _mover_search(
                 return None
             return [*pairs, *done[0]], [*floated, *done[1]]
         a = movers[i]
-        for b in residents:
-            if b.player not in used and compatible(a, b, level):
+        # residents in ranking order, those without a colour clash first
+        for b in sorted(residents, key=lambda r: (clash(a, r), _rank_key(r))):
+            if b.player not in used and compatible(a, b):
                 used.add(b.player)
                 pairs.append((a, b))
                 found = go(i + 1)
@@ -351,6 +383,38 @@ def _mover_search(
         return found
 
     return go(0)
+
+
+def _pair_brackets(groups: list[list[SwissPlayer]]) -> list[tuple[SwissPlayer, SwissPlayer]] | None:
+    """Pair the score brackets from the top down.  When a bracket cannot be paired so that the
+    rest completes, it is merged with the bracket above and that one is paired again (a merged
+    bracket is paired as one, its S1 the upper half by ranking)."""
+    groups = [list(g) for g in groups]
+    pairs: list[tuple[SwissPlayer, SwissPlayer]] = []
+    movers: list[SwissPlayer] = []
+    saved: list[tuple[int, list[SwissPlayer]]] = []  # before each bracket: len(pairs), movers
+    k = 0
+    while k < len(groups):
+        residents = groups[k]
+        below = [p for g in groups[k + 1 :] for p in g]
+        done = _heterogeneous(movers, residents, below) if movers else _homogeneous(residents, below)
+        last = k + 1 == len(groups)
+        if done is not None and not (last and done[1]):
+            saved.append((len(pairs), movers))
+            pairs.extend(done[0])
+            movers = done[1]
+            k += 1
+            continue
+        if len(groups) == 1:
+            return None
+        if k == 0:
+            groups[0:2] = [sorted(groups[0] + groups[1], key=_rank_key)]
+            continue
+        size, movers = saved.pop()
+        del pairs[size:]
+        k -= 1
+        groups[k : k + 2] = [sorted(groups[k] + groups[k + 1], key=_rank_key)]
+    return pairs if not movers else None
 
 
 def pair_round(players: Sequence[SwissPlayer], initial_colour: str) -> SwissPairing | None:
@@ -368,38 +432,15 @@ def pair_round(players: Sequence[SwissPlayer], initial_colour: str) -> SwissPair
         if bye is None:
             return None
         ranked = [p for p in ranked if p.player != bye.player]
-    scores = sorted({p.score for p in ranked}, reverse=True)
-    pairs: list[tuple[SwissPlayer, SwissPlayer]] = []
-    movers: list[SwissPlayer] = []
-    for k, score in enumerate(scores):
-        residents = [p for p in ranked if p.score == score]
-        below = [p for p in ranked if p.score < score]
-        if movers:
-            done = _heterogeneous(movers, residents, below)
-        else:
-            done = _homogeneous(residents, below)
-        if done is not None and (k + 1 < len(scores) or not done[1]):
-            pairs.extend(done[0])
-            movers = done[1]
-            continue
-        # this bracket cannot be paired so that the rest completes: pair all that is left at
-        # once, and when even that fails, the whole field in ranking order
-        left = [*movers, *residents, *below]
-        whole = _homogeneous(left, ())
-        if whole is not None and not whole[1]:
-            pairs.extend(whole[0])
-        else:
-            anyhow = any_pairing(left)
-            if anyhow is None:
-                anyhow = any_pairing(ranked)
-                if anyhow is None:
-                    return None
-                pairs = []
-            pairs.extend(anyhow)
-        movers = []
-        break
-    if movers:
-        return None
+    groups = [
+        [p for p in ranked if p.score == score] for score in sorted({p.score for p in ranked}, reverse=True)
+    ]
+    found = _pair_brackets(groups)
+    if found is None:
+        found = any_pairing(ranked)
+        if found is None:
+            return None
+    pairs = found
     games = []
     for a, b in pairs:
         hi, lo = (a, b) if _rank_key(a) < _rank_key(b) else (b, a)

@@ -154,3 +154,18 @@ def test_no_pairing_without_a_rematch_is_refused() -> None:
     met = {frozenset(g.seats) for r in run.state.rounds for g in r.games}
     assert met == {frozenset(p) for p in itertools.combinations("abcd", 2)}
     assert run.refuse(StartRound()) == "no_pairing"
+
+
+def test_a_last_bracket_that_cannot_pair_pulls_players_down_from_the_one_above() -> None:
+    # p3 and p4 (0 points) have met: the 2-point bracket gives up two players to them
+    field = [
+        player(1, 2),
+        player(2, 2),
+        player(3, 0, opponents=frozenset({"p4"})),
+        player(4, 0, opponents=frozenset({"p3"})),
+    ]
+    pairing = pair_round(field, WHITE)
+    assert pairing is not None
+    met = {frozenset(g) for g in pairing.games}
+    assert frozenset({"p3", "p4"}) not in met and frozenset({"p1", "p2"}) not in met
+    assert met == {frozenset({"p1", "p3"}), frozenset({"p2", "p4"})}

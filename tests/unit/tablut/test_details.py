@@ -291,3 +291,13 @@ def test_draw_answers_follow_the_evaluation() -> None:
     assert draw_answer(start, "defenders") and not draw_answer(start, "attackers")
     few = at("9/9/9/4T4/1T2K2T1/4T4/9/t8/9 a")
     assert draw_answer(few, "attackers") and not draw_answer(few, "defenders")
+
+
+@pytest.mark.parametrize("throne_pass", ["all", "none"])
+def test_the_plain_generator_agrees_beside_the_throne(throne_pass: str) -> None:
+    """M4: the plain generator stops at the throne when nobody crosses it, and goes on otherwise."""
+    from .test_worked_examples import THRONE
+
+    s = at(THRONE, "tablut-seed", throne_pass=throne_pass)
+    _plain_agrees(s)
+    _plain_agrees(play(s, "e7-f7"))

@@ -71,6 +71,19 @@ class Words:
         return f"{n} {self.word(lang, key, n)}"
 
 
+# The seats that are words (a side of a board game) as a sentence says them; a numbered seat (p1,
+# p2...) is an id, the same in every language, like notation.
+SEAT_WORDS = Words(
+    en={"white": "white", "black": "black", "attackers": "attackers", "defenders": "defenders"},
+    ru={"white": "белые", "black": "чёрные", "attackers": "нападающие", "defenders": "защитники"},
+)
+
+
+def seat_word(lang: Lang, seat: str) -> str:
+    """A seat as a sentence in ``lang`` names it: "белые" for white; p1 stays p1."""
+    return SEAT_WORDS.say(lang, seat) if seat in SEAT_WORDS.table[lang] else seat
+
+
 def seat_list(
     seats: Iterable[str], values: Iterable[object], names: Mapping[str, str], sep: str = ", "
 ) -> str:

@@ -69,7 +69,7 @@ def test_a_game_without_words_shows_its_reason_code_as_words() -> None:
     assert match_layer.outcome_text(WORDLESS, ended) == "ann (white) wins: home reached."
     silent = msgspec.structs.replace(state, outcome=Outcome(ranks=(1, 2)))
     assert match_layer.outcome_text(WORDLESS, silent) == "ann (white) wins: the match is over."
-    assert match_layer.outcome_text(WORDLESS, silent, "ru") == "Побеждает ann (white): партия окончена."
+    assert match_layer.outcome_text(WORDLESS, silent, "ru") == "Побеждает ann (белые): партия окончена."
 
 
 def test_a_match_that_ranks_nobody_names_no_winner() -> None:
@@ -87,7 +87,7 @@ def test_a_seat_out_of_time_is_named_in_words() -> None:
         match_layer.outcome_text(UGOLKI, m.state) == "p-black (black) wins: p-white (white) ran out of time."
     )
     assert match_layer.outcome_text(UGOLKI, m.state, "ru") == (
-        "Побеждает p-black (black): у игрока p-white (white) кончилось время."
+        "Побеждает p-black (чёрные): у игрока p-white (белые) кончилось время."
     )
 
 
@@ -96,6 +96,8 @@ def test_a_player_is_named_once_when_the_name_is_the_seat_or_missing() -> None:
     assert match_layer.seat_names_in_words(state) == {"white": "white", "black": "black"}
     state = _fold(UGOLKI, None, match_layer.decide(UGOLKI, None, None, _created(UGOLKI, ("ann", "bob"))))
     assert match_layer.seat_names_in_words(state) == {"white": "ann (white)", "black": "bob (black)"}
+    # in Russian the seat that is a word is said in Russian (p1-style seats stay ids)
+    assert match_layer.seat_names_in_words(state, "ru") == {"white": "ann (белые)", "black": "bob (чёрные)"}
 
 
 def test_two_seats_sharing_first_place_are_named_together() -> None:

@@ -150,7 +150,7 @@ def test_the_match_layer_words_its_own_endings_in_russian() -> None:
         state = match_layer.evolve(UGOLKI, state, event)
     for event in match_layer.decide(UGOLKI, state, "black", Resign()):
         state = match_layer.evolve(UGOLKI, state, event)
-    assert match_layer.outcome_text(UGOLKI, state, "ru") == "Побеждает ann (white): игрок bob (black) сдался."
+    assert match_layer.outcome_text(UGOLKI, state, "ru") == "Побеждает ann (белые): игрок bob (чёрные) сдался."
     assert match_layer.outcome_text(UGOLKI, state) == "ann (white) wins: bob (black) resigned."
 
 

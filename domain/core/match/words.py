@@ -6,14 +6,16 @@ from typing import Any
 
 from domain.core.decider import Decider
 from domain.core.match.state import MatchState
-from domain.core.words import DEFAULT_LANG, Lang, Words, joined
+from domain.core.words import DEFAULT_LANG, Lang, Words, joined, seat_word
 
 
-def seat_names_in_words(state: MatchState) -> dict[str, str]:
-    """Seat -> how a sentence names it: the player's name, with the seat when they differ."""
+def seat_names_in_words(state: MatchState, lang: Lang = DEFAULT_LANG) -> dict[str, str]:
+    """Seat -> how a sentence in ``lang`` names it: the player's name, with the seat (in words:
+    "ann (белые)") when they differ."""
     created = state.created
     return {
-        s: s if not p or p == s else f"{p} ({s})" for s, p in zip(created.seats, created.players, strict=True)
+        s: seat_word(lang, s) if not p or p == s else f"{p} ({seat_word(lang, s)})"
+        for s, p in zip(created.seats, created.players, strict=True)
     }
 
 
@@ -67,7 +69,7 @@ def outcome_text(
     if out is None:
         return None
     seats = state.created.seats
-    names = seat_names_in_words(state)
+    names = seat_names_in_words(state, lang)
     best = min(out.ranks) if out.ranks else 1
     winners = [names[s] for s, r in zip(seats, out.ranks, strict=False) if r == best]
     worst = [names[s] for s, r in zip(seats, out.ranks, strict=False) if r != best]

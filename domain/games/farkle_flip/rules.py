@@ -61,13 +61,13 @@ DESCRIPTIONS: dict[str, str] = {
 }
 
 DESCRIPTIONS_RU: dict[str, str] = {
-    "farkle-flip-placeholder": "PLACEHOLDER: временная таблица очков (не официальные карточки); до 10 000, "
+    "farkle-flip-placeholder": "ВРЕМЕННАЯ таблица очков (не официальные карточки); до 10 000, "
     "1 000, чтобы войти в игру, остановка ниже входа отдаёт центр; 106 карт (14 × 1-6, 22 Farkle)",
-    "farkle-flip-placeholder-must-continue": "PLACEHOLDER: временная таблица очков; ниже входа в 1 000 игрок "
-    "не может остановиться (MUST_CONTINUE)",
-    "farkle-flip-placeholder-last-placed": "PLACEHOLDER: временная таблица очков; каждая фиксация должна "
+    "farkle-flip-placeholder-must-continue": "ВРЕМЕННАЯ таблица очков; ниже входа в 1 000 игрок "
+    "не может остановиться",
+    "farkle-flip-placeholder-last-placed": "ВРЕМЕННАЯ таблица очков; каждая фиксация должна "
     "включать карту, выложенную последней в этом ходу",
-    "farkle-flip-placeholder-party-5000": "PLACEHOLDER: временная таблица очков; 6-8 игроков, до 5 000 (§3.2)",
+    "farkle-flip-placeholder-party-5000": "ВРЕМЕННАЯ таблица очков; 6-8 игроков, до 5 000 (§3.2)",
 }
 
 

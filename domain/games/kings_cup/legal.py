@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from contracts.envelope import Rejected
 from contracts.games.kings_cup import ChooseSeat, DrawCard, KingsCupCommand, MakeRule
+from domain.games.kings_cup.rules import SPOKEN_RULE
 from domain.games.kings_cup.state import CupState
 
-# The rule a King's legal move records when the table says the rule aloud (an API client may send
-# the rule's own text instead).
-SPOKEN_RULE = "the rule said at the table"
+# SPOKEN_RULE (rules.py): the rule a King's legal move records when the table says the rule aloud
+# (an API client may send the rule's own text instead).
 # The effects answered by choosing a seat.
 CHOOSE = ("choose_seat", "mate")
 

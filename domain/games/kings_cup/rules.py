@@ -110,6 +110,17 @@ def notice_words(notice: str, lang: str) -> str:
     return NOTICE_RU if lang == "ru" and notice == KingsCupRuleset().notice else notice
 
 
+# The rule a King's legal move records when the table says it aloud, and in Russian.
+SPOKEN_RULE = "the rule said at the table"
+SPOKEN_RULE_RU = "правило, сказанное за столом"
+
+
+def made_rule_words(text: str, lang: str) -> str:
+    """A made rule's text in ``lang``: the rule said at the table in Russian on a Russian page (a
+    rule a player typed is shown as typed)."""
+    return SPOKEN_RULE_RU if lang == "ru" and text == SPOKEN_RULE else text
+
+
 def title_words(rank: str, title: str, lang: str) -> str:
     """A drawn card's title (as an event records it) in ``lang``."""
     rule = NEUTRAL.get(rank)

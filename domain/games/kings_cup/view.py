@@ -20,7 +20,7 @@ from contracts.games.kings_cup import (
 from domain.core import cards
 from domain.core.words import DEFAULT_LANG, Lang
 from domain.games.kings_cup.phases import to_move
-from domain.games.kings_cup.rules import card_words, notice_words
+from domain.games.kings_cup.rules import card_words, made_rule_words, notice_words
 from domain.games.kings_cup.state import CupState, rank_of
 from domain.games.kings_cup.words import result_text
 
@@ -85,7 +85,7 @@ def view(state: CupState, viewer: str | None, lang: Lang = DEFAULT_LANG) -> King
         question_master=seats[state.question_master] if state.question_master >= 0 else None,
         mates=mates,
         drinks_with=drinks_with(state),
-        rules=tuple(StandingRule(seat=seats[s], text=t) for s, t in state.made),
+        rules=tuple(StandingRule(seat=seats[s], text=made_rule_words(t, lang)) for s, t in state.made),
         drawn=tuple(_drawn(state, i, c, lang) for i, c in state.drawn),
         result=state.end_reason or None,
         result_text=result_text(state.status, state.end_reason, lang),

@@ -21,7 +21,7 @@ from contracts.games.kings_cup import (
     TurnPassed,
 )
 from domain.core.words import DEFAULT_LANG, Lang, Words
-from domain.games.kings_cup.rules import title_words
+from domain.games.kings_cup.rules import made_rule_words, title_words
 
 WORDS = Words(
     en={
@@ -82,7 +82,7 @@ def describe(cmd: KingsCupCommand, lang: Lang = DEFAULT_LANG) -> str:
     if isinstance(cmd, MakeRule):
         if cmd.cancel is not None and not cmd.text:
             return say(lang, "cancel", n=cmd.cancel)
-        return say(lang, "rule", text=cmd.text)
+        return say(lang, "rule", text=made_rule_words(cmd.text, lang))
     assert isinstance(cmd, Ready)
     return say(lang, "ready")
 
@@ -106,7 +106,7 @@ def line(e: Any, lang: Lang = DEFAULT_LANG) -> str | None:
         )
     if isinstance(e, RuleMade):
         return (
-            say(lang, "ev.rule", seat=e.seat, text=e.text) if e.text else say(lang, "ev.cancel", seat=e.seat)
+            say(lang, "ev.rule", seat=e.seat, text=made_rule_words(e.text, lang)) if e.text else say(lang, "ev.cancel", seat=e.seat)
         )
     if isinstance(e, TurnPassed):
         return say(lang, "ev.passed", next=e.next_seat)

@@ -1,6 +1,6 @@
 // gamehall web client: lobby, live matches, replays, leaderboards.  Plain ES modules, no build step.
 import { api, tokens, prefs, account, accountToken, MatchSocket } from "./api.js";
-import { t, lang, setLang, translateStatic, formatDate, errorText, failure, addStrings } from "./i18n.js";
+import { t, lang, setLang, translateStatic, formatDate, errorText, failure, addStrings, seatWord, seatAs, seasonText } from "./i18n.js";
 import { TableLog, createTable, rulesHelpHtml, shownText, showAfterGame, showRulesHelp } from "./table.js";
 
 // A game's renderer is web/games/<game>.js, for every game GET /api/games lists (the page lists
@@ -362,7 +362,7 @@ async function recentMatches(target, limit, more = false) {
 
 function matchesTable(rows) {
   const head = ["game", "players", "status", "result", "date"].map((k) => `<th>${t(`matches.${k}`)}</th>`).join("");
-  const result = (r) => (r.status === "finished" ? esc(outcomeText(r)) : r.to_move.length ? esc(t("match.waiting_for", { seats: r.to_move.join(", ") })) : "");
+  const result = (r) => (r.status === "finished" ? esc(outcomeText(r)) : r.to_move.length ? esc(t("match.waiting_for", { seats: r.to_move.map(seatWord).join(", ") })) : "");
   return `<div class="scroll"><table class="matches"><tr>${head}<th></th></tr>${rows.map((r) => `
     <tr data-match="${esc(r.match_id)}" data-status="${esc(r.status)}"><td>${esc(gameTitle(r.game))}<br><small>${esc(presetTitle(r.game, r.preset))}</small></td>
     <td>${r.players.map(playerLink).join(", ")}</td><td>${t(`status.${r.status}`)}</td><td>${result(r)}</td>
@@ -460,7 +460,7 @@ async function showMatch(matchId, params) {
   showRulesHelp($("rules"), matchId);
   const invites = JSON.parse(localStorage.getItem(`gh.invites.${matchId}`) || "[]");
   if (invites.length) {
-    $("invites").innerHTML = invites.map((i) => `<button class="small" data-invite="${esc(location.origin + i.url)}">${t("match.copy_invite", { seat: esc(i.seat) })}</button>`).join(" ");
+    $("invites").innerHTML = invites.map((i) => `<button class="small" data-invite="${esc(location.origin + i.url)}">${t("match.copy_invite", { seat: esc(seatWord(i.seat)) })}</button>`).join(" ");
     $("invites").querySelectorAll("[data-invite]").forEach((b) => {
       b.onclick = async () => {
         try { await navigator.clipboard.writeText(b.dataset.invite); say(t("match.invite_copied")); }
@@ -502,7 +502,7 @@ async function showMatch(matchId, params) {
             early = [];
             $("match-title").innerHTML = `${esc(gameTitle(view.game))} <small>${esc(presetTitle(view.game, view.preset))}</small>`;
             document.title = `gamehall — ${gameTitle(view.game)}`;
-            say(seat ? t("match.you_play", { seat }) : t("match.watching"));
+            say(seat ? t("match.you_play", { seat: seatAs(seat) }) : t("match.watching"));
             showView(pending);
           }).catch((e) => say(t("match.cannot_draw", { detail: failure(e) }), "error"));
         }
@@ -539,15 +539,15 @@ async function showMatch(matchId, params) {
     if (view.status === "finished" && (!last || last.status !== "finished")) showAfterGame($("after"), view);
     // The server's end sentence says it all ("Black wins: white ran out of time.").
     if (last && view.status === "finished" && last.status !== "finished") say(view.outcome_text || t("match.game_over", { outcome: outcomeText(view).replace(/\.$/, "") }));
-    if (last && view.draw_offer && view.draw_offer !== seat && !last.draw_offer) say(t("match.offers_draw", { seat: view.draw_offer }));
+    if (last && view.draw_offer && view.draw_offer !== seat && !last.draw_offer) say(t("match.offers_draw", { seat: seatWord(view.draw_offer) }));
     last = view;
   }
 
   function renderHead(view) {
     const clock = view.clock;
     $("players").innerHTML = view.seats.map((s, i) =>
-      `<span class="player ${view.to_move.includes(s) ? "to-move" : ""} ${s === seat ? "me" : ""}" data-seat="${s}">${esc(view.players[i])} <small>${esc(s)}</small>${clockHtml(view, i)}</span>`).join("");
-    if (clock && last && !(last.clock?.bots || []).length && clock.bots.length) say(t("match.handed_to_bot", { seats: clock.bots.join(", ") }));
+      `<span class="player ${view.to_move.includes(s) ? "to-move" : ""} ${s === seat ? "me" : ""}" data-seat="${s}">${esc(view.players[i])} <small>${esc(seatWord(s))}</small>${clockHtml(view, i)}</span>`).join("");
+    if (clock && last && !(last.clock?.bots || []).length && clock.bots.length) say(t("match.handed_to_bot", { seats: clock.bots.map(seatWord).join(", ") }));
     $("clock-sound-box").hidden = !clock || !seat || view.status !== "running";
     clockView = view;
     tickClocks(view);
@@ -556,7 +556,7 @@ async function showMatch(matchId, params) {
     st.dataset.seq = String(view.seq);
     st.dataset.turn = view.to_move.join(",");
     st.textContent = view.status === "finished" ? outcomeText(view)
-      : view.to_move.includes(seat) ? t("match.your_turn") : view.to_move.length ? t("match.waiting_for", { seats: view.to_move.join(", ") }) : "";
+      : view.to_move.includes(seat) ? t("match.your_turn") : view.to_move.length ? t("match.waiting_for", { seats: view.to_move.map(seatWord).join(", ") }) : "";
     // A match with hidden cards exports only once it is over (the bundle would show every hand).
     const hidden = (catalogue ? catalogue.list : []).some((g) => g.game === view.game && g.hidden_info);
     $("export-link").hidden = hidden && view.status !== "finished";
@@ -674,8 +674,8 @@ async function showReplay(matchId, params) {
     $("slider").value = String(i);
     $("step").dataset.step = String(i);
     $("step").textContent = `${t("replay.step", { i: i + 1, n: frames.length })}${v.status === "finished" ? ` — ${outcomeText(v)}` : ""}`;
-    $("players").innerHTML = v.seats.map((s, j) => `<span class="player ${v.to_move.includes(s) ? "to-move" : ""}">${esc(v.players[j])} <small>${esc(s)}</small></span>`).join("");
-    const names = Object.fromEntries(v.seats.map((s, j) => [s, v.players[j] && v.players[j] !== s ? `${v.players[j]} (${s})` : s]));
+    $("players").innerHTML = v.seats.map((s, j) => `<span class="player ${v.to_move.includes(s) ? "to-move" : ""}">${esc(v.players[j])} <small>${esc(seatWord(s))}</small></span>`).join("");
+    const names = Object.fromEntries(v.seats.map((s, j) => [s, v.players[j] && v.players[j] !== s ? `${v.players[j]} (${seatWord(s)})` : seatWord(s)]));
     $("frame-events").innerHTML = `<p><b>#${f.seq}</b> ${(f.texts || []).filter(Boolean).map((x) => esc(shownText(x, names))).join("; ")}</p>`;
   }
   const stop = () => { clearInterval(timer); timer = null; $("play").textContent = t("replay.play"); };
@@ -712,7 +712,7 @@ async function showLeaderboard(game, params) {
     const data = await api(`/api/leaderboard/${game}?${q}`);
     const rows = data.entries || [];
     target.classList.remove("muted");
-    target.innerHTML = rows.length ? `<p>${t("board.season", { season: esc(data.season) })}</p><div class="scroll"><table class="standings"><tr><th>#</th><th>${t("board.player")}</th><th>${t("board.rules")}</th><th>${t("board.rating")}</th><th>${t("board.games")}</th><th>${t("board.w")}</th><th>${t("board.d")}</th><th>${t("board.l")}</th></tr>${rows.map((r) =>
+    target.innerHTML = rows.length ? `<p>${t("board.season", { season: esc(seasonText(data.season)) })}</p><div class="scroll"><table class="standings"><tr><th>#</th><th>${t("board.player")}</th><th>${t("board.rules")}</th><th>${t("board.rating")}</th><th>${t("board.games")}</th><th>${t("board.w")}</th><th>${t("board.d")}</th><th>${t("board.l")}</th></tr>${rows.map((r) =>
       `<tr><td>${r.rank}</td><td>${playerLink(r.player)}</td><td>${esc(r.title || presetTitle(game, r.family))}</td><td>${Math.round(r.score)}</td><td>${r.games}</td><td>${r.wins}</td><td>${r.draws}</td><td>${r.losses}</td></tr>`).join("")}</table></div>`
       : t("board.none");
   } catch (e) {

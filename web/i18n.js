@@ -4,8 +4,9 @@
 // Rule names, preset names and move notation are never translated: they stay as the rules files
 // give them.  A renderer adds its own words with addStrings({en: {...}, ru: {...}}).
 //
-// The language: the one chosen with the switch (remembered in localStorage "gh.pref.lang"), else
-// the browser's (navigator.languages / navigator.language: "ru…" is Russian), else English.
+// The language: the one the address asks for (?lang=ru), else the one chosen with the switch
+// (remembered in localStorage "gh.pref.lang"), else the browser's (navigator.languages /
+// navigator.language: "ru…" is Russian), else English.
 
 export const LANGUAGES = { en: "English", ru: "Русский" };
 const STORE = "gh.pref.lang";
@@ -20,6 +21,14 @@ const DICT = {
     "loading": "Loading…",
     "error.title": "Something went wrong",
     "error.back": "Back to the lobby",
+
+    // The seats that are words (a board game's sides) as the page says them; a numbered seat
+    // (p1, p2...) is an id, the same in every language.  seat_as.*: "You play {seat}".
+    "seat.white": "white",
+    "seat.black": "black",
+    "seat.attackers": "attackers",
+    "seat.defenders": "defenders",
+    "season.quarter": "{year}-Q{q}",
 
     "lobby.title": "gamehall — lobby",
     "lobby.heading": "Play a game",
@@ -260,6 +269,16 @@ const DICT = {
     "error.title": "Что-то пошло не так",
     "error.back": "Вернуться в лобби",
 
+    "seat.white": "белые",
+    "seat.black": "чёрные",
+    "seat.attackers": "нападающие",
+    "seat.defenders": "защитники",
+    "seat_as.white": "белых",
+    "seat_as.black": "чёрных",
+    "seat_as.attackers": "нападающих",
+    "seat_as.defenders": "защитников",
+    "season.quarter": "{q}-й квартал {year}",
+
     "lobby.title": "gamehall — лобби",
     "lobby.heading": "Сыграть партию",
     "lobby.name": "Ваше имя",
@@ -355,7 +374,7 @@ const DICT = {
     "match.watching": "Вы смотрите эту партию.",
     "match.cannot_draw": "Не удаётся показать эту игру: {detail}",
     "match.game_over": "Партия окончена: {outcome}.",
-    "match.offers_draw": "{seat} предлагает ничью.",
+    "match.offers_draw": "Ничью предлагают: {seat}.",
     "match.your_turn": "Ваш ход",
     "match.waiting_for": "Ждём: {seats}",
     "match.confirm_resign": "Сдать эту партию?",
@@ -393,7 +412,7 @@ const DICT = {
 
     "board.title": "gamehall — рейтинги",
     "board.heading": "Рейтинги",
-    "board.season": "Сезон {season}",
+    "board.season": "Сезон: {season}",
     "board.player": "игрок",
     "board.rules": "правила",
     "board.rating": "рейтинг",
@@ -502,7 +521,9 @@ export function browserLanguage(nav = globalThis.navigator) {
   return "en";
 }
 
-let current = (() => { const s = stored(); return s in LANGUAGES ? s : browserLanguage(); })();
+// ?lang=ru in the address asks for a language for this visit (before the remembered switch).
+const asked = (() => { try { return new URLSearchParams(location.search).get("lang"); } catch { return null; } })();
+let current = (() => { const s = stored(); return asked in LANGUAGES ? asked : s in LANGUAGES ? s : browserLanguage(); })();
 
 export const lang = () => current;
 
@@ -525,10 +546,22 @@ export function has(key) {
 }
 
 // A server error ({code, detail}) in the page's language: the sentence of "code.<code>" when the
-// page knows the code, else the server's own detail; the code stays in brackets for bug reports.
+// page knows the code, else the server's own detail with the code in brackets (for a bug report).
 export function errorText(code, detail) {
-  const text = code && has(`code.${code}`) ? t(`code.${code}`) : String(detail || code || "");
+  if (code && has(`code.${code}`)) return t(`code.${code}`);
+  const text = String(detail || code || "");
   return code ? `${text} [${code}]` : text;
+}
+
+// A seat as the page says it: "белые" for white in Russian; a numbered seat (p1) as it is.
+export const seatWord = (seat) => (has(`seat.${seat}`) ? t(`seat.${seat}`) : String(seat ?? ""));
+// The seat you play ("Вы играете за белых"): the form after "за" where the language has one.
+export const seatAs = (seat) => (has(`seat_as.${seat}`) ? t(`seat_as.${seat}`) : seatWord(seat));
+
+// A season's id in words: "2026-Q4" is "4-й квартал 2026" in Russian; any other id as it is.
+export function seasonText(season) {
+  const m = /^(\d{4})-Q([1-4])$/.exec(String(season ?? ""));
+  return m ? t("season.quarter", { year: m[1], q: m[2] }) : String(season ?? "");
 }
 
 // The words of a failed request (api() throws an Error with .code and the detail as .message).

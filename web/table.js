@@ -3,7 +3,7 @@
 // rule sentence comes from the server (GET /api/matches/{id}/rules, the catalogue's per-preset
 // help, the view's outcome_text); this module only lays them out.
 import { api, tokens, prefs } from "./api.js";
-import { t, addStrings, lang, failure } from "./i18n.js";
+import { t, addStrings, lang, failure, seatWord } from "./i18n.js";
 
 // This module's words (the rules, end reasons and warnings themselves are the server's sentences).
 addStrings({
@@ -74,7 +74,7 @@ export function shownText(text, names = {}) {
 // so two computer players of the same strength are still told apart.
 export function seatTitle(view, seat) {
   const name = view.players[view.seats.indexOf(seat)];
-  return name && name !== seat ? `${name} · ${seat}` : seat;
+  return name && name !== seat ? `${name} · ${seatWord(seat)}` : seatWord(seat);
 }
 
 // The seats a table marks as to act: none once the match is over (a resignation, a timeout or a
@@ -113,7 +113,7 @@ export class TableLog {
 
   setPlayers(view) {
     this.seat = view.viewer;
-    this.names = Object.fromEntries(view.seats.map((s, i) => [s, view.players[i] && view.players[i] !== s ? `${view.players[i]} (${s})` : s]));
+    this.names = Object.fromEntries(view.seats.map((s, i) => [s, view.players[i] && view.players[i] !== s ? `${view.players[i]} (${seatWord(s)})` : seatWord(s)]));
   }
 
   add(decisions) {

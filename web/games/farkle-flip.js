@@ -4,7 +4,7 @@
 // lists them ({label, command}); this renderer knows no rules.
 
 import { accessible, focusKey } from "../cards.js";
-import { t, addStrings } from "../i18n.js";
+import { t, addStrings, has } from "../i18n.js";
 import { seatTitle, toAct, lastMoveHtml } from "../table.js";
 
 // This renderer's words (the status and the combinations' names are the server's, in the page's
@@ -27,7 +27,7 @@ addStrings({
     "ff.drawn": "Drawn: {card} — place it in any player's area ({targets}).",
     "ff.no_combination": "the picked cards make no combination that may be locked",
     "ff.locks": "Combinations you may lock ({n})",
-    "ff.scoring_table": "Scoring table: {name}", "ff.placeholder": " (PLACEHOLDER)",
+    "ff.scoring_table": "Scoring table: {name}", "ff.placeholder": " (PLACEHOLDER)", "ff.table.placeholder": "placeholder",
     "ff.face": "{face}s {value}",
     "ff.farkle_at_bank": "Farkle card at a bank", "ff.each": "{value} each",
     "ff.you_play": "You play: {move}…",
@@ -50,7 +50,7 @@ addStrings({
     "ff.drawn": "Вытянута карта {card} — положите её в зону любого игрока ({targets}).",
     "ff.no_combination": "выбранные карты не составляют комбинацию, которую можно выложить",
     "ff.locks": "Комбинации, которые можно выложить ({n})",
-    "ff.scoring_table": "Таблица очков: {name}", "ff.placeholder": " (ВРЕМЕННАЯ)",
+    "ff.scoring_table": "Таблица очков: {name}", "ff.placeholder": " (не официальная)", "ff.table.placeholder": "временная",
     "ff.face": "{face} — {value}",
     "ff.farkle_at_bank": "Карта Фаркла при банке", "ff.each": "по {value}",
     "ff.you_play": "Ваш ход: {move}…",
@@ -137,7 +137,7 @@ export function create(root, ctx) {
       </div>
       ${locks.length ? `<details class="legal"><summary>${t("ff.locks", { n: locks.length })}</summary><div class="legal-list">${locks.map((m, i) => `<button class="small" data-lock="${i}">${esc(m.label)}</button>`).join("")}</div></details>` : ""}
       ${sheet(g, view)}
-      <details class="rules"><summary>${t("ff.scoring_table", { name: esc(g.scoring_table) })}${g.scoring_official ? "" : t("ff.placeholder")}</summary>
+      <details class="rules"><summary>${t("ff.scoring_table", { name: esc(has(`ff.table.${g.scoring_table}`) ? t(`ff.table.${g.scoring_table}`) : g.scoring_table) })}${g.scoring_official ? "" : t("ff.placeholder")}</summary>
         <table>${g.patterns.map((p) => `<tr><th>${esc(g.pattern_names[p.name] ?? p.name)}</th><td>${Object.keys(p.face_values).length ? Object.entries(p.face_values).map(([f, v]) => t("ff.face", { face: f, value: v })).join(", ") : p.value}</td></tr>`).join("")}
         <tr><th>${t("ff.farkle_at_bank")}</th><td>${t("ff.each", { value: g.farkle_value })}</td></tr></table></details>`;
     el.querySelectorAll("[data-pos]").forEach((c) => { c.onclick = () => clickCard(c.dataset.owner, Number(c.dataset.pos)); });

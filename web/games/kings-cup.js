@@ -3,13 +3,14 @@
 // with Kings) and the notice.  Moves are the view's legal moves ({label, command}).
 
 import { cardHtml } from "../cards.js";
-import { t, addStrings } from "../i18n.js";
+import { t, addStrings, has } from "../i18n.js";
 import { toAct } from "../table.js";
 
 // This renderer's words (the cards' rules, the notice and how it ended are the server's).
 addStrings({
   en: {
     "kcup.status": "Table helper — nothing here is judged or rated · {rules} rules · turn: {who}",
+    "kcup.rule_set.neutral": "neutral",
     "kcup.cup_title": "the cup",
     "kcup.cup": "{cup}/3 poured · Kings {kings}/4 · {left} cards around the cup",
     "kcup.drawn_by": "drawn by {who}",
@@ -23,6 +24,7 @@ addStrings({
   },
   ru: {
     "kcup.status": "Помощник для застолья — здесь ничего не судится и не идёт в рейтинг · правила: {rules} · ходит: {who}",
+    "kcup.rule_set.neutral": "нейтральные",
     "kcup.cup_title": "кубок",
     "kcup.cup": "налито {cup}/3 · королей {kings}/4 · вокруг кубка карт: {left}",
     "kcup.drawn_by": "вытянута игроком {who}",
@@ -56,7 +58,7 @@ export function create(root, ctx) {
     const last = g.last;
     el.innerHTML = `
       <p class="notice">${esc(g.notice)}</p>
-      <div class="kc-status">${t("kcup.status", { rules: esc(g.rule_set), who: `<b id="kcup-turn">${toAct(view, [g.current]).length ? esc(names[g.current]) : "—"}</b>` })}</div>
+      <div class="kc-status">${t("kcup.status", { rules: esc(has(`kcup.rule_set.${g.rule_set}`) ? t(`kcup.rule_set.${g.rule_set}`) : g.rule_set), who: `<b id="kcup-turn">${toAct(view, [g.current]).length ? esc(names[g.current]) : "—"}</b>` })}</div>
       <div class="kcup-table">
         <div class="kcup-cup" title="${t("kcup.cup_title")}">🍺 ${t("kcup.cup", { cup: `<b>${g.cup}</b>`, kings: g.kings, left: g.cards_left })}</div>
         ${last ? `<div class="kcup-last">${cardHtml(last.card)}

@@ -5,7 +5,7 @@
 // chosen by where it ends and the page knows no geometry.  Hovering a marked square shows the
 // chain the server will play.
 
-import { t, addStrings } from "../i18n.js";
+import { t, addStrings, seatWord } from "../i18n.js";
 
 addStrings({
   en: {
@@ -31,7 +31,7 @@ addStrings({
     "ug.moves": "Ходы",
     "ug.moves_made": "ходов",
     "ug.tempo": "темп",
-    "ug.tempo_title": "T(P), правила §7",
+    "ug.tempo_title": "темповое число, правила §7",
     "ug.to_go": "осталось",
     "ug.to_go_title": "сколько темпа осталось",
     "ug.cancelled": "Ход отменён.",
@@ -228,7 +228,7 @@ export function create(root, ctx) {
     const seats = view.seats;
     el.querySelector("#tempo").innerHTML =
       `<tr><th></th><th>${t("ug.moves_made")}</th><th title="${t("ug.tempo_title")}">${t("ug.tempo")}</th><th title="${t("ug.to_go_title")}">${t("ug.to_go")}</th></tr>` +
-      seats.map((s) => `<tr class="${gv.to_move === s ? "to-move" : ""}"><th>${s}</th><td>${gv.moves_made[s] ?? 0}</td>` +
+      seats.map((s) => `<tr class="${gv.to_move === s ? "to-move" : ""}"><th>${seatWord(s)}</th><td>${gv.moves_made[s] ?? 0}</td>` +
         `<td>${gv.tempo[s] ?? ""}</td><td>${gv.tempo_to_go[s] ?? ""}</td></tr>`).join("");
     // Rule-based endings coming up (leave-home countdown, move cap), worded by the server; none
     // once the match is over (a resignation ends it without the game's own result).

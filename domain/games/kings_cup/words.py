@@ -106,7 +106,9 @@ def line(e: Any, lang: Lang = DEFAULT_LANG) -> str | None:
         )
     if isinstance(e, RuleMade):
         return (
-            say(lang, "ev.rule", seat=e.seat, text=made_rule_words(e.text, lang)) if e.text else say(lang, "ev.cancel", seat=e.seat)
+            say(lang, "ev.rule", seat=e.seat, text=made_rule_words(e.text, lang))
+            if e.text
+            else say(lang, "ev.cancel", seat=e.seat)
         )
     if isinstance(e, TurnPassed):
         return say(lang, "ev.passed", next=e.next_seat)

@@ -154,7 +154,7 @@ def test_a_lobby_clock_runs_out_flashing_with_the_sound_switch_and_the_end_in_wo
         if lang == "en":
             assert re.fullmatch(r".+ wins: slow-en \(white\) ran out of time\.", reason), reason
         else:
-            assert re.fullmatch(r"Побеждает .+: у игрока slow-ru \(white\) кончилось время\.", reason), reason
+            assert re.fullmatch(r"Побеждает .+: у игрока slow-ru \(белые\) кончилось время\.", reason), reason
         assert page.inner_text("#status") == reason
         lines = page.eval_on_selector_all("#messages p", "els => els.map(e => e.textContent)")
         assert lines[-1] == reason, lines

@@ -245,6 +245,7 @@ MATCH_REJECTION_CODES: tuple[str, ...] = (
     "not_your_turn",
     "no_draw_offer",
     "draw_already_offered",
+    "no_draws_at_helper",  # a draw offer, acceptance or refusal at a table helper (Kings Cup)
     "invalid_seats",
     "invalid_seed",
     "not_idle",

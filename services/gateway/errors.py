@@ -259,6 +259,7 @@ ROUTE_ERRORS: dict[str, dict[int, tuple[str, ...]]] = {
         409: (
             "match_over",
             "no_draw_offer",
+            "no_draws_at_helper",
             "out_of_time",
             "not_your_turn",
             "unknown_rules_version",

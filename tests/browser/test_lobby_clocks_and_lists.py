@@ -380,6 +380,20 @@ def test_a_lobby_kings_cup_table_offers_no_draw_and_has_no_leaderboard(
             assert "passes" not in log and "передаёт ход" not in log, log
             assert re.search(r"draws next|теперь тянет", log), log
             assert page.is_hidden("#offer-draw") and page.is_hidden("#accept-draw")
+            # The server refuses a draw offer sent over the API too, in the page's language.
+            match_id = page.url.rsplit("/", 1)[1]
+            token = page.evaluate(f"localStorage.getItem('gh.token.{match_id}')")
+            for kind in ("offer_draw.v1", "accept_draw.v1", "decline_draw.v1"):
+                sent = httpx.post(
+                    f"{ranked_stack}/api/matches/{match_id}/commands",
+                    json={"command": {"type": kind}},
+                    headers={"Authorization": f"Bearer {token}"},
+                    timeout=30,
+                )
+                assert sent.status_code == 409 and sent.json()["code"] == "no_draws_at_helper", sent.text
+            said = page.evaluate("import('/web/i18n.js').then((m) => m.errorText('no_draws_at_helper', ''))")
+            expected = "Этот помощник стола" if locale.startswith("ru") else "This table helper"
+            assert said.startswith(expected), said
 
             # Another game still offers a draw.
             start_from_lobby(page, ranked_stack, "ugolki", "halma-8x8-1234", "")

@@ -109,6 +109,38 @@ def test_declined_or_lapsed_draw_offer() -> None:
     assert after.draw_offer is None
 
 
+def test_a_table_helper_refuses_draw_offers_and_their_answers() -> None:
+    """A table helper (Kings Cup) judges no result, so there is no draw to agree on: an offer, an
+    acceptance and a refusal are each refused with their own code, and nothing is stored."""
+    cup = registry.get("kings-cup")
+    assert cup.helper
+    ruleset = match_layer.resolve_ruleset(cup, cup.default_preset, {})
+    assert not isinstance(ruleset, Rejected), ruleset
+    seats = cup.seat_names(3)
+    created = CreateMatch(
+        preset=cup.default_preset,
+        ruleset=msgspec.to_builtins(ruleset),
+        seats=seats,
+        players=("ann", "bob", "cid"),
+        token_hashes=tuple(c * 64 for c in "abc"),
+        seed_commitment="c" * 64,
+    )
+    state = None
+    for event in match_layer.decide(cup, None, None, created, bytes(32)):
+        state = match_layer.evolve(cup, state, event)
+    assert state is not None and state.outcome is None
+    for command in (OfferDraw(), AcceptDraw(), DeclineDraw()):
+        refused = match_layer.decide(cup, state, "p1", command)
+        assert refused == Rejected(
+            code="no_draws_at_helper", detail="kings-cup is a table helper: it has no draw offers"
+        )
+    # a game that is judged keeps its draw offers
+    assert match_layer.decide(UGOLKI, started(), "white", OfferDraw()) == (DrawOffered(seat="white"),)
+    from contracts.match import MATCH_REJECTION_CODES
+
+    assert "no_draws_at_helper" in MATCH_REJECTION_CODES
+
+
 def test_only_seats_may_act() -> None:
     assert match_layer.decide(UGOLKI, started(), "referee", Resign()).code == "not_a_seat"
     assert match_layer.decide(UGOLKI, started(), None, Resign()).code == "not_a_seat"

@@ -15,7 +15,7 @@ from domain.games.draughts import GAME
 from domain.games.draughts.board import INDEX, NAMES, RAYS, STEPS, _ray, coords
 from domain.games.draughts.bots import _WIN, _material, _search, draw_answer, greedy_bot, search_bot
 from domain.games.draughts.movegen import legal_moves
-from domain.games.draughts.pdn import read
+from domain.games.draughts.pdn import read, write
 from domain.games.draughts.play import moved
 from domain.games.draughts.rules import PRESETS
 from domain.games.draughts.state import other
@@ -86,9 +86,9 @@ def test_records_refuse_an_action_that_is_no_move() -> None:
 
 
 def test_the_evaluation_counts_kings_three_times_and_the_advance_of_men() -> None:
-    pos = at("W:Wc3,Ka1:Bd6").pos
-    # White: a man (advance 2) and a king; Black: a man on d6 (advance 2).
-    assert _material(pos, 0, False) == pytest.approx((1 + 3 + 0.05 * 2) - (1 + 0.05 * 2))
+    pos = at("W:Wc5,Ka1:Bd6").pos
+    # White: a man on c5 (advance 4) and a king; Black: a man on d6 (advance 2).
+    assert _material(pos, 0, False) == pytest.approx((1 + 3 + 0.05 * 4) - (1 + 0.05 * 2))
     assert _material(pos, 1, False) == -_material(pos, 0, False)
     assert _material(pos, 0, True) == -_material(pos, 0, False)
 
@@ -123,7 +123,7 @@ def test_the_computer_players_win_material_and_play_only_when_it_is_their_turn(b
     # White to move: c3-d4 is taken by e5 for nothing; g3-h4 is safe.
     s = at("W:Wc3,g3:Be5")
     for seed in range(4):
-        assert bot(s, "white", random.Random(seed)).move != "c3-d4"  # type: ignore[operator]
+        assert bot(s, "white", random.Random(seed)).move in set(moves(s)) - {"c3-d4"}  # type: ignore[operator]
     with pytest.raises(ValueError):
         bot(s, "black", random.Random(0))  # type: ignore[operator]
     over = play(at("W:Wc3:Bd4"), "c3:e5")
@@ -140,3 +140,12 @@ def test_draw_answers_accept_only_when_behind() -> None:
 
 def test_square_names_and_indices_agree() -> None:
     assert all(INDEX[NAMES[s]] == s for s in range(32))
+
+
+def test_9_pdn_export_names_the_game_type_and_the_set_up_position() -> None:
+    """§9: GameType 25 (Russian) or 26 (Brazilian); a set position is SetUp 1 with its FEN."""
+    base = {"format": "gamehall-record/1", "game": "draughts", "players": ["ann", "bob"], "actions": []}
+    assert '[GameType "26"]' in write({**base, "preset": "brazilian"})
+    assert '[GameType "25"]' in write({**base, "preset": "russian"})
+    text = write({**base, "preset": "russian", "overrides": {"start_fen": "B:Wa1,Kh8:Bb2,e3,h6"}})
+    assert '[SetUp "1"]' in text and '[FEN "B:Wa1,Kh8:Bb2,e3,h6"]' in text

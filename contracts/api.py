@@ -419,6 +419,7 @@ class MatchRules(BaseModel):
     """A match's ruleset in words."""
 
     preset: str
+    preset_title: str = Field(description="The preset's title in the language asked (its name without one).")
     game: str
     title: str
     goal: str

@@ -272,7 +272,7 @@ async function quickMatch(g, preset, seats, player, say, opts = {}) {
   }
   try {
     const joined = await api("/api/queue", { method: "POST", token, body: { game: g.game, preset, seats, ranked: true, bots_ok: true, ...opts } });
-    say(t(opts.public ? "quick.table_open" : "quick.queued", { game: g.title, preset, player }));
+    say(t(opts.public ? "quick.table_open" : "quick.queued", { game: g.title, preset: presetTitle(g.game, preset), player }));
     const started = Date.now();
     const poll = async () => {
       if (!document.getElementById("lobby")) { api("/api/queue/leave", { method: "POST", token }).catch(() => {}); return; }
@@ -647,7 +647,7 @@ async function showReplay(matchId, params) {
   app.innerHTML = `
     <section class="replay">
       <div class="panel match-head">
-        <div><h1>${t("replay.heading", { game: esc(gameTitle(data.game)) })} <small><code>${esc(matchId)}</code></small></h1><div id="players" class="players"></div></div>
+        <div><h1>${t("replay.heading", { game: esc(gameTitle(data.game)) })} <small id="replay-preset">${esc(presetTitle(data.game, frames[0].view.preset))}</small> <small><code>${esc(matchId)}</code></small></h1><div id="players" class="players"></div></div>
         <div class="match-meta"><a href="/api/matches/${matchId}/export" download id="export-link">${t("replay.download")}</a> · <a href="#/play/${matchId}">${t("replay.live")}</a></div>
       </div>
       <div class="panel replay-controls">

@@ -46,12 +46,13 @@ export function rulesHelpHtml(help) {
   return `<p class="goal">${esc(help.goal)}</p>${list(t("help.win"), help.win, "win")}${list(t("help.lose"), help.lose, "lose")}${list(t("help.special"), help.special, "special")}`;
 }
 
-// The match's rules in words, in a <details> the player opens when needed (open on the first visit).
+// The match's rules in words, in a <details> the player opens when needed (open on the first visit),
+// headed by the game's and the preset's titles in the page's language.
 export async function showRulesHelp(target, matchId) {
   try {
     const help = await api(`/api/matches/${encodeURIComponent(matchId)}/rules?lang=${lang()}`);
     const seen = prefs.get(`rules-seen.${help.game}.${help.preset}`, false);
-    target.innerHTML = `<details class="rules-help" id="rules-help" ${seen ? "" : "open"}><summary>${esc(t("help.rules", { title: help.title, preset: help.preset }))}</summary>${rulesHelpHtml(help)}</details>`;
+    target.innerHTML = `<details class="rules-help" id="rules-help" ${seen ? "" : "open"}><summary>${esc(t("help.rules", { title: help.title, preset: help.preset_title || help.preset }))}</summary>${rulesHelpHtml(help)}</details>`;
     prefs.set(`rules-seen.${help.game}.${help.preset}`, true);
   } catch (e) {
     target.textContent = "";

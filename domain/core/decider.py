@@ -50,6 +50,10 @@ class Preset(Generic[R]):
         """The description in ``lang`` (English when it has none in ``lang``)."""
         return self.description_ru or self.description if lang == "ru" else self.description
 
+    def titled(self, lang: Lang) -> str:
+        """The short title in ``lang`` (English when it has none in ``lang``; "" without one)."""
+        return self.title_ru or self.title if lang == "ru" else self.title
+
 
 @dataclass(frozen=True)
 class RecordAdapter(Generic[S, C, E]):
@@ -270,6 +274,11 @@ class Decider(Generic[S, C, E, V, R]):
     def title_in(self, lang: Lang) -> str:
         """The game's title in ``lang`` (English when it has none in ``lang``)."""
         return self.title_ru or self.title if lang == "ru" else self.title
+
+    def preset_title(self, preset: str, lang: Lang) -> str:
+        """How a player is told a preset: its title in ``lang``, its name when it has no title."""
+        found = self.presets.get(preset)
+        return (found.titled(lang) if found is not None else "") or preset
 
 
 def auto_act(

@@ -68,14 +68,17 @@ _SEAT_EVENTS: dict[type[Any], str] = {
 }
 
 
-def match_event_text(event: Any, lang: Lang = DEFAULT_LANG) -> str | None:
-    """The line of one of the match layer's events; None for a game's event."""
+def match_event_text(
+    event: Any, lang: Lang = DEFAULT_LANG, game: Decider[Any, Any, Any, Any, Any] | None = None
+) -> str | None:
+    """The line of one of the match layer's events; None for a game's event.  With ``game`` the
+    created match's preset is said by its title in ``lang``, else by its name."""
     say = WORDS.say
     seat_words = _SEAT_EVENTS.get(type(event))
     if seat_words is not None:
         return say(lang, seat_words, seat=event.seat)
     if isinstance(event, MatchCreated):
-        return say(lang, "created", preset=event.preset)
+        return say(lang, "created", preset=game.preset_title(event.preset, lang) if game else event.preset)
     if isinstance(event, MatchEnded):
         return say(lang, "over")
     if isinstance(event, MatchAbandoned):
@@ -97,7 +100,7 @@ def event_text(
     """The line of ``event`` (as stored) for ``viewer`` in ``lang``, given the match state before
     it; None when the viewer sees no such event or the event has no line."""
     if match_layer.is_match_event(event):
-        return match_event_text(event, lang)
+        return match_event_text(event, lang, game)
     if game.event_text is None or before is None:
         return None
     return game.event_text(before.game_state, event, viewer, lang)

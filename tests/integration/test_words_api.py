@@ -32,6 +32,8 @@ def test_rules_help_in_russian_and_english(client: httpx.Client) -> None:
     en = client.get(f"/api/matches/{mid}/rules").json()
     assert ru["title"] == "Уголки" and en["title"] == "Ugolki (corners)"
     assert ru["preset"] == en["preset"] == "gambiter-classic"  # preset names stay as the rules give them
+    # and the preset is told to players by its title in the language asked
+    assert (ru["preset_title"], en["preset_title"]) == ("Gambiter, классика", "Gambiter classic")
     assert all(CYRILLIC.search(line) for line in (ru["goal"], *ru["win"], *ru["lose"], *ru["special"]))
     assert any("после 40-го хода чёрных" in line for line in ru["lose"])
     assert client.get(f"/api/matches/{mid}/rules", params={"lang": "en"}).json() == en
@@ -164,16 +166,16 @@ def test_events_and_legal_moves_come_with_their_words_in_the_language_asked(
     events_ru = client.get(f"/api/matches/{mid}/events", params={"lang": "ru"}, headers=auth).json()
     events_en = client.get(f"/api/matches/{mid}/events", headers=auth).json()
     assert [d["texts"] for d in events_ru][:2] == [
-        ["партия создана (pagat-classic)"],
+        ["партия создана (Классика)"],
         [f"{seat['seat']} готов"],
     ]
     assert [d["texts"] for d in events_en][:2] == [
-        ["match created (pagat-classic)"],
+        ["match created (Classic)"],
         [f"{seat['seat']} is ready"],
     ]
     assert all(len(d["texts"]) == len(d["events"]) for d in events_ru)
     replay = client.get(f"/api/matches/{mid}/replay", params={"lang": "ru"}).json()
-    assert replay["frames"][0]["texts"] == ["партия создана (pagat-classic)"]
+    assert replay["frames"][0]["texts"] == ["партия создана (Классика)"]
     base = gateway.replace("http://", "ws://") + f"/ws/matches/{mid}"
     with ws_connect(f"{base}?lang=ru", open_timeout=10) as ws:
         frames = [json.loads(ws.recv(timeout=10)) for _ in range(2)]

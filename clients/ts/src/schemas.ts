@@ -642,6 +642,8 @@ export interface MatchCreated {
 /** A match's ruleset in words. */
 export interface MatchRules {
   preset: string;
+  /** The preset's title in the language asked (its name without one). */
+  preset_title: string;
   game: string;
   title: string;
   goal: string;

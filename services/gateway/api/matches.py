@@ -214,7 +214,7 @@ async def get_match_rules(
     found = rules_help(game, msgspec.convert(created.ruleset, game.ruleset_type), words)
     if found is None:
         raise NotFound("no_rules_help", f"{folded.game} has no rules help")
-    return {"preset": created.preset, **found}
+    return {"preset": created.preset, "preset_title": game.preset_title(created.preset, words), **found}
 
 
 @router.get(

@@ -319,3 +319,7 @@ class MatchView(msgspec.Struct, frozen=True, kw_only=True):
     # piece in its own corner after Black's move 40."); None while it runs.  ``outcome.reason``
     # stays the stored code.
     outcome_text: str | None = None
+    # How people are told each seat's player, one per seat, in the language asked: the name, or
+    # for a computer player matchmaking seated (``players`` holds its id, ``bot:ugolki:1``) its
+    # strength as the lobby says it, "computer (casual)".  ``players`` stays the ids.
+    names: tuple[str, ...] = ()

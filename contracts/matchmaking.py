@@ -18,6 +18,19 @@ from contracts.envelope import Rejected
 from contracts.integration import TableFormed
 
 
+def computer_player(game: str, n: int) -> str:
+    """The player id of the ``n``-th computer player matchmaking seats at a table of ``game``
+    (``bot:ugolki:1``): an identifier, never shown to people (the match layer words it by its
+    strength, ``domain.core.match.words.player_in_words``)."""
+    return f"bot:{game}:{n}"
+
+
+def is_computer_player(player: str) -> bool:
+    """Whether ``player`` is an id :func:`computer_player` makes."""
+    parts = player.split(":")
+    return len(parts) == 3 and parts[0] == "bot" and bool(parts[1]) and parts[2].isdigit()
+
+
 class Ticket(msgspec.Struct, frozen=True, kw_only=True):
     """A player waiting in a queue (``domain.matchmaking.pairing`` pairs them)."""
 

@@ -29,8 +29,25 @@ let cleanup = () => {};
 let catalogue = null;
 
 const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
-// A player's name wherever a list shows one: a link to their page.
-const playerLink = (name) => `<a class="player-link" href="#/player/${encodeURIComponent(name)}">${esc(name)}</a>`;
+// A player's name wherever a list shows one: a link to their page (by the player's id), said as
+// people are told it (playerName).
+const playerLink = (name) => `<a class="player-link" href="#/player/${encodeURIComponent(name)}">${esc(playerName(name))}</a>`;
+
+// How people are told a player: the name, or for a computer player matchmaking seated (its player
+// id bot:<game>:<n>, the game's default strength) the strength as the lobby names it ("computer
+// (casual)").  A match's view names its players itself (MatchView.names).
+function playerName(player) {
+  const found = /^bot:([^:]+):\d+$/.exec(String(player ?? ""));
+  const g = found && (catalogue ? catalogue.list : []).find((x) => x.game === found[1]);
+  return g ? t("lobby.computer", { strength: strengthLabel(g, g.default_bot) }) : player;
+}
+
+// A match's view as the page draws it (the head, the log, the renderers): its players by the
+// names the server tells people (the view's names), the ids staying in the view's seats' order.
+function shownView(view) {
+  const names = view.names && view.names.length === view.players.length ? view.names : view.players.map(playerName);
+  return { ...view, players: names };
+}
 
 // The catalogue in the page's language (its presets' rules help are the server's sentences),
 // asked again when the language switch changes it.
@@ -488,7 +505,8 @@ async function showMatch(matchId, params) {
       } else if (mine) dropPending();
     },
     onEvents: (decisions) => { if (tableLog) tableLog.add(decisions); else early.push(...decisions); },
-    onView: (view) => {
+    onView: (seen) => {
+      const view = shownView(seen);
       if (!board) {
         pending = view;
         if (!loading) {
@@ -669,7 +687,7 @@ async function showReplay(matchId, params) {
   function show(k) {
     i = Math.min(Math.max(k, 0), frames.length - 1);
     const f = frames[i];
-    const v = f.view;
+    const v = shownView(f.view);
     board.update(v);
     $("slider").value = String(i);
     $("step").dataset.step = String(i);
@@ -767,11 +785,12 @@ function matchResult(m) {
 // (GET /api/players/{player}/ratings/history).
 async function showPlayer(player) {
   document.title = `gamehall — ${player}`;
-  app.innerHTML = `<section class="panel player-page"><h1>${esc(player)}</h1><div id="profile" class="muted">…</div></section>`;
+  app.innerHTML = `<section class="panel player-page"><h1>${esc(playerName(player))}</h1><div id="profile" class="muted">…</div></section>`;
   const target = document.getElementById("profile");
   let p;
   try {
     await games().catch(() => {});
+    app.querySelector(".player-page h1").textContent = playerName(player);
     p = await api(`/api/players/${encodeURIComponent(player)}`);
   } catch (e) {
     target.textContent = e.status === 404 ? t("player.none") : failure(e);

@@ -84,7 +84,8 @@ def match_event_text(
     if isinstance(event, MatchAbandoned):
         return say(lang, "match_abandoned", seats=joined(lang, list(event.idle_seats)))
     if isinstance(event, SeatHandedToBot):
-        return say(lang, "handed_to_bot", seat=event.seat, strength=event.strength)
+        strength = match_layer.strength_in_words(game, event.strength, lang) if game else event.strength
+        return say(lang, "handed_to_bot", seat=event.seat, strength=strength)
     if isinstance(event, ServerSeedRevealed):
         return say(lang, "seed_revealed")
     return None

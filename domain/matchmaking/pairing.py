@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 
 import msgspec
 
-from contracts.matchmaking import Ticket
+from contracts.matchmaking import Ticket, computer_player
 
 __all__ = ["Ticket", "Policy", "GapStep", "Table", "allowed_gap", "form_tables", "queue_key"]
 
@@ -100,7 +100,7 @@ def _make_table(humans: Sequence[Ticket], now: int) -> Table:
     for seat, slot in enumerate(slots):
         if slot is None:
             bot_number += 1
-            players.append(f"bot:{first.game}:{bot_number}")
+            players.append(computer_player(first.game, bot_number))
             bots.append(seat)
         else:
             players.append(slot.player)

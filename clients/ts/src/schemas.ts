@@ -703,6 +703,7 @@ export interface MatchView {
   legal_moves?: LegalMove[];
   clock?: ClockView | null;
   outcome_text?: string | null;
+  names?: string[];
 }
 
 export interface Me {
@@ -1511,6 +1512,7 @@ export interface DraughtsMatchView {
   }[];
   clock?: ClockView | null;
   outcome_text?: string | null;
+  names?: string[];
 }
 
 /** `farkle-flip.Command`: Farkle Flip: a command */
@@ -1546,6 +1548,7 @@ export interface FarkleFlipMatchView {
   }[];
   clock?: ClockView | null;
   outcome_text?: string | null;
+  names?: string[];
 }
 
 /** `king.Command`: King (Кинг): a command */
@@ -1581,6 +1584,7 @@ export interface KingMatchView {
   }[];
   clock?: ClockView | null;
   outcome_text?: string | null;
+  names?: string[];
 }
 
 /** `kings-corner.Command`: Kings in the Corner: a command */
@@ -1616,6 +1620,7 @@ export interface KingsCornerMatchView {
   }[];
   clock?: ClockView | null;
   outcome_text?: string | null;
+  names?: string[];
 }
 
 /** `kings-cup.Command`: Kings Cup (table helper): a command */
@@ -1651,6 +1656,7 @@ export interface KingsCupMatchView {
   }[];
   clock?: ClockView | null;
   outcome_text?: string | null;
+  names?: string[];
 }
 
 /** `tablut.Command`: Tablut: a command */
@@ -1686,6 +1692,7 @@ export interface TablutMatchView {
   }[];
   clock?: ClockView | null;
   outcome_text?: string | null;
+  names?: string[];
 }
 
 /** `thousand.Command`: 1000 (Thousand): a command */
@@ -1721,6 +1728,7 @@ export interface ThousandMatchView {
   }[];
   clock?: ClockView | null;
   outcome_text?: string | null;
+  names?: string[];
 }
 
 /** `ugolki.Command`: Ugolki (corners): a command */
@@ -1756,6 +1764,7 @@ export interface UgolkiMatchView {
   }[];
   clock?: ClockView | null;
   outcome_text?: string | null;
+  names?: string[];
 }
 
 /** A match as `GET /api/matches/{match_id}` answers it: one game's view, told apart by `game`. */

@@ -42,7 +42,13 @@ from domain.core.match.state import (
     to_move,
 )
 from domain.core.match.views import clock_view, view
-from domain.core.match.words import WORDS, outcome_text, seat_names_in_words
+from domain.core.match.words import (
+    WORDS,
+    outcome_text,
+    player_in_words,
+    seat_names_in_words,
+    strength_in_words,
+)
 
 __all__ = [
     "MATCH_COMMAND_TYPES",
@@ -76,6 +82,8 @@ __all__ = [
     "ruleset_hash",
     "written_ruleset",
     "seat_names_in_words",
+    "player_in_words",
+    "strength_in_words",
     "seat_token_hash",
     "time_control_problem",
     "to_move",

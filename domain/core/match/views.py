@@ -9,7 +9,7 @@ from domain.core.decider import Decider
 from domain.core.match.clocks import abandon_deadline, deadline
 from domain.core.match.handover import bot_seats
 from domain.core.match.state import MatchState, to_move
-from domain.core.match.words import outcome_text
+from domain.core.match.words import outcome_text, player_in_words
 from domain.core.words import DEFAULT_LANG, Lang
 
 
@@ -50,6 +50,7 @@ def view(
         legal_moves=legal,
         clock=clock_view(state),
         outcome_text=outcome_text(game, state, lang),
+        names=tuple(player_in_words(game, p, lang) for p in created.players),
     )
 
 

@@ -4,17 +4,48 @@ from __future__ import annotations
 
 from typing import Any
 
+from contracts.matchmaking import is_computer_player
 from domain.core.decider import Decider
 from domain.core.match.state import MatchState
 from domain.core.words import DEFAULT_LANG, Lang, Words, joined, seat_word
 
 
-def seat_names_in_words(state: MatchState, lang: Lang = DEFAULT_LANG) -> dict[str, str]:
-    """Seat -> how a sentence in ``lang`` names it: the player's name, with the seat (in words:
+def strength_level(game: Decider[Any, Any, Any, Any, Any], bot: str) -> str:
+    """A computer player's strength as the lobby names it: the game lists its bots weakest first,
+    so the first is "beginner", the last of three or more "strong", any other "casual"."""
+    bots = list(game.bots or {})
+    i = bots.index(bot) if bot in bots else 0
+    if i == 0:
+        return "beginner"
+    return "strong" if i == len(bots) - 1 and len(bots) >= 3 else "casual"
+
+
+def strength_in_words(game: Decider[Any, Any, Any, Any, Any], bot: str, lang: Lang = DEFAULT_LANG) -> str:
+    """A computer player's strength in ``lang``: "casual", «любитель»."""
+    return WORDS.say(lang, f"strength.{strength_level(game, bot)}")
+
+
+def player_in_words(
+    game: Decider[Any, Any, Any, Any, Any] | None, player: str, lang: Lang = DEFAULT_LANG
+) -> str:
+    """How people are told a player: the name, or for a computer player matchmaking seated (its id
+    ``bot:<game>:<n>``, playing the game's default strength) "computer (casual)" in ``lang``."""
+    if game is None or not is_computer_player(player):
+        return player
+    return WORDS.say(lang, "computer", strength=strength_in_words(game, game.default_bot, lang))
+
+
+def seat_names_in_words(
+    state: MatchState, lang: Lang = DEFAULT_LANG, game: Decider[Any, Any, Any, Any, Any] | None = None
+) -> dict[str, str]:
+    """Seat -> how a sentence in ``lang`` names it: the player's name (with ``game``, a computer
+    player matchmaking seated by its strength, :func:`player_in_words`), with the seat (in words:
     "ann (белые)") when they differ."""
     created = state.created
     return {
-        s: seat_word(lang, s) if not p or p == s else f"{p} ({seat_word(lang, s)})"
+        s: seat_word(lang, s)
+        if not p or p == s
+        else f"{player_in_words(game, p, lang)} ({seat_word(lang, s)})"
         for s, p in zip(created.seats, created.players, strict=True)
     }
 
@@ -36,6 +67,10 @@ WORDS = Words(
         "draw_agreed.all": "every player agreed to a draw.",
         "over": "the match is over.",
         "sentence": "{head}: {why}",
+        "computer": "computer ({strength})",
+        "strength.beginner": "beginner",
+        "strength.casual": "casual",
+        "strength.strong": "strong",
     },
     ru={
         "head.helper": "Игра окончена",
@@ -53,6 +88,10 @@ WORDS = Words(
         "draw_agreed.all": "все игроки согласились на ничью.",
         "over": "партия окончена.",
         "sentence": "{head}: {why}",
+        "computer": "компьютер ({strength})",
+        "strength.beginner": "новичок",
+        "strength.casual": "любитель",
+        "strength.strong": "сильный",
     },
 )
 
@@ -69,7 +108,7 @@ def outcome_text(
     if out is None:
         return None
     seats = state.created.seats
-    names = seat_names_in_words(state, lang)
+    names = seat_names_in_words(state, lang, game)
     best = min(out.ranks) if out.ranks else 1
     winners = [names[s] for s, r in zip(seats, out.ranks, strict=False) if r == best]
     worst = [names[s] for s, r in zip(seats, out.ranks, strict=False) if r != best]

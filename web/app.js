@@ -563,8 +563,7 @@ async function showMatch(matchId, params) {
 
   function renderHead(view) {
     const clock = view.clock;
-    $("players").innerHTML = view.seats.map((s, i) =>
-      `<span class="player ${view.to_move.includes(s) ? "to-move" : ""} ${s === seat ? "me" : ""}" data-seat="${s}">${esc(view.players[i])} <small>${esc(seatWord(s))}</small>${clockHtml(view, i)}</span>`).join("");
+    $("players").innerHTML = playersHtml(view, seat, clockHtml);
     if (clock && last && !(last.clock?.bots || []).length && clock.bots.length) say(t("match.handed_to_bot", { seats: clock.bots.map(seatWord).join(", ") }));
     $("clock-sound-box").hidden = !clock || !seat || view.status !== "running";
     clockView = view;
@@ -590,6 +589,13 @@ async function showMatch(matchId, params) {
   $("offer-draw").onclick = () => { socket.send({ type: "offer_draw.v1" }); say(t("match.you_offer")); };
   $("accept-draw").onclick = () => socket.send({ type: "accept_draw.v1" });
   $("decline-draw").onclick = () => socket.send({ type: "decline_draw.v1" });
+}
+
+// The seats in a match's head, live and in the replay: each player by the name people are told
+// (shownView), the seat in words and, live, the clock.
+function playersHtml(view, seat, clock) {
+  return view.seats.map((s, i) =>
+    `<span class="player ${view.to_move.includes(s) ? "to-move" : ""} ${s === seat ? "me" : ""}" data-seat="${esc(s)}">${esc(view.players[i])} <small>${esc(seatWord(s))}</small>${clock(view, i)}</span>`).join("");
 }
 
 // ------------------------------------------------------------------ clocks
@@ -675,13 +681,19 @@ async function showReplay(matchId, params) {
         <input type="range" id="slider" min="0" max="${frames.length - 1}" value="0">
         <span id="step" data-step="0" data-total="${frames.length}"></span>
       </div>
+      <p id="last-moves" class="last-moves" role="status" aria-live="polite"></p>
       <div id="game" class="panel game"></div>
-      <div class="panel"><div id="frame-events" class="messages"></div></div>
+      <div class="panel below">
+        <div id="rules" class="rules-box"></div>
+        <details class="table-log" id="table-log-box" open><summary>${t("help.log")}</summary><ol id="table-log" class="table-log-list"></ol></details>
+        <div id="frame-events" class="messages"></div>
+      </div>
     </section>`;
   const $ = (id) => document.getElementById(id);
   let renderer;
   try { renderer = await rendererOf(data.game); } catch (e) { return fail(e); }
   const board = renderer.create($("game"), { seat: null, interactive: false, send: () => {}, say: () => {} });
+  showRulesHelp($("rules"), matchId);
   let i = Math.min(Math.max(Number(params.get("step") || 0), 0), frames.length - 1);
   let timer = null;
   function show(k) {
@@ -692,9 +704,13 @@ async function showReplay(matchId, params) {
     $("slider").value = String(i);
     $("step").dataset.step = String(i);
     $("step").textContent = `${t("replay.step", { i: i + 1, n: frames.length })}${v.status === "finished" ? ` — ${outcomeText(v)}` : ""}`;
-    $("players").innerHTML = v.seats.map((s, j) => `<span class="player ${v.to_move.includes(s) ? "to-move" : ""}">${esc(v.players[j])} <small>${esc(seatWord(s))}</small></span>`).join("");
-    const names = Object.fromEntries(v.seats.map((s, j) => [s, v.players[j] && v.players[j] !== s ? `${v.players[j]} (${seatWord(s)})` : seatWord(s)]));
-    $("frame-events").innerHTML = `<p><b>#${f.seq}</b> ${(f.texts || []).filter(Boolean).map((x) => esc(shownText(x, names))).join("; ")}</p>`;
+    $("players").innerHTML = playersHtml(v, null, () => "");
+    // The log up to this decision, as the live table's log names everyone (TableLog), and the
+    // seats' last moves in the renderer's seat boxes.
+    const log = new TableLog($("table-log"), $("last-moves"));
+    log.setPlayers(v);
+    log.add(frames.slice(0, i + 1));
+    $("frame-events").innerHTML = `<p><b>#${f.seq}</b> ${(f.texts || []).filter(Boolean).map((x) => esc(shownText(x, log.names))).join("; ")}</p>`;
   }
   const stop = () => { clearInterval(timer); timer = null; $("play").textContent = t("replay.play"); };
   $("first").onclick = () => { stop(); show(0); };

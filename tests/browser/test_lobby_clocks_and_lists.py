@@ -371,11 +371,16 @@ def test_a_lobby_kings_cup_table_offers_no_draw_and_has_no_leaderboard(
             page.wait_for_selector("#resign:not([hidden])")
             assert page.is_hidden("#offer-draw")
             deal_the_cards(page)
-            for _ in range(6):  # draw a few cards; the computer players answer theirs
-                button = page.locator("#game button", has_text=re.compile(r"^(draw|тянуть карту)$"))
+            # Play our moves (a draw, or whatever a drawn card asks: a seat to choose, a rule to
+            # make) until a card is done with and the log says who draws next; the computer
+            # players answer theirs.
+            deadline = time.monotonic() + 60
+            while not re.search(r"draws next|теперь тянет", page.inner_text("#table-log")):
+                assert time.monotonic() < deadline, page.inner_text("#table-log")
+                button = page.locator("#game .kc-actions button[data-move]")
                 if button.count():
                     button.first.click()
-                page.wait_for_timeout(400)
+                page.wait_for_timeout(200)
             log = page.inner_text("#table-log")
             assert "passes" not in log and "передаёт ход" not in log, log
             assert re.search(r"draws next|теперь тянет", log), log

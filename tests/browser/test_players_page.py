@@ -211,7 +211,7 @@ def test_the_russian_page_shows_the_server_sentences_in_russian(
         page.wait_for_url(re.compile(r"#/play/[0-9a-f]+$"))
         page.wait_for_selector("#rules-help")
         help_text = page.inner_text("#rules-help")
-        assert "Правила: Уголки — halma-8x8-1234" in help_text  # the preset's name as the rules give it
+        assert "Правила: Уголки — Гальма 8×8" in help_text  # the preset by its title in Russian, not its id
         assert "Переведите все 10 шашек из своего угла" in help_text
         assert "Вовремя выйти из дома (§6.2)" in help_text
         page.wait_for_selector("#warnings")

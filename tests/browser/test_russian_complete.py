@@ -36,9 +36,8 @@ TABLES = {
 
 # What may stay in Latin letters on a Russian page, and why:
 # - names: the players the test signs up and the match ids (hex) in the head of a table and in
-#   links, and the preset names, which stay as the rules files give them (rules/README: a preset
-#   is named, not translated; the lobby shows "halma-8x8-1234: ..." and the rules help
-#   "Правила: Уголки — halma-8x8-1234");
+#   links, and the preset ids the lobby's description line still shows ("halma-8x8-1234: ...";
+#   the rules help and the table name a preset by its title, "Правила: Уголки — Гальма 8×8");
 PROPER = {
     "gamehall",  # the site's own name (the page title, the header)
     "API",  # the header's link to the API reference: the usual name in Russian too

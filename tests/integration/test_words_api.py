@@ -55,7 +55,7 @@ def test_the_view_words_its_warnings_and_end_reason_in_russian(client: httpx.Cli
     assert resigned.status_code == 200, resigned.text
     ru = client.get(f"/api/matches/{mid}", params={"lang": "ru"}).json()
     en = client.get(f"/api/matches/{mid}").json()
-    assert ru["outcome_text"] == "Побеждает ann (white): игрок bob (black) сдался."
+    assert ru["outcome_text"] == "Побеждает ann (белые): игрок bob (чёрные) сдался."
     assert en["outcome_text"] == "ann (white) wins: bob (black) resigned."
     finished = lambda m: m["status"] == "finished"  # noqa: E731
     assert listed(client, mid, finished, lang="ru")["outcome_text"] == ru["outcome_text"]

@@ -22,12 +22,16 @@ const DICT = {
     "error.title": "Something went wrong",
     "error.back": "Back to the lobby",
 
-    // The seats that are words (a board game's sides) as the page says them; a numbered seat
+    // The seats that are words (the sides of a board game) as the page says them; a numbered seat
     // (p1, p2...) is an id, the same in every language.  seat_as.*: "You play {seat}".
     "seat.white": "white",
     "seat.black": "black",
     "seat.attackers": "attackers",
     "seat.defenders": "defenders",
+    "seat_as.white": "white",
+    "seat_as.black": "black",
+    "seat_as.attackers": "the attackers",
+    "seat_as.defenders": "the defenders",
     "season.quarter": "{year}-Q{q}",
 
     "lobby.title": "gamehall — lobby",

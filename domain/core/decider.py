@@ -230,6 +230,10 @@ class Decider(Generic[S, C, E, V, R]):
     # The clock of the game's ranked matches (docs/ranked.md "Time controls"): matchmaking creates
     # every ranked table with it.  None: ranked matches of the game have no clock (a table helper).
     ranked_clock: TimeControl | None = None
+    # Whether the match layer takes draw offers and their answers for the game.  False: they are
+    # refused with ``no_draws_at_helper`` (a table helper judges no result: Kings Cup from
+    # kings-cup-2 on).
+    draw_offers: bool = True
 
     def __post_init__(self) -> None:
         if self.phases is not None:

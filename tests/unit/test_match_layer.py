@@ -136,6 +136,10 @@ def test_a_table_helper_refuses_draw_offers_and_their_answers() -> None:
         )
     # a game that is judged keeps its draw offers
     assert match_layer.decide(UGOLKI, started(), "white", OfferDraw()) == (DrawOffered(seat="white"),)
+    # and a match stored under kings-cup-1, when draw offers were taken, still re-decides as played
+    old = registry.get("kings-cup", "kings-cup-1")
+    assert old.rules_version == "kings-cup-1" and old.draw_offers and not cup.draw_offers
+    assert match_layer.decide(old, state, "p1", OfferDraw()) == (DrawOffered(seat="p1"),)
     from contracts.match import MATCH_REJECTION_CODES
 
     assert "no_draws_at_helper" in MATCH_REJECTION_CODES

@@ -98,7 +98,7 @@ def _decide_draw(
 ) -> tuple[Any, ...] | Rejected:
     """A draw offer, its acceptance (the match ends when every seat agrees) or its refusal."""
     seats = state.created.seats
-    if game.helper:  # a table helper judges no result (Kings Cup): nothing to agree a draw on
+    if not game.draw_offers:  # a table helper judges no result (Kings Cup): nothing to agree a draw on
         return Rejected(
             code="no_draws_at_helper", detail=f"{game.name} is a table helper: it has no draw offers"
         )

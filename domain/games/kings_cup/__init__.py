@@ -11,6 +11,8 @@ redaction, ``hidden``, notation) and ``bots``.
 
 from __future__ import annotations
 
+import dataclasses
+
 from contracts.games.kings_cup import CONTRACT, KingsCupCommand, KingsCupEvent, KingsCupRuleset, KingsCupView
 from domain.core.decider import Decider
 from domain.core.words import redacted_lines
@@ -39,7 +41,7 @@ GAME: Decider[CupState, KingsCupCommand, KingsCupEvent, KingsCupView, KingsCupRu
     contract=CONTRACT,
     title="Kings Cup (table helper)",
     title_ru="Kings Cup (помощник для застолья)",
-    rules_version="kings-cup-1",
+    rules_version="kings-cup-2",
     min_seats=2,
     max_seats=12,
     seat_names=seat_names,
@@ -65,8 +67,13 @@ GAME: Decider[CupState, KingsCupCommand, KingsCupEvent, KingsCupView, KingsCupRu
     helper=True,
     rules_help=rules_help,
     end_text=end_text,
+    draw_offers=False,
 )
+
+# kings-cup-1 (frozen, fold and audit only): the same game, but the match layer still took draw
+# offers and their answers, as it did for the matches stored under it.
+GAME_1 = dataclasses.replace(GAME, rules_version="kings-cup-1", draw_offers=True)
 
 HIDDEN = hidden
 
-__all__ = ["GAME", "HIDDEN", "CupState"]
+__all__ = ["GAME", "GAME_1", "HIDDEN", "CupState"]

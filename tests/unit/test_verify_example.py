@@ -75,13 +75,23 @@ def ring(tmp_path_factory: pytest.TempPathFactory) -> KeyRing:
     return KeyRing(tmp_path_factory.mktemp("keys"))
 
 
-_CERTIFIED: dict[tuple[str, int, str], dict[str, Any]] = {}
+# Certified bundles, per key ring: a ring made again (its module fixture set up anew when the
+# tests run in another order) signs its own bundles.
+_CERTIFIED: dict[int, tuple[KeyRing, dict[tuple[str, int, str], dict[str, Any]]]] = {}
+
+
+def _cache(ring: KeyRing) -> dict[tuple[str, int, str], dict[str, Any]]:
+    held = _CERTIFIED.get(id(ring))
+    if held is None or held[0] is not ring:
+        held = _CERTIFIED[id(ring)] = (ring, {})
+    return held[1]
 
 
 def certified(ring: KeyRing, game: str, seed: int = 1, client_seed: str = "") -> dict[str, Any]:
     """A random match, ended by a resignation when random play has not ended it (1000); with
     ``client_seed``, the first seat sends it with its Ready."""
-    cached = _CERTIFIED.get((game, seed, client_seed))
+    cache = _cache(ring)
+    cached = cache.get((game, seed, client_seed))
     if cached is not None:
         return json.loads(json.dumps(cached))
     decider = registry.get(game)
@@ -101,8 +111,8 @@ def certified(ring: KeyRing, game: str, seed: int = 1, client_seed: str = "") ->
         assert not isinstance(events, Rejected), events
         decisions.append((seat, Resign(), tuple(events)))
         bundle = chain("m-" + str(seed), game, decisions, seal.seal_key(SEED) if decider.chance else None)
-    _CERTIFIED[(game, seed, client_seed)] = json.loads(json.dumps(msgspec.to_builtins(certify(ring, bundle))))
-    return json.loads(json.dumps(_CERTIFIED[(game, seed, client_seed)]))
+    cache[(game, seed, client_seed)] = json.loads(json.dumps(msgspec.to_builtins(certify(ring, bundle))))
+    return json.loads(json.dumps(cache[(game, seed, client_seed)]))
 
 
 def keys_of(ring: KeyRing) -> dict[str, Any]:

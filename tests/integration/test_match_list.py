@@ -177,7 +177,7 @@ async def test_the_list_pages_follows_matches_to_the_end_and_rebuilds_the_same(
     done = by_id[ended["match_id"]]
     assert done["status"] == "finished" and done["to_move"] == [] and done["outcome"]["ranks"] == [1, 2]
     assert done["outcome_text"] == "ann (white) wins: bob (black) resigned."
-    assert ru[ended["match_id"]]["outcome_text"] == "Побеждает ann (white): игрок bob (black) сдался."
+    assert ru[ended["match_id"]]["outcome_text"] == "Побеждает ann (белые): игрок bob (чёрные) сдался."
     assert done["finished_at"] == done["updated_at"]
     assert {m["match_id"]: m["decisions"] for m in await stack.pages("/api/matches", 100)}[ended["match_id"]] == 2
 

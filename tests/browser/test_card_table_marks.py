@@ -148,7 +148,16 @@ def test_score_sheets_head_columns_with_name_and_seat_and_explain_their_marks(
     # 1000: the columns, and a legend for every mark the sheet shows (a written-off deal's W).
     match_id, token, client = start(page, stack_url, "thousand", "classic")
     marked = lambda v: any(ms for d in v["game_view"]["sheet"] for ms in d["marks"].values())  # noqa: E731
-    view = play_until(client, match_id, token, marked, limit=90)
+    # Ann bids whenever she may and writes the deal off once she declares: a W on the first
+    # deals, whatever the cards (playing the first listed move, a mark could take many deals).
+    def steer(legal: list[dict[str, Any]]) -> dict[str, Any]:
+        for kind in ("thousand_write_off.v1", "thousand_bid.v1"):
+            for m in legal:
+                if m["command"].get("type") == kind:
+                    return m
+        return legal[0]
+
+    view = play_until(client, match_id, token, marked, choose=steer, limit=90)
     shown(page, view["seq"])
     page.wait_for_selector("#sheet-legend")
     heads = headers(page, "#sheet tr:first-child th")

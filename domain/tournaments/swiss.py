@@ -181,40 +181,8 @@ def _pair_s1_s2(
 def pairable(players: Sequence[SwissPlayer], cap: int = REST_CAP) -> bool:
     """Can these players all be paired without breaking an absolute criterion?  A capped search:
     running out of nodes on a large field answers True (the fallback pairs such a field)."""
-    if len(players) % 2:
-        return False
-    budget = _Budget(cap)
-    ordered = sorted(players, key=_rank_key)
-    free = [True] * len(ordered)
-    failed: set[int] = set()  # masks of taken players known not to complete
-    mask = 0
-
-    def go() -> bool:
-        nonlocal mask
-        if mask in failed:
-            return False
-        budget.left -= 1
-        if budget.left < 0:
-            raise _OutOfBudget
-        try:
-            i = free.index(True)
-        except ValueError:
-            return True
-        free[i] = False
-        for j in range(i + 1, len(ordered)):
-            if free[j] and compatible(ordered[i], ordered[j]):
-                free[j] = False
-                mask |= (1 << i) | (1 << j)
-                if go():
-                    return True
-                mask &= ~((1 << i) | (1 << j))
-                free[j] = True
-        free[i] = True
-        failed.add(mask)
-        return False
-
     try:
-        return go()
+        return _first_pairing(players, cap) is not None
     except _OutOfBudget:
         return len(players) > 40
 
@@ -228,6 +196,14 @@ def any_pairing(
 ) -> list[tuple[SwissPlayer, SwissPlayer]] | None:
     """The last resort: the first pairing in ranking order (each free player with the highest
     ranked compatible one below) that keeps the absolute criteria, or None."""
+    try:
+        return _first_pairing(players, cap)
+    except _OutOfBudget:
+        return None
+
+
+def _first_pairing(players: Sequence[SwissPlayer], cap: int) -> list[tuple[SwissPlayer, SwissPlayer]] | None:
+    """``any_pairing``'s search; raises ``_OutOfBudget`` after ``cap`` nodes."""
     if len(players) % 2:
         return None
     budget = _Budget(cap)
@@ -263,10 +239,7 @@ def any_pairing(
         failed.add(mask)
         return False
 
-    try:
-        return chosen if go() else None
-    except _OutOfBudget:
-        return None
+    return chosen if go() else None
 
 
 def _homogeneous(

@@ -36,24 +36,37 @@ def chromium_or_skip() -> str:
     return CHROMIUM
 
 
-@pytest.fixture(scope="module")
-def stack_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """``gamehall up`` with the referee, the gateway, matchmaking and the bots service (quick
-    computer players, who fill a quick-match table after 0.3 s)."""
-    data_dir = tmp_path_factory.mktemp("stack")
+FULL_STACK = ("referee", "gateway", "matchmaking", "bots", "scoring", "leaderboard")
+
+
+def up_stack(
+    tmp_path_factory: pytest.TempPathFactory,
+    name: str,
+    services: tuple[str, ...] = ("referee", "gateway", "matchmaking", "bots"),
+    fill_ms: int = 300,
+) -> Iterator[str]:
+    """``gamehall up`` of ``services`` in a data folder of its own, computer players that think
+    30 ms and fill a quick-match table after ``fill_ms``; yields its URL, stops it after."""
     env = dict(
         os.environ,
-        GAMEHALL_DATA_DIR=str(data_dir),
+        GAMEHALL_DATA_DIR=str(tmp_path_factory.mktemp(name)),
         GAMEHALL_HTTP_PORT=str(free_port()),
         GAMEHALL_BOT_THINK_MS="30",
-        GAMEHALL_MM_BOT_FILL_MS="300",
+        GAMEHALL_MM_BOT_FILL_MS=str(fill_ms),
     )
     env.pop("NATS_URL", None)
-    up = UpProcess(env, services=("referee", "gateway", "matchmaking", "bots"))
+    up = UpProcess(env, services=services)
     try:
         yield up.wait_url()
     finally:
         up.stop()
+
+
+@pytest.fixture(scope="module")
+def stack_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``gamehall up`` with the referee, the gateway, matchmaking and the bots service (quick
+    computer players, who fill a quick-match table after 0.3 s)."""
+    yield from up_stack(tmp_path_factory, "stack")
 
 
 @pytest.fixture(scope="module")

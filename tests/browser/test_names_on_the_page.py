@@ -7,7 +7,6 @@ exactly as the live table's log does."""
 
 from __future__ import annotations
 
-import os
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from services.common.processes import UpProcess, free_port
+from tests.browser.conftest import FULL_STACK, up_stack
 from tests.browser.test_players_page import DESKTOP, PHONE, new_page, scroll_width
 
 pytestmark = pytest.mark.browser
@@ -40,19 +39,7 @@ WORDS = {
 def listing_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``gamehall up`` with quick computer players filling a quick-match table after 0.3 s, and
     scoring and the leaderboard (the matches list reads their read model)."""
-    env = dict(
-        os.environ,
-        GAMEHALL_DATA_DIR=str(tmp_path_factory.mktemp("names-stack")),
-        GAMEHALL_HTTP_PORT=str(free_port()),
-        GAMEHALL_BOT_THINK_MS="30",
-        GAMEHALL_MM_BOT_FILL_MS="300",
-    )
-    env.pop("NATS_URL", None)
-    up = UpProcess(env, services=("referee", "gateway", "matchmaking", "bots", "scoring", "leaderboard"))
-    try:
-        yield up.wait_url()
-    finally:
-        up.stop()
+    yield from up_stack(tmp_path_factory, "names-stack", FULL_STACK)
 
 
 def heads(page: Any) -> list[str]:

@@ -10,7 +10,6 @@ desktop width, in English and in Russian."""
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,7 +18,7 @@ from typing import Any
 import httpx
 import pytest
 
-from services.common.processes import UpProcess, free_port
+from tests.browser.conftest import FULL_STACK, up_stack
 from tests.browser.test_web_client import wait_my_turn_or_end
 
 pytestmark = pytest.mark.browser
@@ -43,20 +42,9 @@ TABLES = {
 
 @pytest.fixture(scope="module")
 def ranked_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """``gamehall up`` with scoring and the leaderboard too (rated matches reach the pages)."""
-    env = dict(
-        os.environ,
-        GAMEHALL_DATA_DIR=str(tmp_path_factory.mktemp("players-stack")),
-        GAMEHALL_HTTP_PORT=str(free_port()),
-        GAMEHALL_BOT_THINK_MS="30",
-        GAMEHALL_MM_BOT_FILL_MS="600000",  # seeks stay open: no computer fills them
-    )
-    env.pop("NATS_URL", None)
-    up = UpProcess(env, services=("referee", "gateway", "matchmaking", "bots", "scoring", "leaderboard"))
-    try:
-        yield up.wait_url()
-    finally:
-        up.stop()
+    """``gamehall up`` with scoring and the leaderboard too (rated matches reach the pages); seeks
+    stay open (no computer fills them)."""
+    yield from up_stack(tmp_path_factory, "players-stack", FULL_STACK, fill_ms=600_000)
 
 
 def new_page(browser: Any, viewport: dict[str, int], locale: str) -> tuple[Any, Any, list[str]]:

@@ -8,7 +8,6 @@ below (names, card ids and notation)."""
 
 from __future__ import annotations
 
-import os
 import re
 import time
 from collections.abc import Iterator
@@ -18,7 +17,7 @@ import httpx
 import pytest
 
 from domain.games.king.rules import GAME_NAMES
-from services.common.processes import UpProcess, free_port
+from tests.browser.conftest import FULL_STACK, up_stack
 
 pytestmark = pytest.mark.browser
 
@@ -89,19 +88,7 @@ def latin_words(text: str, names: set[str]) -> set[str]:
 def ru_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``gamehall up`` with scoring and the leaderboard (the matches list and the leaderboards
     have rows), computer players that think 30 ms."""
-    env = dict(
-        os.environ,
-        GAMEHALL_DATA_DIR=str(tmp_path_factory.mktemp("ru-stack")),
-        GAMEHALL_HTTP_PORT=str(free_port()),
-        GAMEHALL_BOT_THINK_MS="30",
-        GAMEHALL_MM_BOT_FILL_MS="600000",
-    )
-    env.pop("NATS_URL", None)
-    up = UpProcess(env, services=("referee", "gateway", "matchmaking", "bots", "scoring", "leaderboard"))
-    try:
-        yield up.wait_url()
-    finally:
-        up.stop()
+    yield from up_stack(tmp_path_factory, "ru-stack", FULL_STACK, fill_ms=600_000)
 
 
 # Every text a player sees: the rendered text of the page (closed <details> stay unread: the

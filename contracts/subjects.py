@@ -24,6 +24,13 @@ DISPUTE_SUBJECTS = "dispute.>"
 # gateway reads them to open each seat's cards; no other identity may read or write them.
 SEAL_STREAM = "GH_SEALS"
 SEAL_SUBJECTS = "seal.>"
+# Tournaments: every decision of one tournament on tournament.<tournament_id>
+# (contracts.tournaments.TournamentRecord); commands to the tournaments service on
+# TOURNAMENT_COMMANDS (request/reply, queue group TOURNAMENTS_QUEUE).
+TOURNAMENT_STREAM = "GH_TOURNAMENTS"
+TOURNAMENT_SUBJECTS = "tournament.>"
+TOURNAMENT_COMMANDS = "tournaments.cmd"
+TOURNAMENTS_QUEUE = "tournaments"
 
 DEFAULT_PARTITIONS = 4
 REFEREE_QUEUE = "referees"
@@ -106,6 +113,10 @@ def certificate_subject(game: str, match_id: str) -> str:
 
 def public_key_subject(key_id: str) -> str:
     return f"certificate.keys.{key_id}"
+
+
+def tournament_subject(tournament_id: str) -> str:
+    return f"tournament.{tournament_id}"
 
 
 def dispute_subject(match_id: str) -> str:

@@ -212,3 +212,42 @@ TournamentEvent = (
     | ResultVoided
     | TournamentFinished
 )
+
+
+# --- storage and wire (the tournaments service, docs/architecture.md "Tournaments") -----------
+
+
+class TournamentRecord(msgspec.Struct, frozen=True, kw_only=True, tag="tournament_record.v1"):
+    """One stored decision of a tournament: a message on ``tournament.<tournament_id>`` of the
+    stream ``GH_TOURNAMENTS``, appended with the expected last subject sequence ``seq - 1``.
+
+    ``prev_hash`` chains it to the previous record's stored bytes (sha256 hex; the first record's
+    is ``sha256(tournament_id)``, as a match's envelope chain), so the log is tamper-evident and a
+    bundle of the records is the whole of a tournament for ``gamehall tournaments audit``.
+    """
+
+    tournament_id: str
+    seq: int  # 1-based decision number within the tournament
+    command_id: str
+    recorded_at: int  # unix milliseconds, stamped by the service, never read by the rules
+    prev_hash: str
+    actor: str  # who sent the command: "operator", a player's name, or "system" (deadlines, results)
+    command: TournamentCommand
+    events: tuple[TournamentEvent, ...]
+
+
+class TournamentRequest(msgspec.Struct, frozen=True, kw_only=True, tag="tournament_request.v1"):
+    """A command to the tournaments service (request/reply on ``tournaments.cmd``)."""
+
+    tournament_id: str
+    command_id: str  # idempotency: a retried command id gets the first reply again
+    actor: str
+    command: TournamentCommand
+
+
+class TournamentAccepted(msgspec.Struct, frozen=True, kw_only=True, tag="tournament_accepted.v1"):
+    tournament_id: str
+    seq: int
+    command_id: str
+    events: tuple[TournamentEvent, ...]
+    duplicate: bool = False

@@ -10,7 +10,7 @@ from typing import Any
 
 import msgspec
 
-from contracts.match import Outcome
+from contracts.match import Outcome, TimeControl
 
 
 class MatchStarted(msgspec.Struct, frozen=True, kw_only=True, tag="integration.match_created.v1"):
@@ -79,6 +79,12 @@ class TableFormed(msgspec.Struct, frozen=True, kw_only=True, tag="integration.ta
     # ``domain.matchmaking.provenance``): the signing key's id and the hex Ed25519 signature.
     key_id: str = ""
     signature: str = ""
+    # A tournament game (``tournament_id`` not ""): announced by the tournaments service, its
+    # table id ``<tournament_id>:<round>:<table>``; the match has the tournament's clock and its
+    # computer seats play at ``strengths`` (beside ``bots``; "": the game's default strength).
+    tournament_id: str = ""
+    time_control: TimeControl | None = None
+    strengths: tuple[str, ...] = ()
 
 
 class RatingsRevised(msgspec.Struct, frozen=True, kw_only=True, tag="integration.ratings_revised.v1"):

@@ -17,6 +17,8 @@ from typing import Literal
 
 import msgspec
 
+from contracts.match import TimeControl
+
 Format = Literal["round_robin", "double_round_robin", "swiss", "knockout", "fair_tables"]
 FORMATS: tuple[str, ...] = ("round_robin", "double_round_robin", "swiss", "knockout", "fair_tables")
 TieBreak = Literal[
@@ -53,7 +55,10 @@ REJECTION_CODES: tuple[str, ...] = (
     "round_closed",
     "rounds_remaining",
     "finished",
+    "not_computer_player",
 )
+# What the tournaments service itself answers, besides the rules' codes above.
+SERVICE_REJECTION_CODES: tuple[str, ...] = ("malformed", "unavailable")
 
 
 class TournamentSettings(msgspec.Struct, frozen=True, kw_only=True):
@@ -67,6 +72,13 @@ class TournamentSettings(msgspec.Struct, frozen=True, kw_only=True):
     min_table_size: int = 0  # fair_tables: the smallest table when the count does not divide (0: table_size)
     tie_breaks: tuple[TieBreak, ...] = ()
     bye_points: int = 2  # half points for a bye (2: a win)
+    # Scheduling (the tournaments service; the rules never read the clock):
+    start_at: int = 0  # unix ms: the service closes registration and starts round 1 then (0: the operator does)
+    round_deadline_s: int = 0  # a game not finished this long after its round started is forfeited (0: none)
+    time_control: TimeControl | None = None  # every game's clock (None: the preset's own, if any)
+    # Computer entrants by strength (a name of the game's Decider.bots): entrant
+    # ``bot:<game>:<i>`` (contracts.matchmaking.computer_player) plays at ``bots[i - 1]``.
+    bots: tuple[str, ...] = ()
 
 
 class Table(msgspec.Struct, frozen=True, kw_only=True):
@@ -251,3 +263,152 @@ class TournamentAccepted(msgspec.Struct, frozen=True, kw_only=True, tag="tournam
     command_id: str
     events: tuple[TournamentEvent, ...]
     duplicate: bool = False
+
+
+# --- the read side: what a page or a client sees (domain.tournaments.view) ------------------
+#
+# Words (``*_name``, ``*_text``, ``title``) come in the language the view was asked in
+# (``lang``); codes, names and notation (results "1-0", "½-½", places "2=") are the same in
+# every language.  Points here are points (a win 1, a draw 0.5), not half points.
+
+GameStatus = Literal["to_play", "played", "forfeit", "voided"]
+CellKind = Literal["game", "to_play", "voided", "bye", "out"]
+
+
+class EntrantView(msgspec.Struct, frozen=True, kw_only=True):
+    player: str
+    rating: float = 0.0
+    seed: int = 0  # 1-based seeding number once registration closed, else 0
+    withdrawn: bool = False
+
+
+class GameView(msgspec.Struct, frozen=True, kw_only=True):
+    """One game of a round: ``seats[0]`` moves, deals or leads first."""
+
+    table: int
+    seats: tuple[str, ...]
+    status: GameStatus
+    ranks: tuple[int, ...] | None = None  # per seat, 0 = first; None until played (or voided)
+    places: tuple[int, ...] = ()  # per seat, 1-based, shared places equal
+    scores: tuple[int, ...] = ()  # the game's own totals, when recorded
+    forfeit: str = ""  # who forfeited
+    result: str = ""  # notation: "1-0", "0-1", "½-½" for two seats, else the places "1 2 2 4"
+    text: str = ""  # the status in words ("to play", "forfeit: ann", "voided"), "" when played
+
+
+class ByeView(msgspec.Struct, frozen=True, kw_only=True):
+    player: str
+    points: float
+    text: str
+
+
+class RoundView(msgspec.Struct, frozen=True, kw_only=True):
+    round: int
+    title: str  # "Round 2"
+    complete: bool
+    games: tuple[GameView, ...]
+    byes: tuple[ByeView, ...] = ()
+
+
+class CrossCell(msgspec.Struct, frozen=True, kw_only=True):
+    """A player's round in the crosstable.  Two seats: the opponent and the result; fair tables:
+    the table, the position at it and the place."""
+
+    round: int
+    kind: CellKind
+    table: int = 0
+    seat: int = 0  # the position at the table, 0-based (0 moves, deals or leads first)
+    opponents: tuple[str, ...] = ()
+    place: int = 0  # 1-based, 0 until played
+    points: float | None = None  # points scored at the table (a bye's points), None until played
+    mark: str = ""  # notation: "1", "½", "0", "+" / "-" (forfeit won / lost), "×" voided; places "1", "2="
+
+
+class CrossRow(msgspec.Struct, frozen=True, kw_only=True):
+    player: str
+    seed: int
+    points: float
+    cells: tuple[CrossCell, ...]  # one per round started
+
+
+class TieBreakName(msgspec.Struct, frozen=True, kw_only=True):
+    code: TieBreak
+    name: str
+
+
+class StandingView(msgspec.Struct, frozen=True, kw_only=True):
+    rank: int
+    player: str
+    points: float
+    tie_breaks: tuple[float, ...] = ()  # in the order of the view's tie_breaks
+    withdrawn: bool = False
+
+
+class TableEvenness(msgspec.Struct, frozen=True, kw_only=True):
+    """Fair tables: how evenly the rounds so far seat players (domain.tournaments.tables.evenness;
+    docs/architecture.md "Fair tables: the measure")."""
+
+    pairs: float
+    positions: float
+    total: float
+    min_meetings: int
+    max_meetings: int
+    max_position_gap: float
+    text: str
+
+
+class TournamentSummary(msgspec.Struct, frozen=True, kw_only=True):
+    tournament_id: str
+    game: str
+    game_title: str
+    preset: str
+    preset_title: str
+    format: Format
+    format_name: str
+    rated: bool
+    table_size: int
+    phase: Literal["registration", "running", "finished"]
+    phase_text: str
+    entrants: int
+    round: int  # rounds started
+    rounds_total: int
+    seq: int  # records folded
+
+
+class TournamentList(msgspec.Struct, frozen=True, kw_only=True):
+    tournaments: tuple[TournamentSummary, ...]
+
+
+class TournamentView(msgspec.Struct, frozen=True, kw_only=True):
+    tournament_id: str
+    lang: str
+    seq: int  # records folded: a newer view has a higher seq
+    game: str
+    game_title: str
+    preset: str
+    preset_title: str
+    format: Format
+    format_name: str
+    rated: bool
+    table_size: int
+    settings: TournamentSettings
+    settings_text: tuple[str, ...]  # the settings in words, a line each
+    phase: Literal["registration", "running", "finished"]
+    phase_text: str
+    can_join: bool  # registration is open
+    round: int  # rounds started
+    rounds_total: int
+    entrants: tuple[EntrantView, ...]  # seeding order once registration closed, else join order
+    rounds: tuple[RoundView, ...]
+    crosstable: tuple[CrossRow, ...]  # standings order
+    tie_breaks: tuple[TieBreakName, ...]
+    standings: tuple[StandingView, ...]
+    final: bool  # the standings are the recorded final ones
+    evenness: TableEvenness | None = None  # fair tables, once a round started
+
+
+class TournamentBundle(msgspec.Struct, frozen=True, kw_only=True):
+    """Every record of a tournament in order, as stored (``gamehall tournaments audit``)."""
+
+    tournament_id: str
+    records: tuple[TournamentRecord, ...]

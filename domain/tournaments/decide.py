@@ -15,6 +15,7 @@ from collections.abc import Iterable
 import msgspec
 
 from contracts.envelope import Rejected
+from contracts.matchmaking import computer_player, is_computer_player
 from contracts.tournaments import (
     FORMATS,
     TIE_BREAKS,
@@ -77,7 +78,17 @@ def settings_problem(s: TournamentSettings) -> str | None:
         return "a tie-break named twice"
     if s.bye_points < 0:
         return "bye_points must not be negative"
+    if s.start_at < 0 or s.round_deadline_s < 0:
+        return "start_at and round_deadline_s must not be negative"
+    if any(not b for b in s.bots):
+        return "a computer entrant needs a strength"
     return None
+
+
+def computer_entrants(s: TournamentSettings) -> tuple[str, ...]:
+    """The computer players the settings allow, in order (``bot:<game>:<i>`` plays at
+    ``s.bots[i - 1]``)."""
+    return tuple(computer_player(s.game, i + 1) for i in range(len(s.bots)))
 
 
 def current_standings(state: TournamentState) -> tuple[Standing, ...]:
@@ -144,6 +155,11 @@ def decide(state: TournamentState, command: TournamentCommand) -> Decision:
             return _reject("registration_closed")
         if command.player in state.entrants:
             return _reject("already_joined", command.player)
+        if is_computer_player(command.player) and command.player not in computer_entrants(s):
+            return _reject(
+                "not_computer_player",
+                f"{command.player} is not one of the {len(s.bots)} computer entrants the settings allow",
+            )
         return (PlayerJoined(player=command.player, rating=command.rating),)
     if isinstance(command, WithdrawFromTournament):
         if command.player not in state.entrants or command.player in state.withdrawn_players():

@@ -81,9 +81,22 @@ def test_every_refusal_code_is_declared() -> None:
         "registration_open", "unknown_player", "seed_mismatch", "registration_closed",
         "unknown_game", "bad_result", "not_recorded", "not_at_table", "round_in_progress",
         "rounds_remaining", "result_exists", "round_closed", "no_more_rounds", "finished",
-        "draw_not_allowed", "no_pairing",
+        "draw_not_allowed", "no_pairing", "not_computer_player",
     }  # fmt: skip
     assert seen == set(REJECTION_CODES)
+
+
+def test_computer_entrants_are_those_the_settings_name() -> None:
+    run = Run()
+    run.do(CreateTournament(tournament_id="t", settings=settings("round_robin", bots=("random", "greedy"))))
+    run.do(JoinTournament(player="bot:ugolki:1"))
+    run.do(JoinTournament(player="bot:ugolki:2"))
+    assert run.refuse(JoinTournament(player="bot:ugolki:3")) == "not_computer_player"
+    assert run.refuse(JoinTournament(player="bot:kingscorner:1")) == "not_computer_player"
+    run.do(JoinTournament(player="ann"))
+    assert run.state.entrants == ("bot:ugolki:1", "bot:ugolki:2", "ann")
+    unnamed = msgspec.structs.replace(settings("round_robin"), bots=("",))
+    assert Run().refuse(CreateTournament(tournament_id="t", settings=unnamed)) == "bad_settings"
 
 
 def test_a_withdrawn_round_robin_player_forfeits_the_remaining_games() -> None:

@@ -18,6 +18,7 @@ from domain.core.words import LANGS, PLURAL_FORMS, Words, placeholders, plural_f
 from domain.games import catalogue, registry
 from domain.games.ugolki import GAME as UGOLKI
 from domain.games.ugolki.explain import end_text, warnings
+from domain.tournaments import view as tournament_view
 from tests.unit.test_end_reasons_in_words import GAMES, play_out
 from tests.unit.test_rules_in_words import _created
 from tests.unit.ugolki.helpers import at, mv, pos, rules
@@ -31,8 +32,9 @@ NAMES = {"white": "ann (white)", "black": "bob (black)"}
 
 
 def catalogues() -> dict[str, Words]:
-    """Every ``WORDS`` in domain/: the match layer's and each game package's (explain, words)."""
-    found = {"domain.core.match": match_layer.WORDS}
+    """Every ``WORDS`` in domain/: the match layer's, the tournaments' view's and each game
+    package's (explain, words)."""
+    found = {"domain.core.match": match_layer.WORDS, "domain.tournaments.view": tournament_view.WORDS}
     import domain.games as games
 
     for pkg in pkgutil.iter_modules(games.__path__):

@@ -27,10 +27,18 @@ SEAL_SUBJECTS = "seal.>"
 # Tournaments: every decision of one tournament on tournament.<tournament_id>
 # (contracts.tournaments.TournamentRecord); commands to the tournaments service on
 # TOURNAMENT_COMMANDS (request/reply, queue group TOURNAMENTS_QUEUE).
+# Seasons and leagues (contracts/seasons.py): every event of one season on season.<season_id>;
+# only the operator command line appends here.
+SEASON_STREAM = "GH_SEASONS"
+SEASON_SUBJECTS = "season.>"
 TOURNAMENT_STREAM = "GH_TOURNAMENTS"
 TOURNAMENT_SUBJECTS = "tournament.>"
 TOURNAMENT_COMMANDS = "tournaments.cmd"
 TOURNAMENTS_QUEUE = "tournaments"
+# The tournaments service's durable consumer of finished matches (its games' results), and the
+# key-value bucket of the server seeds of tournaments still in registration (only it reads them).
+TOURNAMENTS_CONSUMER = "tournaments"
+TOURNAMENT_SEEDS_BUCKET = "GH_TOURNAMENT_SEEDS"
 
 DEFAULT_PARTITIONS = 4
 REFEREE_QUEUE = "referees"
@@ -121,6 +129,10 @@ def tournament_subject(tournament_id: str) -> str:
 
 def dispute_subject(match_id: str) -> str:
     return f"dispute.{match_id}"
+
+
+def season_subject(season_id: str) -> str:
+    return f"season.{season_id}"
 
 
 def dispute_id_of(match_id: str, n: int) -> str:

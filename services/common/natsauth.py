@@ -5,9 +5,11 @@ the same text for a real cluster, generated from here: ``gamehall deploy nats-pe
 
 - account ``APP`` (JetStream): the match log (``GH_MATCHES``), integration events
   (``GH_INTEGRATION``), match certificates (``GH_CERTIFICATES``), disputes (``GH_DISPUTES``), the
-  sealing keys of running card matches (``GH_SEALS``) and the matchmaking queue (key-value
-  bucket ``GH_TICKETS``).  One user per service: ``referee``, ``gateway``, ``scoring``,
-  ``leaderboard``, ``matchmaking``, ``bots`` and ``cli`` (operator commands).
+  sealing keys of running card matches (``GH_SEALS``), tournaments (``GH_TOURNAMENTS``), the
+  matchmaking queue (key-value bucket ``GH_TICKETS``) and the seeds of tournaments in
+  registration (bucket ``GH_TOURNAMENT_SEEDS``, the ``tournaments`` user's alone).  One user per
+  service: ``referee``, ``gateway``, ``scoring``, ``leaderboard``, ``matchmaking``, ``bots``,
+  ``tournaments`` and ``cli`` (operator commands).
 - account ``SECRETS`` (JetStream): ``GH_SECRETS``, the server seeds of card matches.  Its only
   user, ``referee-secrets``, is the referee's second connection.  No other account imports it.
 
@@ -56,8 +58,9 @@ SCORING = "scoring"
 LEADERBOARD = "leaderboard"
 MATCHMAKING = "matchmaking"
 BOTS = "bots"
+TOURNAMENTS = "tournaments"
 CLI = "cli"
-SERVICE_USERS = (REFEREE, GATEWAY, BOTS, SCORING, LEADERBOARD, MATCHMAKING, CLI)
+SERVICE_USERS = (REFEREE, GATEWAY, BOTS, SCORING, LEADERBOARD, MATCHMAKING, TOURNAMENTS, CLI)
 ALL_USERS = (*SERVICE_USERS, REFEREE_SECRETS)
 # Identities that run one command and exit: they wait a little for a stream someone else creates,
 # then say which is missing (services wait as long as it takes).
@@ -227,7 +230,9 @@ _INTEGRATION = subjects.INTEGRATION_STREAM
 _CERTIFICATES = subjects.CERTIFICATE_STREAM
 _DISPUTES = subjects.DISPUTE_STREAM
 _SEALS = subjects.SEAL_STREAM
+_TOURNAMENTS = subjects.TOURNAMENT_STREAM
 _TICKETS = subjects.TICKETS_BUCKET
+_SEEDS = subjects.TOURNAMENT_SEEDS_BUCKET
 _MATCHMAKING = (
     subjects.MATCHMAKING_JOIN,
     subjects.MATCHMAKING_LEAVE,
@@ -242,7 +247,7 @@ TABLE: dict[str, tuple[Use, ...]] = {
     REFEREE: (
         serve(subjects.COMMAND_SUBJECTS, "decide commands (queue group `referees`, its partitions)"),
         serve(subjects.REFEREE_PING, "answer the readiness ping"),
-        *(create(s) for s in (_MATCHES, _INTEGRATION, _CERTIFICATES, _DISPUTES, _SEALS)),
+        *(create(s) for s in (_MATCHES, _INTEGRATION, _CERTIFICATES, _DISPUTES, _SEALS, _TOURNAMENTS)),
         kv_create(_TICKETS),
         append(_MATCHES, subjects.MATCH_SUBJECTS, "append decisions to the match log"),
         read(_MATCHES, "read the match log"),
@@ -265,6 +270,8 @@ TABLE: dict[str, tuple[Use, ...]] = {
         read(_DISPUTES, "read disputes"),
         durable(_INTEGRATION, subjects.TABLES_CONSUMER, subjects.TABLE_FORMED, "create the matches of formed tables"),
         kv_read(_TICKETS, "read the matchmaking queue"),
+        request(subjects.TOURNAMENT_COMMANDS, "send players' and operators' tournament commands"),
+        read(_TOURNAMENTS, "read tournaments (pages, seats of tournament games)"),
     ),
     SCORING: (
         pull(_INTEGRATION, subjects.MATCH_FINISHED, "rate finished matches (projection `scoring`)"),
@@ -288,12 +295,28 @@ TABLE: dict[str, tuple[Use, ...]] = {
         append(_INTEGRATION, subjects.TABLE_FORMED, "announce formed tables"),
     ),
     BOTS: (serve(subjects.BOTS_ASSIGN, "take seats handed to computer players (it plays through the gateway)"),),
+    TOURNAMENTS: (
+        serve(subjects.TOURNAMENT_COMMANDS, "decide tournament commands (queue group `tournaments`)"),
+        create(_TOURNAMENTS),
+        append(_TOURNAMENTS, subjects.TOURNAMENT_SUBJECTS, "append decisions to the tournament log"),
+        read(_TOURNAMENTS, "read the tournament log (at start, on a conflict)"),
+        kv_create(_SEEDS),
+        kv_read(_SEEDS, "read the server seeds of tournaments in registration"),
+        kv_write(_SEEDS, "store a new tournament's server seed"),
+        durable(
+            _INTEGRATION, subjects.TOURNAMENTS_CONSUMER, subjects.MATCH_FINISHED, "record finished tournament games"
+        ),
+        append(_INTEGRATION, subjects.TABLE_FORMED, "announce the tables of a started round"),
+        read(_MATCHES, "see who moved in a game unfinished at its round's deadline"),
+    ),
     CLI: (
         read(_MATCHES, "export, audit, rebuild the match list, doctor"),
         get(_CERTIFICATES, "audit: match certificates and public keys"),
         read(_INTEGRATION, "rebuild ratings, doctor"),
         read(_DISPUTES, "list and show disputes, rebuild, doctor"),
         append(_DISPUTES, subjects.DISPUTE_SUBJECTS, "open disputes and rule on them (operators)"),
+        request(subjects.TOURNAMENT_COMMANDS, "run tournaments (operators)"),
+        read(_TOURNAMENTS, "export and audit tournaments"),
     ),
 }
 # The SECRETS account has one user and nothing else: it may do anything there.
@@ -479,8 +502,9 @@ def accounts_config(password: Callable[[str], str]) -> str:
 
 accounts {{
   # The match log (GH_MATCHES), integration events (GH_INTEGRATION), match certificates
-  # (GH_CERTIFICATES), disputes (GH_DISPUTES), sealing keys (GH_SEALS) and the matchmaking
-  # queue (key-value bucket GH_TICKETS).
+  # (GH_CERTIFICATES), disputes (GH_DISPUTES), sealing keys (GH_SEALS), tournaments
+  # (GH_TOURNAMENTS), the matchmaking queue (key-value bucket GH_TICKETS) and the seeds of
+  # tournaments in registration (bucket GH_TOURNAMENT_SEEDS).
   {APP_ACCOUNT} {{
     jetstream: enabled
     users: [

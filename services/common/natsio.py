@@ -136,6 +136,7 @@ STREAM_SUBJECTS = (
     (subjects.CERTIFICATE_STREAM, subjects.CERTIFICATE_SUBJECTS),
     (subjects.DISPUTE_STREAM, subjects.DISPUTE_SUBJECTS),
     (subjects.SEAL_STREAM, subjects.SEAL_SUBJECTS),
+    (subjects.TOURNAMENT_STREAM, subjects.TOURNAMENT_SUBJECTS),
 )
 # Streams every service may see (account APP) and the referee's own (account SECRETS).
 APP_STREAMS = (
@@ -144,6 +145,7 @@ APP_STREAMS = (
     subjects.CERTIFICATE_STREAM,
     subjects.DISPUTE_STREAM,
     subjects.SEAL_STREAM,
+    subjects.TOURNAMENT_STREAM,
 )
 SECRET_STREAMS = (subjects.SECRET_STREAM,)
 
@@ -303,6 +305,25 @@ async def ensure_buckets(js: JetStreamContext, timeout: float = 30.0, replicas: 
                     raise
                 await asyncio.sleep(0.2)
     return out
+
+
+async def ensure_own_bucket(js: JetStreamContext, bucket: str, timeout: float = 30.0, replicas: int = 1) -> KeyValue:
+    """A key-value bucket one identity alone uses (and creates): the seeds of tournaments in
+    registration (``subjects.TOURNAMENT_SEEDS_BUCKET``, the ``tournaments`` identity's)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        try:
+            try:
+                return await js.key_value(bucket)
+            except BucketNotFoundError:
+                return await js.create_key_value(
+                    KeyValueConfig(bucket=bucket, history=1, storage=StorageType.FILE, replicas=replicas, direct=True)
+                )
+        except TRANSIENT:
+            if loop.time() > deadline:
+                raise
+            await asyncio.sleep(0.2)
 
 
 DIRECT_BATCH = 256  # messages per batched direct get

@@ -46,9 +46,12 @@ STOCK = (
     (natsauth.SCORING, subjects.INTEGRATION_STREAM, subjects.RATING_APPLIED),
     (natsauth.MATCHMAKING, subjects.INTEGRATION_STREAM, subjects.TABLE_FORMED),
     (natsauth.GATEWAY, subjects.DISPUTE_STREAM, subjects.dispute_subject("sec-m1")),
+    (natsauth.TOURNAMENTS, subjects.TOURNAMENT_STREAM, subjects.tournament_subject("sec-t1")),
 )
 STORED = {stream: subject for _, stream, subject in STOCK}
-STREAMS = (*natsio.APP_STREAMS, subjects.kv_stream(subjects.TICKETS_BUCKET))
+SEEDS = subjects.TOURNAMENT_SEEDS_BUCKET
+SEED_KEY = "sec-t1"
+STREAMS = (*natsio.APP_STREAMS, subjects.kv_stream(subjects.TICKETS_BUCKET), subjects.kv_stream(SEEDS))
 
 
 def settings_for(tmp_path: Path, server: EmbeddedNats) -> Settings:
@@ -142,6 +145,8 @@ async def stock(peers: Peers) -> None:
         assert ack.stream == stream, (user, subject)
     mm = (await natsio.ensure_buckets((await peers(natsauth.MATCHMAKING)).jetstream()))[subjects.TICKETS_BUCKET]
     await mm.create(TICKET, b'{"type": "x"}')
+    seeds = await natsio.ensure_own_bucket((await peers(natsauth.TOURNAMENTS)).jetstream(), SEEDS)
+    await seeds.put(SEED_KEY, b'{"type": "x"}')
 
 
 def concrete(subject: str) -> str:
@@ -223,7 +228,7 @@ async def exercise(user: str, nc: Client, use: Use, peers: Peers) -> None:
         await sub.unsubscribe()
     elif kind == "kv_read":
         kv = await js.key_value(target[0])
-        assert (await kv.get(TICKET)).value == b'{"type": "x"}'
+        assert (await kv.get(SEED_KEY if target[0] == SEEDS else TICKET)).value == b'{"type": "x"}'
     elif kind == "kv_write":
         kv = await js.key_value(target[0])
         key = subjects.ticket_key(f"{user}-probe")
@@ -282,7 +287,12 @@ PUBLISH_PROBES: tuple[tuple[str, str, frozenset[str]], ...] = tuple(
         ("announce a started match", subjects.MATCH_CREATED, {"referee"}),
         ("announce a finished match", subjects.MATCH_FINISHED, {"referee"}),
         ("announce a rating", subjects.RATING_APPLIED, {"scoring"}),
-        ("announce a formed table", subjects.TABLE_FORMED, {"matchmaking"}),
+        ("announce a formed table", subjects.TABLE_FORMED, {"matchmaking", "tournaments"}),
+        ("append to a tournament's log", subjects.tournament_subject("forged"), {"tournaments"}),
+        ("send a tournament command", subjects.TOURNAMENT_COMMANDS, {"gateway", "cli"}),
+        ("write a tournament's seed", f"$KV.{SEEDS}.forged", {"tournaments"}),
+        ("direct get of a tournament's seed", f"$JS.API.DIRECT.GET.KV_{SEEDS}", {"tournaments"}),
+        ("look at the seeds bucket", f"$JS.API.STREAM.INFO.KV_{SEEDS}", {"tournaments"}),
         ("write the queue", f"$KV.{subjects.TICKETS_BUCKET}.{subjects.ticket_key('forged')}", {"matchmaking"}),
         ("hand a seat to the bots", subjects.BOTS_ASSIGN, {"referee", "gateway"}),
         ("ask the matchmakers", subjects.MATCHMAKING_JOIN, {"gateway"}),
@@ -296,8 +306,8 @@ PUBLISH_PROBES: tuple[tuple[str, str, frozenset[str]], ...] = tuple(
         ("look at GH_SEALS", "$JS.API.STREAM.INFO.GH_SEALS", {"referee", "gateway"}),
         ("reach GH_SECRETS", "$JS.API.STREAM.INFO.GH_SECRETS", ()),
         ("direct get on GH_SECRETS", "$JS.API.DIRECT.GET.GH_SECRETS", ()),
-        ("create a consumer on GH_MATCHES", "$JS.API.CONSUMER.CREATE.GH_MATCHES", {"referee", "gateway", "scoring", "cli"}),
-        ("direct get on GH_MATCHES", "$JS.API.DIRECT.GET.GH_MATCHES", {"referee", "gateway", "scoring", "cli"}),
+        ("create a consumer on GH_MATCHES", "$JS.API.CONSUMER.CREATE.GH_MATCHES", {"referee", "gateway", "scoring", "tournaments", "cli"}),
+        ("direct get on GH_MATCHES", "$JS.API.DIRECT.GET.GH_MATCHES", {"referee", "gateway", "scoring", "tournaments", "cli"}),
         ("read integration events in order", "$JS.API.CONSUMER.CREATE.GH_INTEGRATION", {"scoring", "cli"}),
         ("take over the matchmakers' consumer", "$JS.API.CONSUMER.CREATE.GH_INTEGRATION.matchmaking.integration.>", {"matchmaking"}),
         ("take over the matchmakers' durable", "$JS.API.CONSUMER.DURABLE.CREATE.GH_INTEGRATION.matchmaking", {"matchmaking"}),
@@ -330,6 +340,7 @@ SUBSCRIBE_PROBES: tuple[tuple[str, str, frozenset[str]], ...] = tuple(
         *((f"read the replies of {other}", f"{natsauth.inbox_prefix(other)}.>", {other}) for other in natsauth.SERVICE_USERS),
         ("take seats for the bots", subjects.BOTS_ASSIGN, {"bots"}),
         ("answer for the matchmakers", subjects.MATCHMAKING_JOIN, {"matchmaking"}),
+        ("serve tournament commands", subjects.TOURNAMENT_COMMANDS, {"tournaments"}),
         ("answer the readiness ping", subjects.REFEREE_PING, {"referee"}),
         ("listen to the match log's subjects", subjects.MATCH_SUBJECTS, ()),
         ("listen to integration events", subjects.INTEGRATION_SUBJECTS, ()),
@@ -343,6 +354,8 @@ SUBSCRIBE_PROBES: tuple[tuple[str, str, frozenset[str]], ...] = tuple(
 async def stored_counts(js: object) -> dict[str, int]:
     out = {}
     for stream in STREAMS:
+        if stream == subjects.kv_stream(SEEDS):
+            continue  # the tournaments identity's alone (its entry is checked apart)
         info = await js.stream_info(stream)  # type: ignore[attr-defined]
         out[stream] = int(info.state.messages)
     return out
@@ -383,6 +396,9 @@ async def test_each_identity_is_refused_everything_outside_its_row(secured: Embe
         assert await stored_counts(referee_js) == before_counts
         kv = await (await peers(natsauth.MATCHMAKING)).jetstream().key_value(subjects.TICKETS_BUCKET)
         assert (await kv.get(TICKET)).value == b'{"type": "x"}'
+        seeds = await (await peers(natsauth.TOURNAMENTS)).jetstream().key_value(SEEDS)
+        assert (await seeds.get(SEED_KEY)).value == b'{"type": "x"}'
+        assert (await seeds.status()).values == 1
     finally:
         await peers.close()
 

@@ -57,7 +57,9 @@ def test_the_writers_of_each_log_are_few() -> None:
     assert who_publishes(subjects.dispute_subject("m1")) == {"gateway", "cli"}
     assert who_publishes(subjects.MATCH_CREATED) == who_publishes(subjects.MATCH_FINISHED) == {"referee"}
     assert who_publishes(subjects.RATING_APPLIED) == {"scoring"}
-    assert who_publishes(subjects.TABLE_FORMED) == {"matchmaking"}
+    assert who_publishes(subjects.TABLE_FORMED) == {"matchmaking", "tournaments"}
+    assert who_publishes(subjects.tournament_subject("t1")) == {"tournaments"}
+    assert who_publishes(subjects.TOURNAMENT_COMMANDS) == {"gateway", "cli"}
     assert who_publishes(f"$KV.{subjects.TICKETS_BUCKET}.{subjects.ticket_key('ann')}") == {"matchmaking"}
     assert who_publishes(subjects.secret_subject("kings-corner", "m1")) == set()
     assert who_publishes(subjects.BOTS_ASSIGN) == {"referee", "gateway"}
@@ -90,8 +92,12 @@ def test_nobody_deletes_lists_or_captures() -> None:
             assert subject not in (">", "*"), (user, subject)
         assert may_publish(user, "$JS.API.STREAM.CREATE.GH_CAPTURE") is False
     creators = {u for u in APP if natsauth.streams_created(u)}
-    assert creators == {"referee", "matchmaking"}
+    assert creators == {"referee", "matchmaking", "tournaments"}
     assert natsauth.streams_created("matchmaking") == {subjects.kv_stream(subjects.TICKETS_BUCKET)}
+    assert natsauth.streams_created("tournaments") == {
+        subjects.TOURNAMENT_STREAM,
+        subjects.kv_stream(subjects.TOURNAMENT_SEEDS_BUCKET),
+    }
 
 
 def test_each_identity_reads_its_own_replies_only() -> None:
@@ -112,7 +118,19 @@ def test_the_subscribers_of_each_service_subject() -> None:
     for stored in (subjects.MATCH_SUBJECTS, subjects.INTEGRATION_SUBJECTS, subjects.DISPUTE_SUBJECTS, subjects.CERTIFICATE_SUBJECTS):
         # nobody listens where a stream captures: no push consumer can be aimed at a listener
         assert who_subscribes(stored) == set(), stored
-    assert {u for u in APP if natsauth.permissions(u).responds} == {"referee", "matchmaking", "bots"}
+    assert who_subscribes(subjects.TOURNAMENT_COMMANDS) == {"tournaments"}
+    assert {u for u in APP if natsauth.permissions(u).responds} == {"referee", "matchmaking", "bots", "tournaments"}
+
+
+def test_only_the_tournaments_service_reads_the_seeds_of_open_tournaments() -> None:
+    seeds = subjects.kv_stream(subjects.TOURNAMENT_SEEDS_BUCKET)
+    for api in (f"$JS.API.DIRECT.GET.{seeds}", f"$JS.API.STREAM.MSG.GET.{seeds}", f"$JS.API.CONSUMER.CREATE.{seeds}"):
+        assert who_publishes(api) <= {"tournaments"}, api
+    assert who_publishes(f"$KV.{subjects.TOURNAMENT_SEEDS_BUCKET}.t1") == {"tournaments"}
+    assert may_publish("tournaments", f"$JS.API.DIRECT.GET.{seeds}")
+    # and the tournaments service sends no match commands and writes no match log
+    assert not may_publish("tournaments", subjects.command_subject("ugolki", "m1"))
+    assert not may_publish("tournaments", subjects.match_subject("ugolki", "m1"))
 
 
 def test_bots_and_cli_have_only_what_they_need() -> None:

@@ -35,6 +35,10 @@ TOURNAMENT_STREAM = "GH_TOURNAMENTS"
 TOURNAMENT_SUBJECTS = "tournament.>"
 TOURNAMENT_COMMANDS = "tournaments.cmd"
 TOURNAMENTS_QUEUE = "tournaments"
+# The tournaments service's durable consumer of finished matches (its games' results), and the
+# key-value bucket of the server seeds of tournaments still in registration (only it reads them).
+TOURNAMENTS_CONSUMER = "tournaments"
+TOURNAMENT_SEEDS_BUCKET = "GH_TOURNAMENT_SEEDS"
 
 DEFAULT_PARTITIONS = 4
 REFEREE_QUEUE = "referees"

@@ -5,10 +5,10 @@ the same text for a real cluster, generated from here: ``gamehall deploy nats-pe
 
 - account ``APP`` (JetStream): the match log (``GH_MATCHES``), integration events
   (``GH_INTEGRATION``), match certificates (``GH_CERTIFICATES``), disputes (``GH_DISPUTES``), the
-  sealing keys of running card matches (``GH_SEALS``), tournaments (``GH_TOURNAMENTS``), the
-  matchmaking queue (key-value bucket ``GH_TICKETS``) and the seeds of tournaments in
-  registration (bucket ``GH_TOURNAMENT_SEEDS``, the ``tournaments`` user's alone).  One user per
-  service: ``referee``, ``gateway``, ``scoring``, ``leaderboard``, ``matchmaking``, ``bots``,
+  sealing keys of running card matches (``GH_SEALS``), tournaments (``GH_TOURNAMENTS``), seasons
+  (``GH_SEASONS``, written by ``cli`` alone), the matchmaking queue (key-value bucket
+  ``GH_TICKETS``) and the seeds of tournaments in registration (bucket ``GH_TOURNAMENT_SEEDS``,
+  the ``tournaments`` user's alone).  One user per service: ``referee``, ``gateway``, ``scoring``, ``leaderboard``, ``matchmaking``, ``bots``,
   ``tournaments`` and ``cli`` (operator commands).
 - account ``SECRETS`` (JetStream): ``GH_SECRETS``, the server seeds of card matches.  Its only
   user, ``referee-secrets``, is the referee's second connection.  No other account imports it.
@@ -231,6 +231,7 @@ _CERTIFICATES = subjects.CERTIFICATE_STREAM
 _DISPUTES = subjects.DISPUTE_STREAM
 _SEALS = subjects.SEAL_STREAM
 _TOURNAMENTS = subjects.TOURNAMENT_STREAM
+_SEASONS = subjects.SEASON_STREAM
 _TICKETS = subjects.TICKETS_BUCKET
 _SEEDS = subjects.TOURNAMENT_SEEDS_BUCKET
 _MATCHMAKING = (
@@ -247,7 +248,7 @@ TABLE: dict[str, tuple[Use, ...]] = {
     REFEREE: (
         serve(subjects.COMMAND_SUBJECTS, "decide commands (queue group `referees`, its partitions)"),
         serve(subjects.REFEREE_PING, "answer the readiness ping"),
-        *(create(s) for s in (_MATCHES, _INTEGRATION, _CERTIFICATES, _DISPUTES, _SEALS, _TOURNAMENTS)),
+        *(create(s) for s in (_MATCHES, _INTEGRATION, _CERTIFICATES, _DISPUTES, _SEALS, _TOURNAMENTS, _SEASONS)),
         kv_create(_TICKETS),
         append(_MATCHES, subjects.MATCH_SUBJECTS, "append decisions to the match log"),
         read(_MATCHES, "read the match log"),
@@ -272,6 +273,7 @@ TABLE: dict[str, tuple[Use, ...]] = {
         kv_read(_TICKETS, "read the matchmaking queue"),
         request(subjects.TOURNAMENT_COMMANDS, "send players' and operators' tournament commands"),
         read(_TOURNAMENTS, "read tournaments (pages, seats of tournament games)"),
+        read(_SEASONS, "read seasons and divisions (season leaderboards)"),
     ),
     SCORING: (
         pull(_INTEGRATION, subjects.MATCH_FINISHED, "rate finished matches (projection `scoring`)"),
@@ -281,6 +283,7 @@ TABLE: dict[str, tuple[Use, ...]] = {
         read(_MATCHES, "read a listed match's earlier decisions; the derived-data check"),
         read(_INTEGRATION, "the derived-data check (samples, rebuilds)"),
         read(_DISPUTES, "the derived-data check (rebuilds)"),
+        read(_SEASONS, "the seasons in force (each match rated in its season)"),
     ),
     LEADERBOARD: (pull(_INTEGRATION, subjects.RATING_APPLIED, "rank applied ratings (projection `leaderboard`)"),),
     MATCHMAKING: (
@@ -317,6 +320,8 @@ TABLE: dict[str, tuple[Use, ...]] = {
         append(_DISPUTES, subjects.DISPUTE_SUBJECTS, "open disputes and rule on them (operators)"),
         request(subjects.TOURNAMENT_COMMANDS, "run tournaments (operators)"),
         read(_TOURNAMENTS, "export and audit tournaments"),
+        read(_SEASONS, "list and show seasons, rebuild, doctor"),
+        append(_SEASONS, subjects.SEASON_SUBJECTS, "open and close seasons (operators)"),
     ),
 }
 # The SECRETS account has one user and nothing else: it may do anything there.
@@ -503,8 +508,8 @@ def accounts_config(password: Callable[[str], str]) -> str:
 accounts {{
   # The match log (GH_MATCHES), integration events (GH_INTEGRATION), match certificates
   # (GH_CERTIFICATES), disputes (GH_DISPUTES), sealing keys (GH_SEALS), tournaments
-  # (GH_TOURNAMENTS), the matchmaking queue (key-value bucket GH_TICKETS) and the seeds of
-  # tournaments in registration (bucket GH_TOURNAMENT_SEEDS).
+  # (GH_TOURNAMENTS), seasons (GH_SEASONS), the matchmaking queue (key-value bucket GH_TICKETS)
+  # and the seeds of tournaments in registration (bucket GH_TOURNAMENT_SEEDS).
   {APP_ACCOUNT} {{
     jetstream: enabled
     users: [

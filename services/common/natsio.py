@@ -137,6 +137,7 @@ STREAM_SUBJECTS = (
     (subjects.DISPUTE_STREAM, subjects.DISPUTE_SUBJECTS),
     (subjects.SEAL_STREAM, subjects.SEAL_SUBJECTS),
     (subjects.TOURNAMENT_STREAM, subjects.TOURNAMENT_SUBJECTS),
+    (subjects.SEASON_STREAM, subjects.SEASON_SUBJECTS),
 )
 # Streams every service may see (account APP) and the referee's own (account SECRETS).
 APP_STREAMS = (
@@ -146,6 +147,7 @@ APP_STREAMS = (
     subjects.DISPUTE_STREAM,
     subjects.SEAL_STREAM,
     subjects.TOURNAMENT_STREAM,
+    subjects.SEASON_STREAM,
 )
 SECRET_STREAMS = (subjects.SECRET_STREAM,)
 

@@ -47,6 +47,7 @@ STOCK = (
     (natsauth.MATCHMAKING, subjects.INTEGRATION_STREAM, subjects.TABLE_FORMED),
     (natsauth.GATEWAY, subjects.DISPUTE_STREAM, subjects.dispute_subject("sec-m1")),
     (natsauth.TOURNAMENTS, subjects.TOURNAMENT_STREAM, subjects.tournament_subject("sec-t1")),
+    (natsauth.CLI, subjects.SEASON_STREAM, subjects.season_subject("sec-s1")),
 )
 STORED = {stream: subject for _, stream, subject in STOCK}
 SEEDS = subjects.TOURNAMENT_SEEDS_BUCKET

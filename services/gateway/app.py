@@ -21,7 +21,7 @@ from fastapi.staticfiles import StaticFiles
 from services.common import health, logs, metrics
 from services.common.settings import Settings
 from services.gateway import edge, errors, openapi
-from services.gateway.api import accounts, audit, disputes, games, matches, queue, ratings
+from services.gateway.api import accounts, audit, disputes, games, matches, queue, ratings, tournaments
 from services.gateway.api import ops as operations
 from services.gateway.api.ops import readiness_checks
 from services.gateway.core import Gateway
@@ -29,11 +29,12 @@ from services.gateway.fastpath import COMMAND_PATH, CommandFastPath
 from services.gateway.lobby import Lobby
 from services.gateway.server import http_protocol, websocket_protocol
 from services.gateway.sockets import WS_FRAME_LIMIT
+from services.gateway.tournament_book import TournamentBook
 
 __all__ = ["CommandFastPath", "Gateway", "asgi_app", "create_app", "run"]
 
 # In this order in the app (and so in the OpenAPI description).
-ROUTERS = (accounts, queue, ratings, disputes, matches, operations, games, audit)
+ROUTERS = (accounts, queue, ratings, disputes, matches, tournaments, operations, games, audit)
 
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 
@@ -66,6 +67,7 @@ class RequestCounter:
 def create_app(settings: Settings, nats_url: str) -> FastAPI:
     gw = Gateway(settings, nats_url)
     lobby = Lobby(gw)
+    book = TournamentBook(lambda: gw.nc)  # every tournament folded, for the read routes
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -74,7 +76,9 @@ def create_app(settings: Settings, nats_url: str) -> FastAPI:
         try:
             await gw.start()
             await lobby.start()
+            await book.start()
             yield
+            await book.stop()
             await lobby.stop()
             await gw.stop()
         finally:
@@ -94,6 +98,7 @@ def create_app(settings: Settings, nats_url: str) -> FastAPI:
     )
     app.state.gateway = gw  # what the routers depend on (services.gateway.api.deps)
     app.state.lobby = lobby
+    app.state.tournaments = book
     openapi.install(app)  # every game's commands and views, from the contracts
     openapi.install_docs(app)  # /docs and /redoc, with no internet
     openapi.install_asyncapi(app)  # /asyncapi.json: the NATS subjects and the match socket

@@ -282,6 +282,17 @@ ROUTE_ERRORS: dict[str, dict[int, tuple[str, ...]]] = {
         503: ("unavailable",),
     },
     "GET /api/keys": {503: ("unavailable",)},
+    "GET /api/tournaments": {},
+    "GET /api/tournaments/{tournament_id}": {
+        400: ("malformed",),
+        404: ("tournament_not_found",),
+        409: ("unreadable_tournament",),
+    },
+    "GET /api/tournaments/{tournament_id}/records": {
+        400: ("malformed",),
+        404: ("tournament_not_found",),
+        409: ("unreadable_tournament",),
+    },
     "POST /api/matches/{match_id}/disputes": {
         **CREDENTIAL,
         400: ("malformed", "invalid_reason"),

@@ -13,8 +13,9 @@ Components, per registered game ``<game>``:
 
 The routes that answer a msgspec contract encoded as it is (not through FastAPI) have their
 answer's schema from that contract too (:data:`MSGSPEC_REPLIES`): the command route
-(``Accepted``; the fast path answers it), the audit bundle (``AuditBundle``) and the
-certificate keys (``KeySet``).
+(``Accepted``; the fast path answers it), the audit bundle (``AuditBundle``), the
+certificate keys (``KeySet``) and the tournaments' list, view and records (``TournamentList``,
+``TournamentView``, ``TournamentBundle``).
 
 The command route's request body is one of the ``CommandRequest``s (the ``type`` tags never
 repeat across games) and the match route's answer one of the ``MatchView``s, told apart by
@@ -41,6 +42,7 @@ from contracts.audit import AuditBundle
 from contracts.certificate import KeySet
 from contracts.envelope import Accepted
 from contracts.match import AcceptDraw, DeclineDraw, MatchView, OfferDraw, Resign
+from contracts.tournaments import TournamentBundle, TournamentList, TournamentView
 from domain.games import registry
 
 REF = "#/components/schemas/{name}"
@@ -53,6 +55,9 @@ MSGSPEC_REPLIES: dict[tuple[str, str], tuple[str, Any, str]] = {
     ("post", COMMAND_ROUTE): ("200", Accepted, "The command was decided (or was a duplicate): its events"),
     ("get", "/api/matches/{match_id}/export"): ("200", AuditBundle, "The match's audit bundle"),
     ("get", "/api/keys"): ("200", KeySet, "The certificate keys"),
+    ("get", "/api/tournaments"): ("200", TournamentList, "The tournaments, newest first"),
+    ("get", "/api/tournaments/{tournament_id}"): ("200", TournamentView, "The tournament in words"),
+    ("get", "/api/tournaments/{tournament_id}/records"): ("200", TournamentBundle, "The records as stored"),
 }
 DOCS_ROUTE, REDOC_ROUTE, ASSETS_ROUTE = "/docs", "/redoc", "/docs-assets"
 # The pages may load nothing from another host (ReDoc's sidebar would fetch its maker's logo).

@@ -59,6 +59,19 @@ export interface BotSeatOut {
   detail?: string | null;
 }
 
+export interface Bye {
+  type: "tournament_bye.v1";
+  round: number;
+  player: string;
+  points: number;
+}
+
+export interface ByeView {
+  player: string;
+  points: number;
+  text: string;
+}
+
 export interface CardRule {
   title: string;
   text: string;
@@ -112,6 +125,11 @@ export interface ClockView {
   deadlines: number[];
   abandon_at?: number[];
   bots?: string[];
+}
+
+export interface CloseRegistration {
+  type: "close_registration.v1";
+  server_seed: string;
 }
 
 /** The one message a client sends on the match socket. */
@@ -171,6 +189,34 @@ export interface CreateMatchBody {
   bot_think_ms?: number | null;
   /** The clock: {"base_s": B, "increment_s": I} (Fischer) or {"move_s": M} (per move), optionally "grace_s" and "on_timeout". A seat whose time runs out times out by the game's rule, or goes to a computer player (docs/audit.md, Clocks). */
   time_control?: TimeControlBody | null;
+}
+
+export interface CreateTournament {
+  type: "create_tournament.v1";
+  tournament_id: string;
+  settings: TournamentSettings;
+}
+
+/**
+ * A player's round in the crosstable.  Two seats: the opponent and the result; fair tables:
+ * the table, the position at it and the place.
+ */
+export interface CrossCell {
+  round: number;
+  kind: "bye" | "game" | "out" | "to_play" | "voided";
+  table?: number;
+  seat?: number;
+  opponents?: string[];
+  place?: number;
+  points?: number | null;
+  mark?: string;
+}
+
+export interface CrossRow {
+  player: string;
+  seed: number;
+  points: number;
+  cells: CrossCell[];
 }
 
 /**
@@ -319,6 +365,13 @@ export interface EndTurn {
   type: "kc_end_turn.v1";
 }
 
+export interface EntrantView {
+  player: string;
+  rating?: number;
+  seed?: number;
+  withdrawn?: boolean;
+}
+
 /** Every error answer (4xx and 5xx). */
 export interface ErrorBody {
   /** Stable snake_case code, e.g. 'not_your_turn', 'rate_limited'. */
@@ -373,6 +426,10 @@ export interface FarkleFlipView {
   pattern_names?: Record<string, string>;
 }
 
+export interface FinishTournament {
+  type: "finish_tournament.v1";
+}
+
 /**
  * A finished match as recorded and as it counts after its latest ruling; a player's own
  * rows add their seat, rank and rating change.
@@ -416,6 +473,13 @@ export interface FinishedPage {
   next_cursor: string | null;
 }
 
+export interface Forfeit {
+  type: "tournament_forfeit.v1";
+  round: number;
+  table: number;
+  player: string;
+}
+
 export interface FormingOut {
   /** A table formed; its match is being created. */
   state: "forming" | "seated";
@@ -450,6 +514,19 @@ export interface GameInfo {
   presets: PresetInfo[];
   /** Each rejection code of the game -> its sentence, in lang. */
   rejections?: Record<string, string>;
+}
+
+/** One game of a round: `seats[0]` moves, deals or leads first. */
+export interface GameView {
+  table: number;
+  seats: string[];
+  status: "forfeit" | "played" | "to_play" | "voided";
+  ranks?: number[] | null;
+  places?: number[];
+  scores?: number[];
+  forfeit?: string;
+  result?: string;
+  text?: string;
 }
 
 /** §2.6: one card to each opponent: `gifts` maps each defender's seat to the card he gets. */
@@ -488,6 +565,12 @@ export interface JoinBody {
   invite?: string;
   /** With invite, when you open the table (the first to join with the code): list it in GET /api/tables so anyone may join it. Without invite: 400 public_needs_invite. */
   public?: boolean;
+}
+
+export interface JoinTournament {
+  type: "join_tournament.v1";
+  player: string;
+  rating?: number;
 }
 
 /** Answer to a redeal window without a claim. */
@@ -838,6 +921,12 @@ export interface PlayerArea {
   area: AreaCard[];
 }
 
+export interface PlayerJoined {
+  type: "tournament_player_joined.v1";
+  player: string;
+  rating?: number;
+}
+
 export interface PlayerProfile {
   player: string;
   first_seen_at: number | null;
@@ -854,6 +943,11 @@ export interface PlayerRow {
   rated_games: number;
   first_seen_at: number | null;
   last_seen_at: number | null;
+}
+
+export interface PlayerWithdrew {
+  type: "tournament_player_withdrew.v1";
+  player: string;
 }
 
 export interface PlayersPage {
@@ -977,6 +1071,21 @@ export interface Readiness {
   instance?: string | null;
 }
 
+export interface RecordForfeit {
+  type: "record_forfeit.v1";
+  round: number;
+  table: number;
+  player: string;
+}
+
+export interface RecordResult {
+  type: "record_result.v1";
+  round: number;
+  table: number;
+  ranks: number[];
+  scores?: number[];
+}
+
 export interface RecordedResult {
   ranks: number[];
   scores: number[];
@@ -985,6 +1094,12 @@ export interface RecordedResult {
 /** REFUSE_BUYOUT: the declarer keeps the declaration. */
 export interface RefuseBuyout {
   type: "king_refuse_buyout.v1";
+}
+
+export interface RegistrationClosed {
+  type: "tournament_registration_closed.v1";
+  server_seed: string;
+  order: string[];
 }
 
 export interface Replay {
@@ -1014,11 +1129,40 @@ export interface Resign {
   type: "resign.v1";
 }
 
+export interface ResultRecorded {
+  type: "tournament_result_recorded.v1";
+  round: number;
+  table: number;
+  ranks: number[];
+  scores?: number[];
+}
+
+export interface ResultVoided {
+  type: "tournament_result_voided.v1";
+  round: number;
+  table: number;
+  reason?: string;
+}
+
+export interface RoundStarted {
+  type: "tournament_round_started.v1";
+  round: number;
+  tables: Table[];
+}
+
 export interface RoundSummary {
   round_no: number;
   result: string;
   winner: string | null;
   points: Record<string, number>;
+}
+
+export interface RoundView {
+  round: number;
+  title: string;
+  complete: boolean;
+  games: GameView[];
+  byes?: ByeView[];
 }
 
 /** `contracts.match.RulesHelp`: a ruleset in words for players. */
@@ -1178,6 +1322,13 @@ export interface SignedUp {
   authorization: string;
 }
 
+export interface Standing {
+  rank: number;
+  player: string;
+  points: number;
+  tie_breaks?: number[];
+}
+
 export interface StandingOut {
   /** 1-based within its family and rating model. */
   rank: number;
@@ -1202,6 +1353,18 @@ export interface StandingRule {
   text: string;
 }
 
+export interface StandingView {
+  rank: number;
+  player: string;
+  points: number;
+  tie_breaks?: number[];
+  withdrawn?: boolean;
+}
+
+export interface StartRound {
+  type: "start_round.v1";
+}
+
 /** STOP: bank the centre (with the held Farkle cards), or forfeit it below the entry. */
 export interface Stop {
   type: "ff_stop.v1";
@@ -1223,6 +1386,26 @@ export interface StoredMatches {
   /** Newest first (by creation). */
   matches: StoredMatchOut[];
   next_cursor?: string | null;
+}
+
+/** One game of a round: `seats[0]` moves first (White) or deals/leads first. */
+export interface Table {
+  table: number;
+  seats: string[];
+}
+
+/**
+ * Fair tables: how evenly the rounds so far seat players (domain.tournaments.tables.evenness;
+ * docs/architecture.md "Fair tables: the measure").
+ */
+export interface TableEvenness {
+  pairs: number;
+  positions: number;
+  total: number;
+  min_meetings: number;
+  max_meetings: number;
+  max_position_gap: number;
+  text: string;
 }
 
 export interface TableOut {
@@ -1330,6 +1513,11 @@ export interface ThousandView {
   announcement_texts?: string[];
 }
 
+export interface TieBreakName {
+  code: "buchholz" | "direct_encounter" | "game_totals" | "median_buchholz" | "sonneborn_berger" | "wins";
+  name: string;
+}
+
 /**
  * A match's clock, composed around every game by the match layer (docs/audit.md "Clocks").
  *
@@ -1361,6 +1549,110 @@ export interface TimeControlBody {
   grace_s?: number;
   /** What a timed-out or abandoned seat becomes: "bot" (a computer player takes the seat over and the match goes on; the default of a casual match) or "forfeit" (the game's rule). */
   on_timeout?: ("forfeit" | "bot") | null;
+}
+
+/** Every record of a tournament in order, as stored (`gamehall tournaments audit`). */
+export interface TournamentBundle {
+  tournament_id: string;
+  records: TournamentRecord[];
+}
+
+export interface TournamentCreated {
+  type: "tournament_created.v1";
+  tournament_id: string;
+  settings: TournamentSettings;
+}
+
+export interface TournamentFinished {
+  type: "tournament_finished.v1";
+  standings: Standing[];
+}
+
+export interface TournamentList {
+  tournaments: TournamentSummary[];
+}
+
+/**
+ * One stored decision of a tournament: a message on `tournament.<tournament_id>` of the
+ * stream `GH_TOURNAMENTS`, appended with the expected last subject sequence `seq - 1`.
+ *
+ * `prev_hash` chains it to the previous record's stored bytes (sha256 hex; the first record's
+ * is `sha256(tournament_id)`, as a match's envelope chain), so the log is tamper-evident and a
+ * bundle of the records is the whole of a tournament for `gamehall tournaments audit`.
+ */
+export interface TournamentRecord {
+  type: "tournament_record.v1";
+  tournament_id: string;
+  seq: number;
+  command_id: string;
+  recorded_at: number;
+  prev_hash: string;
+  actor: string;
+  command: CreateTournament | JoinTournament | WithdrawFromTournament | CloseRegistration | StartRound | RecordResult | RecordForfeit | VoidResult | FinishTournament;
+  events: (TournamentCreated | PlayerJoined | PlayerWithdrew | RegistrationClosed | RoundStarted | Bye | ResultRecorded | Forfeit | ResultVoided | TournamentFinished)[];
+}
+
+export interface TournamentSettings {
+  format: "double_round_robin" | "fair_tables" | "knockout" | "round_robin" | "swiss";
+  game: string;
+  preset: string;
+  seed_commitment: string;
+  rated?: boolean;
+  rounds?: number;
+  table_size?: number;
+  min_table_size?: number;
+  tie_breaks?: ("buchholz" | "direct_encounter" | "game_totals" | "median_buchholz" | "sonneborn_berger" | "wins")[];
+  bye_points?: number;
+  start_at?: number;
+  round_deadline_s?: number;
+  time_control?: TimeControl | null;
+  bots?: string[];
+}
+
+export interface TournamentSummary {
+  tournament_id: string;
+  game: string;
+  game_title: string;
+  preset: string;
+  preset_title: string;
+  format: "double_round_robin" | "fair_tables" | "knockout" | "round_robin" | "swiss";
+  format_name: string;
+  rated: boolean;
+  table_size: number;
+  phase: "finished" | "registration" | "running";
+  phase_text: string;
+  entrants: number;
+  round: number;
+  rounds_total: number;
+  seq: number;
+}
+
+export interface TournamentView {
+  tournament_id: string;
+  lang: string;
+  seq: number;
+  game: string;
+  game_title: string;
+  preset: string;
+  preset_title: string;
+  format: "double_round_robin" | "fair_tables" | "knockout" | "round_robin" | "swiss";
+  format_name: string;
+  rated: boolean;
+  table_size: number;
+  settings: TournamentSettings;
+  settings_text: string[];
+  phase: "finished" | "registration" | "running";
+  phase_text: string;
+  can_join: boolean;
+  round: number;
+  rounds_total: number;
+  entrants: EntrantView[];
+  rounds: RoundView[];
+  crosstable: CrossRow[];
+  tie_breaks: TieBreakName[];
+  standings: StandingView[];
+  final: boolean;
+  evenness?: TableEvenness | null;
 }
 
 export interface TrickView {
@@ -1407,6 +1699,18 @@ export interface UgolkiWarning {
 export interface ViewFrame {
   type: "view";
   view: MatchView;
+}
+
+export interface VoidResult {
+  type: "void_result.v1";
+  round: number;
+  table: number;
+  reason?: string;
+}
+
+export interface WithdrawFromTournament {
+  type: "withdraw_from_tournament.v1";
+  player: string;
 }
 
 /** §2.7: concede the deal before play (the amount is the winning bid). */

@@ -58,7 +58,7 @@ REJECTION_CODES: tuple[str, ...] = (
     "not_computer_player",
 )
 # What the tournaments service itself answers, besides the rules' codes above.
-SERVICE_REJECTION_CODES: tuple[str, ...] = ("malformed", "unavailable")
+SERVICE_REJECTION_CODES: tuple[str, ...] = ("malformed", "unavailable", "not_allowed")
 
 
 class TournamentSettings(msgspec.Struct, frozen=True, kw_only=True):

@@ -46,6 +46,7 @@ SERVICE_MODULES = {
     "leaderboard": "services.leaderboard.app",
     "matchmaking": "services.matchmaking.app",
     "bots": "services.bots.app",
+    "tournaments": "services.tournaments.app",
 }
 
 

@@ -33,6 +33,7 @@ from contracts import subjects
 from contracts.codecs import integration_decoder
 from contracts.envelope import Rejected
 from contracts.integration import TableFormed
+from contracts.match import TimeControl
 from domain.games import registry
 from domain.matchmaking.clocks import ranked_time_control
 from domain.matchmaking.provenance import signed_table
@@ -51,6 +52,13 @@ def table_token_key(secret: bytes, table_id: str) -> bytes:
     """The key the seat tokens of a table's match are derived from (any gateway with the
     shared secret derives the same tokens; none is stored)."""
     return hmac.new(secret, b"table\n" + table_id.encode(), hashlib.sha256).digest()
+
+
+def table_clock(table: TableFormed) -> TimeControl | None:
+    """The clock of a formed table's match: a tournament's own, a ranked queue's preset's, else none."""
+    if table.tournament_id:
+        return table.time_control
+    return ranked_time_control(table.game, table.preset) if table.ranked else None
 
 
 class Lobby:
@@ -121,8 +129,9 @@ class Lobby:
             match_id=table_match_id(table.table_id),
             partitions=gw.settings.partitions,
             guests=(),  # every person at a table joined the queue with a credential
-            # A ranked queue's preset carries its clock (docs/ranked.md "Time controls").
-            time_control=ranked_time_control(table.game, table.preset) if table.ranked else None,
+            # A ranked queue's preset carries its clock (docs/ranked.md "Time controls"); a
+            # tournament's table carries the tournament's.
+            time_control=table_clock(table),
             token_key=table_token_key(self.secret, table.table_id),
             # Matchmaking's signature: only a table it signed becomes a ranked match.
             table=signed_table(table) if table.signature else None,
@@ -133,8 +142,10 @@ class Lobby:
             )
             return
         gw.remember(created.match_id, created.game)
-        strength = registry.get(table.game).default_bot
+        default = registry.get(table.game).default_bot
+        strengths = dict(zip(table.bots, table.strengths, strict=False))
         for i in table.bots:
+            strength = strengths.get(i) or default
             await assign_bot(gw, created, created.seats[i], strength, None, gw.internal_url)
         log.info("table_match_created", table_id=table.table_id, match_id=created.match_id)
 

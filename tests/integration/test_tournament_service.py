@@ -1,0 +1,201 @@
+"""The tournaments service on a real nats-server with a referee, a gateway and the bots service:
+a round robin of four computer players in Ugolki is played to the end, a game nobody plays is
+forfeited at the round's deadline, a retried command gets its first reply, malformed and refused
+commands get typed rejections, and a tampered record is found by the audit."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+
+import msgspec
+import pytest
+from nats.aio.client import Client
+
+from contracts import subjects
+from contracts.envelope import Rejected
+from contracts.tournaments import (
+    CloseRegistration,
+    CreateTournament,
+    Forfeit,
+    JoinTournament,
+    ResultRecorded,
+    StartRound,
+    TournamentAccepted,
+    TournamentCommand,
+    TournamentCreated,
+    TournamentFinished,
+    TournamentRecord,
+    TournamentRequest,
+    TournamentSettings,
+)
+from domain.tournaments import fold
+from services.cli.stackrun import in_process_stack
+from services.common import natsio
+from services.common import tournaments as client
+from tests.support.gateway import open_settings, running_bots
+
+pytestmark = pytest.mark.integration
+
+DEADLINE_S = 120.0
+
+
+async def until(check: Callable[[], Awaitable[object]], what: str, seconds: float = DEADLINE_S) -> object:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while True:
+        got = await check()
+        if got:
+            return got
+        assert loop.time() < deadline, f"{what}: not before the deadline"
+        await asyncio.sleep(0.1)
+
+
+@pytest.fixture
+async def stack(nats_url: str, tmp_path: Path) -> AsyncIterator[Client]:
+    """A referee, a gateway and the tournaments service in this process, the bots service
+    playing through the gateway; yields a connection to the nats-server."""
+    settings = open_settings(nats_url, tmp_path)
+    async with in_process_stack(settings, ("referee", "gateway", "tournaments")) as url, running_bots(settings, url):
+        nc = await natsio.connect(nats_url, "test-tournaments")
+        try:
+            yield nc
+        finally:
+            await nc.close()
+
+
+def tid() -> str:
+    return "t-" + uuid.uuid4().hex[:10]
+
+
+async def send(
+    nc: Client, tournament_id: str, command: TournamentCommand, actor: str = "operator", command_id: str = ""
+) -> TournamentAccepted | Rejected:
+    request = TournamentRequest(
+        tournament_id=tournament_id, command_id=command_id or uuid.uuid4().hex, actor=actor, command=command
+    )
+    return await client.send(nc, request)
+
+
+def ugolki(**kw: object) -> TournamentSettings:
+    return TournamentSettings(format="round_robin", game="ugolki", preset="mini-3x3", seed_commitment="", **kw)  # type: ignore[arg-type]
+
+
+async def records(nc: Client, tournament_id: str) -> list[TournamentRecord]:
+    stored = await client.stored(nc.jetstream(), tournament_id)
+    return [msgspec.json.decode(s, type=TournamentRecord) for s in stored]
+
+
+async def finished(nc: Client, tournament_id: str) -> list[TournamentRecord]:
+    async def done() -> list[TournamentRecord] | None:
+        found = await records(nc, tournament_id)
+        return found if found and any(isinstance(e, TournamentFinished) for e in found[-1].events) else None
+
+    got = await until(done, f"tournament {tournament_id} finished")
+    assert isinstance(got, list)
+    return got
+
+
+async def test_a_round_robin_of_four_computer_players_runs_to_the_end(stack: Client) -> None:
+    t = tid()
+    created = await send(stack, t, CreateTournament(tournament_id=t, settings=ugolki(bots=("greedy",) * 4)))
+    assert isinstance(created, TournamentAccepted), created
+    made = created.events[0]
+    assert isinstance(made, TournamentCreated)
+    commitment = made.settings.seed_commitment
+    assert len(commitment) == 64  # the service's own seed, committed
+    closed = await send(stack, t, CloseRegistration(server_seed=""))
+    assert isinstance(closed, TournamentAccepted), closed
+    assert closed.events[0].server_seed and hashlib.sha256(bytes.fromhex(closed.events[0].server_seed)).hexdigest() == commitment  # type: ignore[union-attr]
+    started = await send(stack, t, StartRound())
+    assert isinstance(started, TournamentAccepted), started
+    log = await finished(stack, t)
+    state = fold(e for r in log for e in r.events)
+    assert state.phase == "finished" and len(state.rounds) == 3
+    assert all(g.ranks is not None and not g.forfeit for r in state.rounds for g in r.games)
+    assert sum(s.points for s in state.standings) == 6  # six games, a point each
+    # results and the later rounds came from the system; the operator only closed and started
+    assert [r.actor for r in log if isinstance(r.command, StartRound)] == ["operator", "system", "system"]
+    assert {r.actor for r in log if any(isinstance(e, ResultRecorded) for e in r.events)} == {"system"}
+    stored = await client.stored(stack.jetstream(), t)
+    assert client.audit_records(t, stored) is None
+
+
+async def test_a_game_nobody_plays_is_forfeited_at_the_deadline(stack: Client) -> None:
+    t = tid()
+    # two people who never come, against each other: the deadline forfeits the first seat (it
+    # never moved); the computer players' game is played
+    settings = ugolki(bots=("greedy", "greedy"), round_deadline_s=3)
+    assert isinstance(await send(stack, t, CreateTournament(tournament_id=t, settings=settings)), TournamentAccepted)
+    for p in ("ann", "bob"):
+        joined = await send(stack, t, JoinTournament(player=p), actor=p)
+        assert isinstance(joined, TournamentAccepted), joined
+    assert isinstance(await send(stack, t, CloseRegistration(server_seed="")), TournamentAccepted)
+    assert isinstance(await send(stack, t, StartRound()), TournamentAccepted)
+    log = await finished(stack, t)
+    forfeits = [(r.actor, e) for r in log for e in r.events if isinstance(e, Forfeit)]
+    state = fold(e for r in log for e in r.events)
+    people = [g for rnd in state.rounds for g in rnd.games if set(g.seats) == {"ann", "bob"}]
+    assert len(people) == 1 and people[0].forfeit == people[0].seats[0]
+    assert all(actor == "system" for actor, _ in forfeits) and len(forfeits) >= 1
+    assert client.audit_records(t, await client.stored(stack.jetstream(), t)) is None
+
+
+async def test_retries_malformed_and_refused_commands(stack: Client) -> None:
+    t = tid()
+    first = await send(stack, t, CreateTournament(tournament_id=t, settings=ugolki()), command_id="c1")
+    again = await send(stack, t, CreateTournament(tournament_id=t, settings=ugolki()), command_id="c1")
+    assert isinstance(first, TournamentAccepted) and isinstance(again, TournamentAccepted)
+    assert (again.duplicate, again.seq, again.events) == (True, first.seq, first.events)
+    assert len(await records(stack, t)) == 1
+    other = await send(stack, t, CreateTournament(tournament_id=t, settings=ugolki()))
+    assert isinstance(other, Rejected) and other.code == "already_created"
+    bad = await send(stack, t, JoinTournament(player="bot:ugolki:1"))
+    assert isinstance(bad, Rejected) and bad.code == "not_computer_player"
+    not_self = await send(stack, t, JoinTournament(player="bob"), actor="ann")
+    assert isinstance(not_self, Rejected) and not_self.code == "not_allowed"
+    wrong_game = await send(stack, "x-" + t, CreateTournament(tournament_id="x-" + t, settings=ugolki(bots=("genius",))))
+    assert isinstance(wrong_game, Rejected) and wrong_game.code == "bad_settings"
+    rated = await send(stack, "r-" + t, CreateTournament(tournament_id="r-" + t, settings=ugolki(rated=True)))
+    assert isinstance(rated, Rejected) and rated.code == "bad_settings"
+    for data in (b"{not json", b'{"type": "tournament_request.v1"}', msgspec.json.encode({"type": "nope"})):
+        reply = await stack.request(subjects.TOURNAMENT_COMMANDS, data, timeout=10)
+        answer = msgspec.json.decode(reply.data, type=Rejected)
+        assert answer.code == "malformed", data
+    bad_id = await send(stack, "a.b", JoinTournament(player="ann"), actor="ann")
+    assert isinstance(bad_id, Rejected) and bad_id.code == "malformed"
+
+
+async def test_a_tampered_record_is_found_by_the_audit(stack: Client) -> None:
+    t = tid()
+    assert isinstance(await send(stack, t, CreateTournament(tournament_id=t, settings=ugolki(bots=("greedy",) * 3))), TournamentAccepted)
+    assert isinstance(await send(stack, t, CloseRegistration(server_seed="")), TournamentAccepted)
+    assert isinstance(await send(stack, t, StartRound()), TournamentAccepted)
+    await finished(stack, t)
+    stored = await client.stored(stack.jetstream(), t)
+    assert client.audit_records(t, stored) is None
+    bundle = client.bundle_of(t, stored)
+    assert client.audit_records(*client.bundle_records(bundle)) is None
+    # a round's pairing changed in the bundle: the chain breaks at the next record
+    started_at = next(i for i, s in enumerate(stored) if b"tournament_round_started" in s)
+    decoded = [msgspec.json.decode(s, type=TournamentRecord) for s in stored]
+    rs = decoded[started_at].events[0]
+    swapped = msgspec.structs.replace(
+        rs, tables=tuple(msgspec.structs.replace(tb, seats=tb.seats[::-1]) for tb in rs.tables)  # type: ignore[union-attr]
+    )
+    decoded[started_at] = msgspec.structs.replace(decoded[started_at], events=(swapped, *decoded[started_at].events[1:]))
+    forged = [msgspec.json.encode(r) for r in decoded]
+    problem = client.audit_records(t, forged)
+    assert problem == f"record {started_at + 2}: the hash chain breaks (prev_hash is not the sha256 of record {started_at + 1})"
+    # the chain made again over the changed record: the audit names the round whose pairings differ
+    rechained: list[bytes] = []
+    prev = hashlib.sha256(t.encode()).hexdigest()
+    for r in decoded:
+        data = msgspec.json.encode(msgspec.structs.replace(r, prev_hash=prev))
+        rechained.append(data)
+        prev = hashlib.sha256(data).hexdigest()
+    problem = client.audit_records(t, rechained)
+    assert problem is not None and "round 1 pairings differ" in problem, problem

@@ -16,7 +16,7 @@ from contracts.envelope import Accepted, CommandEnvelope, EventEnvelope, Rejecte
 from contracts.games.registry import CONTRACTS
 from contracts.integration import IntegrationEvent
 from contracts.match import MatchCommand, MatchEvent
-from contracts.seasons import SeasonEvent
+from contracts.seasons import SeasonRecord
 
 encoder = msgspec.json.Encoder()
 encode = encoder.encode
@@ -86,7 +86,7 @@ def codec(game: str) -> GameCodec:
 reply_decoder: msgspec.json.Decoder[Reply] = msgspec.json.Decoder(Reply)
 integration_decoder: msgspec.json.Decoder[IntegrationEvent] = msgspec.json.Decoder(IntegrationEvent)
 dispute_decoder: msgspec.json.Decoder[DisputeEvent] = msgspec.json.Decoder(DisputeEvent)
-season_decoder: msgspec.json.Decoder[SeasonEvent] = msgspec.json.Decoder(SeasonEvent)
+season_decoder: msgspec.json.Decoder[SeasonRecord] = msgspec.json.Decoder(SeasonRecord)
 
 
 def decode_reply(data: bytes) -> Accepted | Rejected:

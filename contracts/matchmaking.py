@@ -165,8 +165,10 @@ MATCHMAKING_REJECTION_CODES: tuple[str, ...] = (
     "already_queued",
     "in_match",
     "not_queued",
-    "invalid_seats",
+    "invalid_seats",  # not a seat count matchmaking seats at all (1-8; 2 or more with the computer)
+    "unplayable_seats",  # a seat count the preset cannot be played with (a four-seat King preset for 3)
     "unknown_game",
+    "not_offered",  # a table helper (Kings Cup) is not in quick match
 )
 
 # ------------------------------------------------------------------ stored queue entries

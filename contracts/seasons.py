@@ -134,6 +134,14 @@ class PlayerRelegated(msgspec.Struct, frozen=True, kw_only=True, tag="season.rel
 SeasonEvent = SeasonOpened | DivisionAssigned | SeasonEndScheduled | SeasonClosed | PlayerPromoted | PlayerRelegated
 
 
+class SeasonRecord(msgspec.Struct, frozen=True, kw_only=True, tag="season.record.v1"):
+    """One stored message of the seasons stream: every event of one decision, so that an opening
+    and its placements, or a close and its promotions and relegations, are stored together or
+    not at all."""
+
+    events: tuple[SeasonEvent, ...]
+
+
 # Commands (decided by domain.seasons.decide; ``now`` is the operator's clock, unix ms).
 
 

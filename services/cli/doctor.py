@@ -168,6 +168,7 @@ async def _check(models: tuple[str, ...], sample: int | None, seed: int | None, 
                 js = nc.jetstream()
                 await natsio.ensure_streams(js, replicas=settings.stream_replicas, streams=natsio.APP_STREAMS)
                 config = scoring_config.load(settings.scoring)
+                await config.seasons.refresh(js)  # the seasons of the seasons stream, as scoring reads them
                 _progress(f"checking {', '.join(models)} against the log at {url}")
                 if sample is not None:
                     found = await doctor.sample_check(js, engine, config, sample, seed, models, _progress)

@@ -79,12 +79,13 @@ def rebuild_cmd(
     from services.scoring import config as scoring_config
 
     settings = context.settings()
-    report = asyncio.run(
-        _with_log(
-            "gamehall-ratings",
-            lambda js, engine: rebuild.rebuild(js, engine, scoring_config.load(settings.scoring), check=check, wait_s=wait),
-        )
-    )
+
+    async def work(js: Any, engine: Any) -> dict[str, Any]:
+        config = scoring_config.load(settings.scoring)
+        await config.seasons.refresh(js)  # the seasons opened and closed on the seasons stream
+        return await rebuild.rebuild(js, engine, config, check=check, wait_s=wait)
+
+    report = asyncio.run(_with_log("gamehall-ratings", work))
     counts = f"matches {report['matches']}, rated {report['rated']}"
     _report_rebuild(report, counts, check, as_json, "live tables equal", "live tables replaced")
 

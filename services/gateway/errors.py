@@ -120,6 +120,8 @@ QUEUE_REFUSALS: dict[str, type[GatewayError]] = {
     "in_match": Conflict,
     "not_queued": NotFound,
     "unknown_game": NotFound,
+    "invalid_seats": Malformed,
+    "unplayable_seats": Malformed,
 }  # any other matchmaking refusal is Malformed
 ACCOUNT_REFUSALS: dict[str, type[GatewayError]] = {
     "bad_credentials": Unauthenticated,
@@ -214,7 +216,7 @@ ROUTE_ERRORS: dict[str, dict[int, tuple[str, ...]]] = {
     "POST /api/queue": {
         **CREDENTIAL,
         **QUEUE_BUS,
-        400: ("not_offered", "unknown_preset", "invalid_seats", "public_needs_invite"),
+        400: ("not_offered", "unknown_preset", "invalid_seats", "unplayable_seats", "public_needs_invite"),
         403: ("not_your_player",),
         404: ("unknown_game",),
         409: ("already_queued", "in_match"),

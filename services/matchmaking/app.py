@@ -50,6 +50,7 @@ from contracts.matchmaking import (
     request_decoder,
 )
 from contracts.subjects import ticket_key
+from domain.core.match.create import playable_seats
 from domain.games import registry
 from domain.matchmaking.listing import open_tables
 from domain.matchmaking.pairing import Policy, Table, allowed_gap, form_tables, queue_key
@@ -88,6 +89,20 @@ class Matchmaker:
             return Rejected(code="not_offered", detail=f"{game.title} is a table helper, not in quick match")
         if not 1 <= request.seats <= 8 or (request.vs_computer and request.seats < 2):
             return Rejected(code="invalid_seats", detail=str(request.seats))
+        if game is None:
+            return None
+        # A table of a seat count the preset cannot play would form and then never become a
+        # match: refuse it here, whoever asks (ranked or not).  The counts are the game's own
+        # declaration; a preset the game does not know is checked against the game's seats.
+        counts = playable_seats(game, request.preset)
+        what = game.title
+        if counts is None:
+            counts = tuple(range(game.min_seats, game.max_seats + 1))
+        else:
+            what = game.preset_title(game.canonical_preset(request.preset), "en")
+        if request.seats not in counts:
+            detail = f"{what} is played with {seat_counts(counts)} seats, not {request.seats}"
+            return Rejected(code="unplayable_seats", detail=detail)
         return None
 
     def join(self, request: JoinQueue, rating: float, at: int) -> Rejected | Queued:
@@ -175,6 +190,18 @@ class Matchmaker:
             )
         out.sort(key=lambda s: (s.since, s.game, s.preset, s.seats))
         return Seeks(seeks=tuple(out))
+
+
+def seat_counts(counts: tuple[int, ...]) -> str:
+    """``(4,)`` -> ``"4"``, ``(3, 4)`` -> ``"3 or 4"``, ``(2, 3, 4, 5)`` -> ``"2-5"``, ``(2, 4, 6)``
+    -> ``"2, 4 or 6"``."""
+    if not counts:
+        return "no"
+    if len(counts) > 2 and counts[-1] - counts[0] == len(counts) - 1:
+        return f"{counts[0]}-{counts[-1]}"
+    if len(counts) == 1:
+        return str(counts[0])
+    return f"{', '.join(map(str, counts[:-1]))} or {counts[-1]}"
 
 
 def table_event(table: Table, at: int) -> TableFormed:

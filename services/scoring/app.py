@@ -75,6 +75,7 @@ async def _run(
             options=options,
             prefetch=logic.make_prefetch(cfg),
             lock=lock,
+            prepare=lambda _batch: _seasons(js, cfg),
         )
         rulings = Projection(
             js,
@@ -91,6 +92,11 @@ async def _run(
         if check is not None:
             runs.append(check(settings, engine, cfg).run(stop))  # the standing check of derived data
         await asyncio.gather(*runs)
+
+
+async def _seasons(js: Any, cfg: scoring_config.ScoringConfig) -> None:
+    """The seasons opened and closed since the last batch (before the batch is rated)."""
+    await cfg.seasons.refresh(js)
 
 
 async def _flush(js: object, engine: object) -> None:

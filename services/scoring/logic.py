@@ -12,7 +12,7 @@ from contracts.codecs import dispute_decoder, encode, integration_decoder
 from contracts.disputes import RulingIssued
 from contracts.integration import MatchFinished, RatingApplied, RatingsRevised
 from domain.rating.ranked import RatingState, model_for, rate_match, rateable
-from domain.rating.seasons import preset_family, season_for
+from domain.rating.seasons import preset_family
 from services.common import logs
 from services.common.db import MatchPlayer, MatchRecord, MatchRuling, Outbox, Rating
 from services.common.projection import flush_inserts, queue_insert
@@ -47,7 +47,7 @@ def apply_finished(
     if known:
         return None
     cache[("match", finished.match_id)] = True
-    season = season_for(config.calendar, finished.game, finished.finished_at)
+    season = config.season_for(finished.game, finished.finished_at)
     family = preset_family(finished.preset)
     applied: RatingApplied | None = None
     model = ""

@@ -109,7 +109,10 @@ async def test_queue_lifecycle(ranked_nats: str, tmp_path: Path) -> None:
             raise AssertionError("MatchFinished not seen")
 
         # leave
-        await client.join(nc, JoinQueue(player="cid", game="ugolki", preset="classic", seats=3, rating=1500))
+        joined = await client.join(
+            nc, JoinQueue(player="cid", game="kings-corner", preset="pagat-classic", seats=3, rating=1500)
+        )
+        assert isinstance(joined, Queued)
         left = await client.leave(nc, "cid")
         assert isinstance(left, Left)
         nope = await client.leave(nc, "cid")
@@ -135,7 +138,10 @@ async def test_queue_lifecycle(ranked_nats: str, tmp_path: Path) -> None:
 
         # bots fill a 4-seat table after the wait for whoever asked
         await client.join(
-            nc, JoinQueue(player="gus", game="ugolki", preset="four", seats=4, bots_ok=True, rating=1500)
+            nc,
+            JoinQueue(
+                player="gus", game="kings-corner", preset="pagat-classic", seats=4, bots_ok=True, rating=1500
+            ),
         )
         await asyncio.sleep(0.5)
         filled = await client.status(nc, "gus")

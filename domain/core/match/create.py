@@ -73,6 +73,17 @@ def default_seats(game: Decider[Any, Any, Any, Any, Any], ruleset: Any | None = 
     return game.min_seats
 
 
+def playable_seats(game: Decider[Any, Any, Any, Any, Any], preset: str) -> tuple[int, ...] | None:
+    """The seat counts the preset ``preset`` (a name or an alias) can be played with, fewest
+    first, as the game declares them (``Decider.validate`` of the preset's ruleset for each of the
+    game's seat counts); None when the game has no such preset.  A four-seat King preset gives
+    ``(4,)``: matchmaking refuses a queue for any other count at join (``unplayable_seats``)."""
+    base = game.presets.get(game.canonical_preset(preset))
+    if base is None:
+        return None
+    return tuple(n for n in range(game.min_seats, game.max_seats + 1) if game.validate(base.ruleset, n) is None)
+
+
 def default_seats_of(game: Decider[Any, Any, Any, Any, Any], preset: str | None) -> int:
     """``default_seats`` of a preset by name (the fewest seats when the preset is unknown)."""
     base = game.presets.get(game.canonical_preset(preset or game.default_preset))

@@ -234,6 +234,13 @@ class Decider(Generic[S, C, E, V, R]):
     # refused with ``no_draws_at_helper`` (a table helper judges no result: Kings Cup from
     # kings-cup-2 on).
     draw_offers: bool = True
+    # How an abandonment the game has no rule for (``abandon`` None) places the seats.  True: every
+    # seat that has gone places last, together (the claimed seat, every seat the platform acted
+    # for since its own last command, every seat past its own abandonment deadline), the others
+    # share first, and when every seat has gone it is a draw (docs/architecture.md
+    # "Abandonment").  False: the claimed seat alone is last, as the rules versions before
+    # thousand-2, farkle-flip-2 and kings-cup-3 decided it.
+    absent_share_last: bool = True
 
     def __post_init__(self) -> None:
         if self.phases is not None:

@@ -18,9 +18,12 @@ from typing import Any
 from contracts.games import game_modules
 from contracts.games.registry import CONTRACTS
 from domain.core.decider import Decider
+from domain.games.farkle_flip import GAME_1 as FARKLE_FLIP_1
 from domain.games.kings_corner import GAME_2 as KINGS_CORNER_2
 from domain.games.kings_corner.v1 import GAME as KINGS_CORNER_1
 from domain.games.kings_cup import GAME_1 as KINGS_CUP_1
+from domain.games.kings_cup import GAME_2 as KINGS_CUP_2
+from domain.games.thousand import GAME_1 as THOUSAND_1
 
 Game = Decider[Any, Any, Any, Any, Any]
 
@@ -38,7 +41,14 @@ def _load() -> tuple[Game, ...]:
 _ALL: tuple[Game, ...] = _load()
 
 # Frozen older rules versions, for folding and auditing the matches stored under them only.
-OLD_VERSIONS: tuple[Game, ...] = (KINGS_CORNER_1, KINGS_CORNER_2, KINGS_CUP_1)
+OLD_VERSIONS: tuple[Game, ...] = (
+    KINGS_CORNER_1,
+    KINGS_CORNER_2,
+    KINGS_CUP_1,
+    KINGS_CUP_2,
+    THOUSAND_1,
+    FARKLE_FLIP_1,
+)
 
 GAMES: dict[str, Game] = {g.name: g for g in _ALL}
 BY_VERSION: dict[tuple[str, str], Game] = {(g.name, g.rules_version): g for g in (*_ALL, *OLD_VERSIONS)}

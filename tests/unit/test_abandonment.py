@@ -131,16 +131,22 @@ def test_kings_corner_abandoned_seat_with_three_seats_leaves_the_others_playing(
 
 @pytest.mark.parametrize("name", ["thousand", "farkle-flip"])
 def test_games_without_an_abandonment_rule_rank_the_seat_last(name: str) -> None:
+    """The set-up asks every seat at once: one answers, the others stay silent and reach their
+    grace together, so they share the last place (tests/unit/test_abandonment_places.py)."""
     game = registry.get(name)
     assert game.abandon is None
     m = Match(game, tc=TimeControl(move_s=60, grace_s=10, on_timeout="forfeit"))
-    seat = match_layer.to_move(game, m.state)[0]
+    first, *silent = match_layer.to_move(game, m.state)
+    answer = game.legal_commands(m.state.game_state, first)[0]
+    assert not isinstance(m.decide(first, answer, T0 + 1_000), Rejected)
+    seat = silent[0]
     events = abandon(m, seat)
     assert not isinstance(events, Rejected), events
     ranks = m.state.outcome.ranks
     assert m.state.outcome.reason == "abandoned"
-    assert [r for s, r in zip(m.state.created.seats, ranks, strict=True) if s == seat] == [len(ranks)]
-    assert {r for s, r in zip(m.state.created.seats, ranks, strict=True) if s != seat} == {1}
+    by_seat = dict(zip(m.state.created.seats, ranks, strict=True))
+    assert by_seat[first] == 1
+    assert {by_seat[s] for s in silent} == {2}
 
 
 def test_a_casual_timed_out_seat_is_handed_to_a_computer_player_and_the_match_goes_on() -> None:

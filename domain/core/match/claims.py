@@ -111,8 +111,40 @@ def claimed(
         more, _ = game_events_and_end(game, state, tuple(result), server_seed)
         return (*events, *more)
     seats = state.created.seats
+    if claim is ABANDON and game.absent_share_last:
+        return (*events, *ending(game, state, absent_last(state, seat, at), server_seed))
     ranks = tuple(len(seats) if s == seat else 1 for s in seats)
     return (*events, *ending(game, state, Outcome(ranks=ranks, reason=claim.reason), server_seed))
+
+
+def gone_seats(state: MatchState, seat: str, at: int) -> tuple[str, ...]:
+    """The seats that have gone when ``seat`` is abandoned at ``at``, in seat order: ``seat``,
+    every seat the platform acted for (timed out) since its own last command, and every seat
+    itself past its abandonment deadline at ``at``.  Only the log's stamps count (docs/
+    architecture.md "Abandonment"): a seat that sent a command of its own since it was last
+    passed over is present."""
+    clock = state.clock
+    gone = {seat}
+    if clock is not None:
+        gone.update(clock.timed_out)
+        for s in clock.running:
+            due = abandon_deadline(state, s)
+            if due is not None and due <= at:
+                gone.add(s)
+    return tuple(s for s in state.created.seats if s in gone)
+
+
+def absent_last(state: MatchState, seat: str, at: int) -> Outcome:
+    """The outcome of an abandonment the game has no rule for: every seat that has gone
+    (``gone_seats``) shares the last place below every seat still present, who share first
+    (competition ranks: three seats, two gone: 1, 2, 2); when every seat has gone nobody is
+    placed above anyone: a draw."""
+    seats = state.created.seats
+    gone = gone_seats(state, seat, at)
+    present = len(seats) - len(gone)
+    if present == 0:
+        return Outcome(ranks=tuple(1 for _ in seats), reason="abandoned", draw=True)
+    return Outcome(ranks=tuple(present + 1 if s in gone else 1 for s in seats), reason="abandoned")
 
 
 def decide_expire(

@@ -158,8 +158,20 @@ def _advanced(
         for s in running:
             if s not in clock.running:
                 remaining[seats.index(s)] = move_ms
+    gone = set(clock.timed_out)
+    if seat is not None:
+        gone.discard(seat)
+    if timed_out is not None:
+        gone.add(timed_out)
     for e in events:
         if isinstance(e, SeatHandedToBot):
             remaining[seats.index(e.seat)] = initial
             idle[seats.index(e.seat)] = 0
-    return Clock(remaining_ms=tuple(remaining), since=at, running=running, idle_ms=tuple(idle))
+            gone.discard(e.seat)
+    return Clock(
+        remaining_ms=tuple(remaining),
+        since=at,
+        running=running,
+        idle_ms=tuple(idle),
+        timed_out=tuple(s for s in seats if s in gone),
+    )

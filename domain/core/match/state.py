@@ -66,6 +66,9 @@ class Clock(msgspec.Struct, frozen=True, kw_only=True):
     since: int
     running: tuple[str, ...]
     idle_ms: tuple[int, ...] = ()
+    # The seats the platform acted for (``timed_out.v1``) since their own last command, in seat
+    # order: gone by the log's own measure, though not yet past ``grace_s``.
+    timed_out: tuple[str, ...] = ()
 
 
 class MatchState(msgspec.Struct, frozen=True, kw_only=True):

@@ -10,6 +10,8 @@ redaction, ``hidden``, notation), ``bots`` and ``record`` (game records).
 
 from __future__ import annotations
 
+import dataclasses
+
 from contracts.games.farkle_flip import (
     CONTRACT,
     FarkleFlipCommand,
@@ -48,7 +50,7 @@ GAME: Decider[FFState, FarkleFlipCommand, FarkleFlipEvent, FarkleFlipView, Farkl
     contract=CONTRACT,
     title="Farkle Flip",
     title_ru="Farkle Flip",
-    rules_version="farkle-flip-1",
+    rules_version="farkle-flip-2",
     min_seats=2,
     max_seats=8,
     seat_names=seat_names,
@@ -79,8 +81,13 @@ GAME: Decider[FFState, FarkleFlipCommand, FarkleFlipEvent, FarkleFlipView, Farkl
     ranked_clock=TimeControl(move_s=60, grace_s=180, on_timeout="forfeit"),
 )
 
+# farkle-flip-1 (frozen, fold and audit only): the same game, but an abandonment placed only the
+# claimed seat last and every other seat first (farkle-flip-2: every seat that has gone shares
+# the last place).
+GAME_1 = dataclasses.replace(GAME, rules_version="farkle-flip-1", absent_share_last=False)
+
 HIDDEN = hidden
 # Legal lists name one lock per distinct choice of cards; CANONICAL maps any accepted lock to it.
 CANONICAL = canonical
 
-__all__ = ["CANONICAL", "GAME", "HIDDEN", "FFState"]
+__all__ = ["CANONICAL", "GAME", "GAME_1", "HIDDEN", "FFState"]

@@ -41,7 +41,7 @@ GAME: Decider[CupState, KingsCupCommand, KingsCupEvent, KingsCupView, KingsCupRu
     contract=CONTRACT,
     title="Kings Cup (table helper)",
     title_ru="Kings Cup (помощник для застолья)",
-    rules_version="kings-cup-2",
+    rules_version="kings-cup-3",
     min_seats=2,
     max_seats=12,
     seat_names=seat_names,
@@ -70,10 +70,14 @@ GAME: Decider[CupState, KingsCupCommand, KingsCupEvent, KingsCupView, KingsCupRu
     draw_offers=False,
 )
 
-# kings-cup-1 (frozen, fold and audit only): the same game, but the match layer still took draw
+# kings-cup-2 (frozen, fold and audit only): the same game, but an abandonment placed only the
+# claimed seat last and every other seat first (kings-cup-3: every seat that has gone shares the
+# last place), as it did for the matches stored under it.
+GAME_2 = dataclasses.replace(GAME, rules_version="kings-cup-2", absent_share_last=False)
+# kings-cup-1 (frozen, fold and audit only): kings-cup-2, but the match layer still took draw
 # offers and their answers, as it did for the matches stored under it.
-GAME_1 = dataclasses.replace(GAME, rules_version="kings-cup-1", draw_offers=True)
+GAME_1 = dataclasses.replace(GAME_2, rules_version="kings-cup-1", draw_offers=True)
 
 HIDDEN = hidden
 
-__all__ = ["GAME", "GAME_1", "HIDDEN", "CupState"]
+__all__ = ["GAME", "GAME_1", "GAME_2", "HIDDEN", "CupState"]

@@ -9,6 +9,8 @@ of §2.21.3), ``phases`` (the phase table; ``decide``, ``legal_commands``, ``to_
 
 from __future__ import annotations
 
+import dataclasses
+
 from contracts.games.thousand import (
     CONTRACT,
     ThousandCommand,
@@ -52,7 +54,7 @@ GAME: Decider[TState, ThousandCommand, ThousandEvent, ThousandView, ThousandRule
     contract=CONTRACT,
     title="1000 (Thousand)",
     title_ru="Тысяча (1000)",
-    rules_version="thousand-1",
+    rules_version="thousand-2",
     min_seats=3,
     max_seats=4,  # 4 only with sitout_4p (each ruleset checks its own count)
     seat_names=seat_names,
@@ -86,6 +88,11 @@ GAME: Decider[TState, ThousandCommand, ThousandEvent, ThousandView, ThousandRule
     ranked_clock=TimeControl(move_s=60, grace_s=180, on_timeout="forfeit"),
 )
 
+# thousand-1 (frozen, fold and audit only): the same game, but an abandonment placed only the
+# claimed seat last and every other seat first, however long they had gone too, as it did for
+# the matches stored under it (thousand-2: every seat that has gone shares the last place).
+GAME_1 = dataclasses.replace(GAME, rules_version="thousand-1", absent_share_last=False)
+
 UNSEEN = unseen
 
-__all__ = ["GAME", "UNSEEN", "TState"]
+__all__ = ["GAME", "GAME_1", "UNSEEN", "TState"]

@@ -19,8 +19,8 @@ import msgspec
 
 from contracts.match import TimeControl
 
-Format = Literal["round_robin", "double_round_robin", "swiss", "knockout", "fair_tables"]
-FORMATS: tuple[str, ...] = ("round_robin", "double_round_robin", "swiss", "knockout", "fair_tables")
+Format = Literal["round_robin", "double_round_robin", "swiss", "knockout", "fair_tables", "arena"]
+FORMATS: tuple[str, ...] = ("round_robin", "double_round_robin", "swiss", "knockout", "fair_tables", "arena")
 TieBreak = Literal[
     "buchholz", "median_buchholz", "sonneborn_berger", "direct_encounter", "wins", "game_totals"
 ]
@@ -56,6 +56,7 @@ REJECTION_CODES: tuple[str, ...] = (
     "rounds_remaining",
     "finished",
     "not_computer_player",
+    "wrong_format",  # a command another format takes (PairArena outside an arena, StartRound in one)
 )
 # What the tournaments service itself answers, besides the rules' codes above.
 SERVICE_REJECTION_CODES: tuple[str, ...] = ("malformed", "unavailable", "not_allowed")
@@ -79,6 +80,11 @@ class TournamentSettings(msgspec.Struct, frozen=True, kw_only=True):
     # Computer entrants by strength (a name of the game's Decider.bots): entrant
     # ``bot:<game>:<i>`` (contracts.matchmaking.computer_player) plays at ``bots[i - 1]``.
     bots: tuple[str, ...] = ()
+    # An arena's time window (unix ms; domain.tournaments.arena): the service closes registration
+    # at ``window_start``, pairs the waiting players (PairArena) while it lasts and finishes the
+    # arena at ``window_end``; games still running then do not count.
+    window_start: int = 0
+    window_end: int = 0
 
 
 class Table(msgspec.Struct, frozen=True, kw_only=True):
@@ -143,6 +149,11 @@ class FinishTournament(msgspec.Struct, frozen=True, kw_only=True, tag="finish_to
     pass
 
 
+class PairArena(msgspec.Struct, frozen=True, kw_only=True, tag="pair_arena.v1"):
+    """An arena: pair the players waiting now (the service sends it on a timer and when a game
+    ends); the pairing is a ``RoundStarted`` whose round is the pairing's number."""
+
+
 TournamentCommand = (
     CreateTournament
     | JoinTournament
@@ -153,6 +164,7 @@ TournamentCommand = (
     | RecordForfeit
     | VoidResult
     | FinishTournament
+    | PairArena
 )
 
 

@@ -2,6 +2,7 @@
 import { api, tokens, prefs, account, accountToken, MatchSocket } from "./api.js";
 import { t, lang, setLang, translateStatic, formatDate, errorText, failure, addStrings, seatWord, seatAs, seasonText } from "./i18n.js";
 import { TableLog, createTable, rulesHelpHtml, shownText, showAfterGame, showRulesHelp } from "./table.js";
+import { showTournaments, showTournament } from "./tournaments.js";
 
 // A game's renderer is web/games/<game>.js, for every game GET /api/games lists (the page lists
 // no game itself), exporting create(root, ctx) -> {update(view), rejected()} (ctx is {seat,
@@ -84,6 +85,8 @@ function route() {
   if (parts[0] === "replay" && parts[1]) return showReplay(parts[1], params);
   if (parts[0] === "matches") return showMatches();
   if (parts[0] === "leaderboard") return showLeaderboard(parts[1], params);
+  if (parts[0] === "tournaments") return showTournaments(app, params);
+  if (parts[0] === "tournament" && parts[1]) return tournamentPage(decodeURIComponent(parts[1]));
   // A player's page: #/player/<name> (#/players/<name> too).
   if ((parts[0] === "player" || parts[0] === "players") && parts[1]) return showPlayer(decodeURIComponent(parts[1]));
   return showLobby();
@@ -725,6 +728,16 @@ async function showReplay(matchId, params) {
   };
   cleanup = stop;
   show(i);
+}
+
+// ------------------------------------------------------------------ tournaments (web/tournaments.js)
+// A tournament's page follows the tournament over its socket until the page changes.
+async function tournamentPage(id) {
+  const at = location.hash;
+  await games().catch(() => {}); // computer players' names (playerName)
+  const stop = await showTournament(app, id, { playerLink });
+  if (location.hash === at) cleanup = stop;
+  else stop();
 }
 
 // ------------------------------------------------------------------ leaderboards

@@ -44,12 +44,14 @@ def up_stack(
     name: str,
     services: tuple[str, ...] = ("referee", "gateway", "matchmaking", "bots"),
     fill_ms: int = 300,
+    data_dir: Path | None = None,
 ) -> Iterator[str]:
-    """``gamehall up`` of ``services`` in a data folder of its own, computer players that think
-    30 ms and fill a quick-match table after ``fill_ms``; yields its URL, stops it after."""
+    """``gamehall up`` of ``services`` in a data folder of its own (``data_dir``, else a new one
+    named ``name``), computer players that think 30 ms and fill a quick-match table after
+    ``fill_ms``; yields its URL, stops it after."""
     env = dict(
         os.environ,
-        GAMEHALL_DATA_DIR=str(tmp_path_factory.mktemp(name)),
+        GAMEHALL_DATA_DIR=str(data_dir or tmp_path_factory.mktemp(name)),
         GAMEHALL_HTTP_PORT=str(free_port()),
         GAMEHALL_BOT_THINK_MS="30",
         GAMEHALL_MM_BOT_FILL_MS=str(fill_ms),

@@ -4,7 +4,10 @@ of the read side (the gateway's routes, its socket, the pages)."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
+import threading
+from pathlib import Path
 
 import msgspec
 from nats.js import JetStreamContext
@@ -24,17 +27,20 @@ from contracts.tournaments import (
     TournamentSettings,
 )
 from domain.tournaments import TournamentState, decide, evolve, initial_state
+from services.common import natsauth, natsio, stack
 
 SEED = bytes(range(32))
 SEED_HEX = SEED.hex()
 COMMITMENT = hashlib.sha256(SEED).hexdigest()
 
 
-def settings(fmt: str = "round_robin", **kw: object) -> TournamentSettings:
+def settings(
+    fmt: str = "round_robin", game: str = "ugolki", preset: str = "gambiter-classic", **kw: object
+) -> TournamentSettings:
     return TournamentSettings(
         format=fmt,  # type: ignore[arg-type]
-        game="ugolki",
-        preset="gambiter-classic",
+        game=game,
+        preset=preset,
         seed_commitment=COMMITMENT,
         **kw,  # type: ignore[arg-type]
     )
@@ -82,11 +88,12 @@ class Recorder:
         self.do(CloseRegistration(server_seed=SEED_HEX))
         return self
 
-    def play_round(self) -> None:
-        """Start the next round and record every game: the first seat wins."""
+    def play_round(self, games: int | None = None) -> None:
+        """Start the next round and record its games (the first ``games``, default all): the
+        first seat wins."""
         self.do(StartRound(), actor="system")
         last = self.state.rounds[-1]
-        for g in last.games:
+        for g in last.games[:games]:
             if g.ranks is None:
                 ranks = tuple(0 if i == 0 else 1 for i in range(len(g.seats)))
                 self.do(RecordResult(round=last.round, table=g.table, ranks=ranks), actor="system")
@@ -123,3 +130,41 @@ async def ensure_tournament_stream(js: JetStreamContext) -> None:
                 name=subjects.TOURNAMENT_STREAM, subjects=[subjects.TOURNAMENT_SUBJECTS], allow_direct=True
             )
         )
+
+
+async def publish_to_stack(data_dir: Path, *recorders: Recorder) -> None:
+    """Store the recorders' new records on the stack of ``data_dir`` (``gamehall up``), as the
+    tournaments service's identity."""
+    info = stack.read(data_dir)
+    assert info is not None, f"no stack.json in {data_dir}"
+    credential = (
+        natsauth.credential_for(natsauth.credentials_dir(data_dir), natsauth.TOURNAMENTS)
+        if info.embedded_nats
+        else None
+    )
+    nc = await natsio.connect(info.nats_url, "gamehall-test-tournaments", credential)
+    try:
+        js = nc.jetstream()
+        for recorder in recorders:
+            await recorder.publish(js)
+    finally:
+        await nc.close()
+
+
+def store_on_stack(data_dir: Path, *recorders: Recorder) -> None:
+    """:func:`publish_to_stack` from synchronous code (a thread of its own, so it runs beside an
+    event loop the caller's thread may hold, such as Playwright's)."""
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            asyncio.run(publish_to_stack(data_dir, *recorders))
+        except BaseException as exc:  # handed to the caller
+            failed.append(exc)
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join(60)
+    assert not worker.is_alive(), "storing the records took over 60 s"
+    if failed:
+        raise failed[0]

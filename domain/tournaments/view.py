@@ -49,6 +49,7 @@ WORDS = Words(
         "format.swiss": "Swiss system",
         "format.knockout": "knockout",
         "format.fair_tables": "fair tables",
+        "format.arena": "arena",
         "tie.buchholz": "Buchholz",
         "tie.median_buchholz": "median Buchholz",
         "tie.sonneborn_berger": "Sonneborn-Berger",
@@ -61,6 +62,7 @@ WORDS = Words(
         "n.time": "time|times",
         "n.time_upto": "time|times",
         "settings.format": "{format}, {rounds}",
+        "settings.arena": "Arena: paired again as soon as a game ends, points with streak bonuses",
         "settings.tables": "Tables of {size}, at least {least}",
         "settings.table_size": "Tables of {size}",
         "settings.two_seats": "Two players a game",
@@ -75,6 +77,7 @@ WORDS = Words(
         "phase.between": "Round {round} of {total} over, round {next} to start",
         "phase.last_over": "All {total} played, the results to confirm",
         "phase.finished": "Finished",
+        "phase.arena": "Arena under way, games played: {games}",
         "round.title": "Round {round}",
         "game.to_play": "to play",
         "game.forfeit": "forfeit: {player}",
@@ -89,6 +92,7 @@ WORDS = Words(
         "format.swiss": "швейцарская система",
         "format.knockout": "олимпийская система",
         "format.fair_tables": "справедливые столы",
+        "format.arena": "арена",
         "tie.buchholz": "Бухгольц",
         "tie.median_buchholz": "усечённый Бухгольц",
         "tie.sonneborn_berger": "Зоннеборн-Бергер",
@@ -101,6 +105,7 @@ WORDS = Words(
         "n.time": "разу|раза|раз",  # по 1 разу, по 2 раза, по 5 раз
         "n.time_upto": "раза|раз|раз",  # до 1 раза, до 2 раз, до 5 раз
         "settings.format": "{format}, {rounds}",
+        "settings.arena": "Арена: новая пара сразу после партии, очки с бонусами за серии побед",
         "settings.tables": "Столы по {size} места, не меньше {least}",
         "settings.table_size": "Столы по {size} места",
         "settings.two_seats": "Два игрока в партии",
@@ -115,6 +120,7 @@ WORDS = Words(
         "phase.between": "Тур {round} из {total} сыгран, скоро тур {next}",
         "phase.last_over": "Сыграны все {total}, итоги ещё не подведены",
         "phase.finished": "Турнир завершён",
+        "phase.arena": "Арена идёт, партий сыграно: {games}",
         "round.title": "Тур {round}",
         "game.to_play": "играется",
         "game.forfeit": "неявка: {player}",
@@ -147,14 +153,9 @@ def format_name(lang: Lang, fmt: str) -> str:
 
 def settings_text(settings: TournamentSettings, rounds_total: int, lang: Lang) -> tuple[str, ...]:
     name = format_name(lang, settings.format)
-    lines = [
-        WORDS.say(
-            lang,
-            "settings.format",
-            format=name[:1].upper() + name[1:],
-            rounds=WORDS.count(lang, "n.round", rounds_total),
-        )
-    ]
+    rounds = WORDS.count(lang, "n.round", rounds_total)
+    first = WORDS.say(lang, "settings.format", format=name[:1].upper() + name[1:], rounds=rounds)
+    lines = [WORDS.say(lang, "settings.arena") if settings.format == "arena" else first]
     if settings.table_size == 2:
         lines.append(WORDS.say(lang, "settings.two_seats"))
     elif settings.min_table_size and settings.min_table_size != settings.table_size:
@@ -169,13 +170,16 @@ def settings_text(settings: TournamentSettings, rounds_total: int, lang: Lang) -
         lines.append(WORDS.say(lang, "settings.tie_breaks", names=names))
     else:
         lines.append(WORDS.say(lang, "settings.no_tie_breaks"))
-    if settings.format != "knockout":
+    if settings.format not in ("knockout", "arena"):
         lines.append(WORDS.say(lang, "settings.bye", points=points_text(lang, settings.bye_points)))
     return tuple(lines)
 
 
 def rounds_total(state: TournamentState) -> int:
-    """How many rounds the tournament plays (before the close, as the entrants so far would)."""
+    """How many rounds the tournament plays (before the close, as the entrants so far would); an
+    arena's pairings so far (it has no number of rounds)."""
+    if state.settings is not None and state.settings.format == "arena":
+        return len(state.rounds)
     if state.order:
         return total_rounds(state)
     return total_rounds(msgspec.structs.replace(state, order=state.entrants))
@@ -190,6 +194,9 @@ def phase_text(state: TournamentState, lang: Lang) -> str:
         )
     if state.phase == "finished":
         return WORDS.say(lang, "phase.finished")
+    if state.settings is not None and state.settings.format == "arena":
+        played = sum(1 for r in state.rounds for g in r.games if g.ranks is not None)
+        return WORDS.say(lang, "phase.arena", games=played)
     if not started:
         return WORDS.say(lang, "phase.closed")
     if not state.rounds[-1].complete():

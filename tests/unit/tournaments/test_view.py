@@ -255,3 +255,43 @@ def test_a_russian_view_has_no_latin_words_outside_names(build: object) -> None:
 def test_both_languages_have_the_same_words() -> None:
     en, ru = WORDS.table["en"], WORDS.table["ru"]
     assert set(en) == set(ru)
+
+
+def test_an_arena_is_told_by_its_games_not_rounds() -> None:
+    from contracts.tournaments import (
+        PlayerJoined,
+        RegistrationClosed,
+        ResultRecorded,
+        RoundStarted,
+        Table,
+        TournamentCreated,
+    )
+    from domain.tournaments import fold
+
+    arena = settings("arena", window_start=1, window_end=2)
+    events = [
+        TournamentCreated(tournament_id="a1", settings=arena),
+        PlayerJoined(player="ann"),
+        PlayerJoined(player="bob"),
+    ]
+    state = fold(events)
+    assert (
+        view(state, "en").settings_text[0]
+        == "Arena: paired again as soon as a game ends, points with streak bonuses"
+    )
+    assert (
+        view(state, "ru").settings_text[0]
+        == "Арена: новая пара сразу после партии, очки с бонусами за серии побед"
+    )
+    assert not any("bye" in line for line in view(state, "en").settings_text)
+    state = fold(
+        [
+            RegistrationClosed(server_seed=SEED_HEX, order=("ann", "bob")),
+            RoundStarted(round=1, tables=(Table(table=1, seats=("ann", "bob")),)),
+            ResultRecorded(round=1, table=1, ranks=(0, 1)),
+        ],
+        state,
+    )
+    v = view(state, "ru")
+    assert (v.format_name, v.phase_text, v.rounds_total) == ("арена", "Арена идёт, партий сыграно: 1", 1)
+    assert view(state, "en").phase_text == "Arena under way, games played: 1"

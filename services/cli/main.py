@@ -544,7 +544,7 @@ def _mount() -> None:
     from services.cli.keys import keys_app
     from services.cli.ranked import leaderboard_cmd, matches_app, ratings_app
     from services.cli.rules import rules_app
-    from services.cli.seasons import seasons_app
+    from services.cli.tournaments import tournaments_app
 
     app.add_typer(rules_app, name="rules")
     app.command("leaderboard")(leaderboard_cmd)
@@ -555,7 +555,7 @@ def _mount() -> None:
     app.add_typer(apps_app, name="apps")
     app.add_typer(accounts_app, name="accounts")
     app.add_typer(disputes_app, name="disputes")
-    app.add_typer(seasons_app, name="seasons")
+    app.add_typer(tournaments_app, name="tournaments")
     app.add_typer(deploy_app, name="deploy")
 
 

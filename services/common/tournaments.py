@@ -14,14 +14,13 @@ from nats.js import JetStreamContext
 
 from contracts import subjects
 from contracts.envelope import Rejected
-from contracts.tournaments import TournamentAccepted, TournamentBundle, TournamentRecord, TournamentRequest
+from contracts.tournaments import TournamentAccepted, TournamentRecord, TournamentRequest
 from domain.tournaments import audit
 from services.common import natsio
 
 RESEND_AFTER_S = 2.0
 _reply_decoder = msgspec.json.Decoder(TournamentAccepted | Rejected)
 _record_decoder = msgspec.json.Decoder(TournamentRecord)
-_bundle_decoder = msgspec.json.Decoder(TournamentBundle)
 _encoder = msgspec.json.Encoder()
 
 
@@ -99,15 +98,28 @@ def audit_records(tournament_id: str, records: list[bytes]) -> str | None:
     return audit([e for r in decoded for e in r.events])
 
 
+class _RawBundle(msgspec.Struct, kw_only=True):
+    """A ``TournamentBundle`` with each record kept as the bytes the file holds."""
+
+    tournament_id: str
+    records: tuple[msgspec.Raw, ...]
+
+
+_raw_bundle_decoder = msgspec.json.Decoder(_RawBundle)
+
+
 def bundle_of(tournament_id: str, records: list[bytes]) -> bytes:
-    """The file ``gamehall tournaments export`` writes: a ``TournamentBundle`` (as
-    ``GET /api/tournaments/{id}/records`` answers)."""
-    decoded = tuple(_record_decoder.decode(r) for r in records)
-    return _encoder.encode(TournamentBundle(tournament_id=tournament_id, records=decoded))
+    """The file ``gamehall tournaments export`` writes: a ``contracts.tournaments.TournamentBundle``
+    whose records are the stored bytes themselves, written in as they are (never decoded and
+    encoded again: a record stored before a field was added would encode differently, and the
+    hash chain is over the stored bytes)."""
+    head = _encoder.encode({"tournament_id": tournament_id})[:-1]
+    return head + b',"records":[' + b",".join(records) + b"]}"
 
 
 def bundle_records(data: bytes) -> tuple[str, list[bytes]]:
-    """A bundle's tournament id and its records' stored bytes: each record encoded again, which
-    gives the service's bytes exactly (both are msgspec's encoding of the same record)."""
-    bundle = _bundle_decoder.decode(data)
-    return bundle.tournament_id, [_encoder.encode(r) for r in bundle.records]
+    """A bundle's tournament id and each record's bytes as the file holds them."""
+    bundle = _raw_bundle_decoder.decode(data)
+    for raw in bundle.records:  # each one must be a record (a clear error, before any audit)
+        _record_decoder.decode(raw)
+    return bundle.tournament_id, [bytes(r) for r in bundle.records]

@@ -7,7 +7,11 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
+import os
+import sys
 import uuid
+from asyncio.subprocess import PIPE
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
@@ -25,6 +29,7 @@ from contracts.tournaments import (
     ResultRecorded,
     StartRound,
     TournamentAccepted,
+    TournamentBundle,
     TournamentCommand,
     TournamentCreated,
     TournamentFinished,
@@ -199,3 +204,59 @@ async def test_a_tampered_record_is_found_by_the_audit(stack: Client) -> None:
         prev = hashlib.sha256(data).hexdigest()
     problem = client.audit_records(t, rechained)
     assert problem is not None and "round 1 pairings differ" in problem, problem
+
+
+async def gamehall(env: dict[str, str], *args: str) -> tuple[int, str, str]:
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "services.cli.main", *args, env=env, stdout=PIPE, stderr=PIPE
+    )
+    out, err = await asyncio.wait_for(proc.communicate(), 120)
+    assert proc.returncode is not None
+    return proc.returncode, out.decode(), err.decode()
+
+
+async def test_the_command_line_runs_exports_and_audits_a_tournament(stack: Client, nats_url: str, tmp_path: Path) -> None:
+    env = dict(os.environ, NATS_URL=nats_url, GAMEHALL_DATA_DIR=str(tmp_path / "cli"))
+    (tmp_path / "cli").mkdir()
+    t = tid()
+    code, out, err = await gamehall(
+        env, "tournaments", "create", t, "--format", "swiss", "--rounds", "2", "--game", "ugolki",
+        "--preset", "mini-3x3", "--bots", "greedy,greedy,random,random", "--tie-break", "buchholz",
+    )  # fmt: skip
+    assert code == 0, err
+    assert f"tournament {t}: decision 1" in out and "seed commitment" in out
+    code, _, err = await gamehall(env, "tournaments", "close", t, "--command-id", "close-1")
+    assert code == 0, err
+    code, out, _ = await gamehall(env, "tournaments", "close", t, "--command-id", "close-1")
+    assert code == 0 and "a retry: the first reply" in out
+    code, _, err = await gamehall(env, "tournaments", "join", t, "late")
+    assert code == 1 and err.startswith("registration_closed"), err
+    code, out, err = await gamehall(env, "tournaments", "start-round", t)
+    assert code == 0 and "round 1 started" in out, err
+    await finished(stack, t)
+    code, out, err = await gamehall(env, "tournaments", "audit", t)
+    assert code == 0, err
+    assert "ok: hash chain intact; the seeding, 2 rounds' pairings and the final standings re-derived" in out
+    bundle = tmp_path / "t.json"
+    code, out, err = await gamehall(env, "tournaments", "export", t, "-o", str(bundle))
+    assert code == 0 and bundle.exists(), err
+    offline = {k: v for k, v in env.items() if k != "NATS_URL"}
+    code, out, err = await gamehall(offline, "tournaments", "audit", "--bundle", str(bundle))
+    assert code == 0, err
+    assert msgspec.json.decode(bundle.read_bytes(), type=TournamentBundle).tournament_id == t
+    # a result changed in the file (its command and its event): the next record's hash no longer matches
+    data = bundle.read_bytes()
+    stored = await client.stored(stack.jetstream(), t)
+    won, lost = b'"ranks":[0,1]', b'"ranks":[1,0]'
+    changed = next(i for i, r in enumerate(stored) if won in r or lost in r)
+    swapped = stored[changed].replace(won, b"@").replace(lost, won).replace(b"@", lost)
+    bundle.write_bytes(data.replace(stored[changed], swapped))
+    code, out, err = await gamehall(offline, "tournaments", "audit", "--bundle", str(bundle))
+    assert code == 1, err
+    assert f"differs: record {changed + 2}: the hash chain breaks" in err, err
+    bundle.write_text("{nope")
+    code, _, err = await gamehall(offline, "tournaments", "audit", "--bundle", str(bundle))
+    assert code == 2 and "not a tournament bundle" in err
+    code, out, _ = await gamehall(env, "tournaments", "show", t, "--json")
+    shown = json.loads(out)
+    assert shown["phase"] == "finished" and len(shown["standings"]) == 4

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from typer import _click
 
 from services.cli import context
 from services.cli.context import find_data_dir
@@ -18,7 +19,123 @@ if TYPE_CHECKING:
 # (rules, audit) must start fast, so every service module is imported inside the command that
 # needs it (tests/unit/test_cli_startup.py keeps it so).
 
+# The sub-commands that live in modules of their own: (module, attribute, the line `gamehall
+# --help` shows).  A module is imported only when its command runs or its own help is asked
+# (_LazyRoot), so `gamehall --help` imports none of them; tests/unit/test_cli_startup.py checks
+# that each line is the command's own first help line.
+LAZY: dict[str, tuple[str, str, str]] = {
+    "rules": (
+        "services.cli.rules",
+        "rules_app",
+        "Rules of the games: presets, move-generation checks and refereeing game records.",
+    ),
+    "leaderboard": ("services.cli.ranked", "leaderboard_cmd", "Print the standings of a game for a season."),
+    "ratings": ("services.cli.ranked", "ratings_app", "Ratings: rebuild from the log, check the live tables."),
+    "matches": (
+        "services.cli.ranked",
+        "matches_app",
+        "The list of stored matches: rebuild it from the match stream, check the live table.",
+    ),
+    "doctor": (
+        "services.cli.doctor",
+        "doctor_cmd",
+        "Compare each read model with a rebuild from the log and name every row that differs.",
+    ),
+    "keys": ("services.cli.keys", "keys_app", "The keys that sign match certificates: list them, rotate the signing key."),
+    "apps": (
+        "services.cli.apps",
+        "apps_app",
+        "Client app keys: an app signs its players' JWTs with its secret (HS256) or its private key "
+        "(EdDSA, ES256: the server holds only the public keys).",
+    ),
+    "accounts": ("services.cli.accounts", "accounts_app", "Player accounts and the operator role."),
+    "disputes": (
+        "services.cli.disputes",
+        "disputes_app",
+        "Disputes of finished matches: list, show, open, add notes and rule (operators).",
+    ),
+    "seasons": (
+        "services.cli.seasons",
+        "seasons_app",
+        "Seasons and leagues with divisions: open, close (freeze standings, promote, relegate), list, show.",
+    ),
+    "tournaments": (
+        "services.cli.tournaments",
+        "tournaments_app",
+        "Tournaments: create, join, withdraw, close registration, start rounds, show, audit and export (operators).",
+    ),
+    "deploy": (
+        "services.cli.deploy",
+        "deploy_app",
+        "Run the deployment in deploy/ (a NATS cluster, PostgreSQL, every service) from its own files.",
+    ),
+}
+
+
+def load_lazy(name: str) -> Any:
+    """The click command of the lazily imported sub-command ``name``, built as typer builds the
+    ones registered on ``app`` (plain help, no completion options)."""
+    import importlib
+
+    module, attribute, _ = LAZY[name]
+    target = getattr(importlib.import_module(module), attribute)
+    holder = typer.Typer(add_completion=False, rich_markup_mode=None)
+    if isinstance(target, typer.Typer):
+        holder.add_typer(target, name=name)
+    else:
+        holder.command(name)(target)
+    return typer.main.get_group(holder).commands[name]
+
+
+class _LazyCommands(dict[str, Any]):
+    """The root's commands: a LAZY one is loaded when it is looked up by name."""
+
+    def __missing__(self, name: str) -> Any:
+        if name not in LAZY:
+            raise KeyError(name)
+        self[name] = command = load_lazy(name)
+        return command
+
+    def get(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
+        try:
+            return self[name]
+        except KeyError:
+            return default
+
+    def __contains__(self, name: object) -> bool:
+        return dict.__contains__(self, name) or name in LAZY
+
+
+class _LazyRoot(typer.core.TyperGroup):
+    """``gamehall``: the commands defined here, then the LAZY ones, listed in --help by their
+    LAZY line without importing their modules."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.commands = _LazyCommands(self.commands)
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        loaded = list(dict.keys(self.commands))
+        return [*loaded, *(n for n in LAZY if n not in loaded)]
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        names = self.list_commands(ctx)
+        rows = []
+        limit = formatter.width - 6 - max(len(n) for n in names)
+        for name in names:
+            cmd = dict.get(self.commands, name)
+            if cmd is not None:
+                if not cmd.hidden:
+                    rows.append((name, cmd.get_short_help_str(limit)))
+            else:
+                rows.append((name, _click.utils.make_default_short_help(LAZY[name][2], limit)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
 app = typer.Typer(
+    cls=_LazyRoot,
     help="gamehall: an event-sourced backend for turn-based board and card games.",
     no_args_is_help=True,
     add_completion=False,
@@ -535,31 +652,6 @@ def audit_shuffle(
 app.add_typer(audit_app, name="audit")
 
 
-def _mount() -> None:
-    from services.cli.accounts import accounts_app
-    from services.cli.apps import apps_app
-    from services.cli.deploy import deploy_app
-    from services.cli.disputes import disputes_app
-    from services.cli.doctor import doctor_cmd
-    from services.cli.keys import keys_app
-    from services.cli.ranked import leaderboard_cmd, matches_app, ratings_app
-    from services.cli.rules import rules_app
-    from services.cli.tournaments import tournaments_app
-
-    app.add_typer(rules_app, name="rules")
-    app.command("leaderboard")(leaderboard_cmd)
-    app.add_typer(ratings_app, name="ratings")
-    app.add_typer(matches_app, name="matches")
-    app.command("doctor")(doctor_cmd)
-    app.add_typer(keys_app, name="keys")
-    app.add_typer(apps_app, name="apps")
-    app.add_typer(accounts_app, name="accounts")
-    app.add_typer(disputes_app, name="disputes")
-    app.add_typer(tournaments_app, name="tournaments")
-    app.add_typer(deploy_app, name="deploy")
-
-
-_mount()
 
 
 def main() -> None:

@@ -18,6 +18,7 @@ from contracts.tournaments import (
     FinishTournament,
     Forfeit,
     JoinTournament,
+    PairArena,
     PlayerJoined,
     PlayerWithdrew,
     RecordForfeit,
@@ -35,10 +36,10 @@ from contracts.tournaments import (
     WithdrawFromTournament,
 )
 from domain.tournaments.decide import decide, evolve
-from domain.tournaments.state import initial_state
+from domain.tournaments.state import TournamentState, initial_state
 
 
-def _command(event: TournamentEvent) -> TournamentCommand | None:
+def _command(event: TournamentEvent, state: TournamentState) -> TournamentCommand | None:
     if isinstance(event, TournamentCreated):
         return CreateTournament(tournament_id=event.tournament_id, settings=event.settings)
     if isinstance(event, PlayerJoined):
@@ -48,7 +49,8 @@ def _command(event: TournamentEvent) -> TournamentCommand | None:
     if isinstance(event, RegistrationClosed):
         return CloseRegistration(server_seed=event.server_seed)
     if isinstance(event, RoundStarted):
-        return StartRound()
+        arena = state.settings is not None and state.settings.format == "arena"
+        return PairArena() if arena else StartRound()
     if isinstance(event, ResultRecorded):
         return RecordResult(round=event.round, table=event.table, ranks=event.ranks, scores=event.scores)
     if isinstance(event, Forfeit):
@@ -64,7 +66,7 @@ def _where(event: TournamentEvent) -> str:
     if isinstance(event, RegistrationClosed):
         return "the seeding"
     if isinstance(event, RoundStarted):
-        return f"round {event.round} pairings"
+        return f"round {event.round} pairings"  # an arena's pairing number
     if isinstance(event, TournamentFinished):
         return "the final standings"
     rnd = getattr(event, "round", None)
@@ -101,7 +103,7 @@ def audit(events: Sequence[TournamentEvent]) -> str | None:
     i = 0
     while i < len(events):
         event = events[i]
-        command = _command(event)
+        command = _command(event, state)
         if command is None:
             return f"event {i + 1}: a {type(event).__name__} outside a round's start"
         expected = decide(state, command)

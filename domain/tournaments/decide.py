@@ -25,6 +25,7 @@ from contracts.tournaments import (
     FinishTournament,
     Forfeit,
     JoinTournament,
+    PairArena,
     PlayerJoined,
     PlayerWithdrew,
     RecordForfeit,
@@ -43,6 +44,7 @@ from contracts.tournaments import (
     VoidResult,
     WithdrawFromTournament,
 )
+from domain.tournaments import arena
 from domain.tournaments.pairing import counted, forfeit_ranks, next_round, seed_key, seeding, total_rounds
 from domain.tournaments.standings import CountedGame, standings
 from domain.tournaments.state import GameState, RoundState, TournamentState, initial_state
@@ -67,6 +69,13 @@ def settings_problem(s: TournamentSettings) -> str | None:
             return "min_table_size must be between 2 and table_size"
     elif s.table_size != 2:
         return f"{s.format} is for two-seat games"
+    if s.format == "arena":
+        if not 0 <= s.window_start < s.window_end:
+            return "an arena needs a time window: 0 <= window_start < window_end"
+        if s.tie_breaks:
+            return "an arena ranks by points alone (no tie-breaks)"
+    elif s.window_start or s.window_end:
+        return f"{s.format} has rounds, not a time window"
     if s.format in ("swiss", "fair_tables") and s.rounds < 1:
         return f"{s.format} needs rounds >= 1"
     if s.format not in ("swiss", "fair_tables") and s.rounds:
@@ -94,6 +103,8 @@ def computer_entrants(s: TournamentSettings) -> tuple[str, ...]:
 def current_standings(state: TournamentState) -> tuple[Standing, ...]:
     s = state.settings
     assert s is not None
+    if s.format == "arena":
+        return arena.standings(state.order, arena.current_scores(state))
     games: list[CountedGame] = []
     byes: dict[str, int] = {}
     for rnd in state.rounds:
@@ -119,7 +130,8 @@ def _open_game(state: TournamentState, rnd: int, table: int) -> GameState | Reje
     game = _game(state, rnd, table)
     if isinstance(game, Rejected):
         return game
-    if rnd != len(state.rounds):
+    arena_game = state.settings is not None and state.settings.format == "arena"
+    if rnd != len(state.rounds) and not arena_game:  # an arena's games of every pairing run at once
         return _reject("round_closed", f"round {rnd} is over; results go to round {len(state.rounds)}")
     if game.ranks is not None:
         return _reject("result_exists", f"round {rnd} table {table} has a result")
@@ -151,7 +163,7 @@ def decide(state: TournamentState, command: TournamentCommand) -> Decision:
     s = state.settings
     assert s is not None
     if isinstance(command, JoinTournament):
-        if state.phase != "registration":
+        if state.phase != "registration" and s.format != "arena":  # an arena takes late entries
             return _reject("registration_closed")
         if command.player in state.entrants:
             return _reject("already_joined", command.player)
@@ -182,6 +194,15 @@ def decide(state: TournamentState, command: TournamentCommand) -> Decision:
     refused = _running(state)
     if refused:
         return refused
+    if isinstance(command, PairArena):
+        if s.format != "arena":
+            return _reject("wrong_format", f"{s.format} starts rounds (start_round), it does not pair continuously")
+        tables = arena.next_pairing(state)
+        if not tables:
+            return _reject("no_pairing", "fewer than two players waiting who may meet")
+        return (RoundStarted(round=len(state.rounds) + 1, tables=tables),)
+    if s.format == "arena" and isinstance(command, StartRound):
+        return _reject("wrong_format", "an arena pairs its waiting players (pair_arena), it has no rounds")
     if isinstance(command, StartRound):
         if state.rounds and not state.rounds[-1].complete():
             return _reject("round_in_progress", f"round {len(state.rounds)} has games without a result")
@@ -228,6 +249,8 @@ def decide(state: TournamentState, command: TournamentCommand) -> Decision:
             return _reject("round_closed", "a knockout result stands once the next round is drawn")
         return (ResultVoided(round=command.round, table=command.table, reason=command.reason),)
     if isinstance(command, FinishTournament):
+        if s.format == "arena":  # at the window's end: games without a result do not count
+            return (TournamentFinished(standings=current_standings(state)),)
         if len(state.rounds) < total_rounds(state) or not state.rounds[-1].complete():
             return _reject("rounds_remaining", f"{len(state.rounds)} of {total_rounds(state)} rounds started")
         return (TournamentFinished(standings=current_standings(state)),)
@@ -250,9 +273,11 @@ def evolve(state: TournamentState, event: TournamentEvent) -> TournamentState:
             state, phase="registration", tournament_id=event.tournament_id, settings=event.settings
         )
     if isinstance(event, PlayerJoined):
-        return replace(
+        joined = replace(
             state, entrants=(*state.entrants, event.player), ratings=(*state.ratings, event.rating)
         )
+        # a late entrant of a running arena is seeded last
+        return replace(joined, order=(*state.order, event.player)) if state.phase == "running" else joined
     if isinstance(event, PlayerWithdrew):
         if state.phase == "registration":
             i = state.entrants.index(event.player)
@@ -272,16 +297,27 @@ def evolve(state: TournamentState, event: TournamentEvent) -> TournamentState:
         rounds = (*state.rounds[:-1], replace(last, byes=(*last.byes, (event.player, event.points))))
         return replace(state, rounds=rounds)
     if isinstance(event, ResultRecorded):
+        n = state.results + 1
+        state = replace(state, results=n)
         return _set_game(
-            state, event.round, event.table, ranks=event.ranks, scores=event.scores, voided=False
+            state, event.round, event.table, ranks=event.ranks, scores=event.scores, voided=False, finished_seq=n
         )
     if isinstance(event, Forfeit):
+        n = state.results + 1
+        state = replace(state, results=n)
         seats = state.rounds[event.round - 1].games[event.table - 1].seats
         return _set_game(
-            state, event.round, event.table, ranks=forfeit_ranks(seats, event.player), forfeit=event.player
+            state,
+            event.round,
+            event.table,
+            ranks=forfeit_ranks(seats, event.player),
+            forfeit=event.player,
+            finished_seq=n,
         )
     if isinstance(event, ResultVoided):
-        return _set_game(state, event.round, event.table, ranks=None, scores=(), forfeit="", voided=True)
+        return _set_game(
+            state, event.round, event.table, ranks=None, scores=(), forfeit="", voided=True, finished_seq=0
+        )
     if isinstance(event, TournamentFinished):
         return replace(state, phase="finished", standings=event.standings)
     raise TypeError(f"not a tournament event: {event!r}")

@@ -18,6 +18,9 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     scores: tuple[int, ...] = ()
     forfeit: str = ""  # the player who forfeited
     voided: bool = False
+    # The result's number among every result recorded (``TournamentState.results``): the order
+    # games finished in, which an arena's streaks follow.  0 until recorded.
+    finished_seq: int = 0
 
 
 class RoundState(msgspec.Struct, frozen=True, kw_only=True):
@@ -40,6 +43,7 @@ class TournamentState(msgspec.Struct, frozen=True, kw_only=True):
     order: tuple[str, ...] = ()  # the seeding
     rounds: tuple[RoundState, ...] = ()
     standings: tuple[Standing, ...] = ()
+    results: int = 0  # results and forfeits recorded so far (each game's ``finished_seq``)
 
     def withdrawn_players(self) -> frozenset[str]:
         return frozenset(p for p, _ in self.withdrawn)

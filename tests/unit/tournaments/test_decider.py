@@ -82,6 +82,7 @@ def test_every_refusal_code_is_declared() -> None:
         "unknown_game", "bad_result", "not_recorded", "not_at_table", "round_in_progress",
         "rounds_remaining", "result_exists", "round_closed", "no_more_rounds", "finished",
         "draw_not_allowed", "no_pairing", "not_computer_player",
+        "wrong_format",  # tests/unit/tournaments/test_arena.py
     }  # fmt: skip
     assert seen == set(REJECTION_CODES)
 

@@ -1,0 +1,190 @@
+"""An arena (Lichess's format), pure: a time window in which players are paired again as soon as
+they finish a game, scored with win streaks.
+
+**Scoring** (Lichess's arena rules): a win scores 2, a draw 1, a loss 0 (the same half points as
+every other format).  A player who has won their last two games is *on fire*: every game from
+the next on scores double (a win 4, a draw 2, a loss 0) until they fail to win one; the streak
+then starts again from nothing (two more wins to catch fire).  Two wins and a draw: 2 + 2 + 2 = 6.
+A player's games count in the order their results were recorded (``GameState.finished_seq``), which is
+the order they finished; a voided game counts for nobody and is left out of the streak; a
+forfeit is a loss for the player who forfeits and a win for the opponent.  Not implemented:
+berserk (halving one's clock for an extra point), Lichess's rule that draws in the first moves
+score nothing, and its tie-break by tournament performance: players level on points share a
+place, listed in seeding order.
+
+**Pairing**: the players waiting (entered, not withdrawn, not at a game without a result) are
+ranked by the standings (points high to low, then the seeding: at the start, rating order) and
+paired top down, each with the nearest-ranked waiting player who is not an immediate rematch
+(neither's most recent opponent is the other).  A player with nobody else to meet waits for the
+next pairing; there are no byes.  The first seat (White) goes to the player who has sat first
+less often than second, and when they are level, to the higher ranked.
+
+**The window**: the service closes registration at ``window_start`` (the seed is revealed, the
+seeding fixed), sends ``PairArena`` on a timer and whenever a game ends, takes late entries
+while the window lasts (a late entrant is seeded last) and finishes the arena at
+``window_end``: games still running then do not count (Lichess: "games in progress may be
+finished, but they don't count").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+import msgspec
+
+from contracts.tournaments import Standing, Table
+from domain.tournaments.state import TournamentState
+
+WIN, DRAW, LOSS = "win", "draw", "loss"
+BASE = {WIN: 2, DRAW: 1, LOSS: 0}
+FIRE_AFTER = 2  # wins in a row that set a player on fire
+
+
+class ArenaScore(msgspec.Struct, frozen=True, kw_only=True):
+    """A player's arena so far: points (half points), games counted, wins, the current run of
+    wins, and whether the next game scores double."""
+
+    player: str
+    points: int = 0
+    games: int = 0
+    wins: int = 0
+    streak: int = 0
+    on_fire: bool = False
+    sheet: tuple[int, ...] = ()  # points of each counted game, in order
+
+
+def game_points(results: Iterable[str]) -> tuple[int, ...]:
+    """The points of each game of one player's results (``"win"``, ``"draw"``, ``"loss"``) in
+    the order they finished: ``("win", "win", "draw")`` -> ``(2, 2, 2)``."""
+    out: list[int] = []
+    streak = 0
+    for result in results:
+        fire = streak >= FIRE_AFTER
+        out.append(BASE[result] * (2 if fire else 1))
+        streak = streak + 1 if result == WIN else 0
+    return tuple(out)
+
+
+def result_for(ranks: Sequence[int], seat: int) -> str:
+    """A two-seat game's result for ``seat`` from its ranks (0 = first; equal ranks a draw)."""
+    mine, other = ranks[seat], ranks[1 - seat]
+    return WIN if mine < other else DRAW if mine == other else LOSS
+
+
+def scores(order: Sequence[str], finished: Iterable[tuple[tuple[str, ...], tuple[int, ...]]]) -> dict[str, ArenaScore]:
+    """Every player's score (``order``: the seeding) from the counted games ``(seats, ranks)`` in
+    the order they finished."""
+    points = dict.fromkeys(order, 0)
+    games = dict.fromkeys(order, 0)
+    wins = dict.fromkeys(order, 0)
+    streak = dict.fromkeys(order, 0)
+    sheets: dict[str, list[int]] = {p: [] for p in order}
+    for seats, ranks in finished:
+        for i, player in enumerate(seats):
+            result = result_for(ranks, i)
+            run = streak.get(player, 0)
+            got = BASE[result] * (2 if run >= FIRE_AFTER else 1)
+            points[player] = points.get(player, 0) + got
+            games[player] = games.get(player, 0) + 1
+            sheets.setdefault(player, []).append(got)
+            if result == WIN:
+                wins[player] = wins.get(player, 0) + 1
+                streak[player] = run + 1
+            else:
+                streak[player] = 0
+    return {
+        p: ArenaScore(
+            player=p,
+            points=points[p],
+            games=games[p],
+            wins=wins[p],
+            streak=streak[p],
+            on_fire=streak[p] >= FIRE_AFTER,
+            sheet=tuple(sheets[p]),
+        )
+        for p in points
+    }
+
+
+def ranked(order: Sequence[str], score: Mapping[str, ArenaScore]) -> list[str]:
+    """``order`` (the seeding) by points, high to low; level players in seeding order."""
+    seed = {p: i for i, p in enumerate(order)}
+    return sorted(order, key=lambda p: (-score[p].points, seed[p]))
+
+
+def standings(order: Sequence[str], score: Mapping[str, ArenaScore]) -> tuple[Standing, ...]:
+    """Points high to low; players level on points share a rank (listed in seeding order)."""
+    out: list[Standing] = []
+    last: int | None = None
+    rank = 0
+    for i, p in enumerate(ranked(order, score), 1):
+        if score[p].points != last:
+            rank, last = i, score[p].points
+        out.append(Standing(rank=rank, player=p, points=float(score[p].points)))
+    return tuple(out)
+
+
+def pair(
+    pool: Sequence[str],
+    last_opponent: Mapping[str, str],
+    balance: Mapping[str, int],
+) -> tuple[list[tuple[str, str]], list[str]]:
+    """Pair ``pool`` (the waiting players, best ranked first): each unpaired player, top down,
+    with the nearest-ranked unpaired player that is not an immediate rematch.  ``balance``: times
+    a player sat first minus times second; the lower sits first (level: the higher ranked).
+    Returns the pairs (first seat, second seat) and the players left waiting."""
+    free = list(pool)
+    taken = [False] * len(free)
+    pairs: list[tuple[str, str]] = []
+    left: list[str] = []
+    for i, p in enumerate(free):
+        if taken[i]:
+            continue
+        taken[i] = True
+        mate = -1
+        for j in range(i + 1, len(free)):
+            if taken[j]:
+                continue
+            q = free[j]
+            if last_opponent.get(p) == q or last_opponent.get(q) == p:
+                continue
+            mate = j
+            break
+        if mate < 0:
+            left.append(p)
+            continue
+        taken[mate] = True
+        q = free[mate]
+        pairs.append((q, p) if balance.get(q, 0) < balance.get(p, 0) else (p, q))
+    return pairs, left
+
+
+def finished_games(state: TournamentState) -> list[tuple[tuple[str, ...], tuple[int, ...]]]:
+    """The games that count, ``(seats, ranks)``, in the order their results were recorded."""
+    games = [g for r in state.rounds for g in r.games if g.ranks is not None]
+    games.sort(key=lambda g: g.finished_seq)
+    return [(g.seats, g.ranks) for g in games if g.ranks is not None]
+
+
+def current_scores(state: TournamentState) -> dict[str, ArenaScore]:
+    return scores(state.order, finished_games(state))
+
+
+def next_pairing(state: TournamentState) -> tuple[Table, ...]:
+    """The tables of a pairing now: the waiting players paired (``pair``)."""
+    gone = state.withdrawn_players()
+    busy: set[str] = set()
+    last_opponent: dict[str, str] = {}
+    balance: dict[str, int] = {}
+    for rnd in state.rounds:
+        for g in rnd.games:
+            first, second = g.seats
+            last_opponent[first], last_opponent[second] = second, first
+            balance[first] = balance.get(first, 0) + 1
+            balance[second] = balance.get(second, 0) - 1
+            if g.ranks is None and not g.voided:
+                busy.update(g.seats)
+    score = current_scores(state)
+    pool = [p for p in ranked(state.order, score) if p not in gone and p not in busy]
+    pairs, _left = pair(pool, last_opponent, balance)
+    return tuple(Table(table=i, seats=seats) for i, seats in enumerate(pairs, 1))

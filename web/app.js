@@ -759,8 +759,13 @@ async function showLeaderboard(game, params) {
     const data = await api(`/api/leaderboard/${game}?${q}`);
     const rows = data.entries || [];
     target.classList.remove("muted");
-    target.innerHTML = rows.length ? `<p>${t("board.season", { season: esc(seasonText(data.season)) })}</p><div class="scroll"><table class="standings"><tr><th>#</th><th>${t("board.player")}</th><th>${t("board.rules")}</th><th>${t("board.rating")}</th><th>${t("board.games")}</th><th>${t("board.w")}</th><th>${t("board.d")}</th><th>${t("board.l")}</th></tr>${rows.map((r) =>
-      `<tr><td>${r.rank}</td><td>${playerLink(r.player)}</td><td>${esc(r.title || presetTitle(game, r.family))}</td><td>${Math.round(r.score)}</td><td>${r.games}</td><td>${r.wins}</td><td>${r.draws}</td><td>${r.losses}</td></tr>`).join("")}</table></div>`
+    // A row a player: on a phone each row is a card, the player (a link to their page) first,
+    // every number with its label (style.css), the rules family last.
+    const head = [["#", "rank"], [t("board.player"), "name"], [t("board.rules"), "rules"], [t("board.rating"), "rating"], [t("board.games"), "games"],
+      [t("board.w"), "w", t("board.won")], [t("board.d"), "d", t("board.drawn")], [t("board.l"), "l", t("board.lost")]];
+    const label = (i) => esc(head[i][2] || head[i][0]);
+    target.innerHTML = rows.length ? `<p>${t("board.season", { season: esc(seasonText(data.season)) })}</p><table class="standings"><tr>${head.map(([h, cls, long]) => `<th class="${cls}"${long ? ` title="${esc(long)}"` : ""}>${h}</th>`).join("")}</tr>${rows.map((r) =>
+      `<tr><td class="rank">${r.rank}</td><td class="name">${playerLink(r.player)}</td><td class="rules">${esc(r.title || presetTitle(game, r.family))}</td><td class="rating" data-label="${label(3)}">${Math.round(r.score)}</td><td class="games" data-label="${label(4)}">${r.games}</td><td class="w" data-label="${label(5)}">${r.wins}</td><td class="d" data-label="${label(6)}">${r.draws}</td><td class="l" data-label="${label(7)}">${r.losses}</td></tr>`).join("")}</table>`
       : t("board.none");
   } catch (e) {
     target.textContent = e.status === 404 ? t("board.not_offered") : t("board.failed", { detail: failure(e) });
@@ -858,7 +863,7 @@ function seasonHtml(history) {
       const where = here ? `${t("player.place_of", { rank: here.rank, n: here.players })} (${esc(t("player.rated_n", { n: here.games }))})` : t("player.not_this_season");
       return `<span class="season-place" data-family="${esc(s.family)}" data-rank="${here ? here.rank : ""}">${esc(presetTitle(game, s.family))}: ${where}</span>`;
     });
-    return `<li data-game="${esc(game)}" data-season="${esc(now)}"><b>${esc(gameTitle(game))}</b>: ${t("player.season_now", { season: esc(now) })} — ${places.join("; ")}</li>`;
+    return `<li data-game="${esc(game)}" data-season="${esc(now)}"><b>${esc(gameTitle(game))}</b>: ${t("player.season_now", { season: esc(seasonText(now)) })} — ${places.join("; ")}</li>`;
   });
   return `<ul id="season-list">${items.join("")}</ul><p id="player-division">${t("player.division_none")}</p>`;
 }
@@ -922,7 +927,7 @@ function ratingChart(s, width) {
   const ticks = [hi - pad, (hi + lo) / 2, lo + pad];
   const grid = ticks.map((v) => `<line class="grid" x1="${L}" x2="${width - R}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}"/><text class="axis" x="${L - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">${label(v)}</text>`).join("");
   const seasons = s.points.map((pt, i) => (i > 0 && pt.season !== s.points[i - 1].season
-    ? `<line class="season-line" x1="${((x(i) + x(i + 1)) / 2).toFixed(1)}" x2="${((x(i) + x(i + 1)) / 2).toFixed(1)}" y1="${T - 4}" y2="${H - B}"/><text class="axis" x="${((x(i) + x(i + 1)) / 2 + 4).toFixed(1)}" y="${T - 6}">${esc(pt.season)}</text>` : "")).join("");
+    ? `<line class="season-line" x1="${((x(i) + x(i + 1)) / 2).toFixed(1)}" x2="${((x(i) + x(i + 1)) / 2).toFixed(1)}" y1="${T - 4}" y2="${H - B}"/><text class="axis" x="${((x(i) + x(i + 1)) / 2 + 4).toFixed(1)}" y="${T - 6}">${esc(seasonText(pt.season))}</text>` : "")).join("");
   const line = `<polyline class="line" points="${values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ")}"/>`;
   const dots = s.points.map((pt, i) => `<circle class="pt" cx="${x(i + 1).toFixed(1)}" cy="${y(pt.rating_after).toFixed(1)}" r="4" data-match="${esc(pt.match_id)}" data-rating="${pt.rating_after}"><title>${esc(t("player.point", { date: formatDate(pt.finished_at), rating: label(pt.rating_after), change: ratingChange({ ...pt, model: s.model }) }))}</title></circle>`).join("");
   const first = s.points[0], last = s.points[s.points.length - 1];

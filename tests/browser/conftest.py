@@ -94,3 +94,21 @@ def page(browser: Any) -> Iterator[Any]:
     yield page
     context.close()
     assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+# Every element that scrolls sideways (its content wider than its box, with overflow-x auto or
+# scroll), and the page itself: what a player would have to swipe to read.
+SIDEWAYS = """() => {
+  const out = [...document.querySelectorAll('*')].filter((e) => e.scrollWidth > e.clientWidth + 1
+      && ['auto', 'scroll'].includes(getComputedStyle(e).overflowX))
+    .map((e) => `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''}.${[...e.classList].join('.')}: ${e.scrollWidth} > ${e.clientWidth}`);
+  const page = document.scrollingElement;
+  if (page.scrollWidth > page.clientWidth) out.push(`the page: ${page.scrollWidth} > ${page.clientWidth}`);
+  return out;
+}"""
+
+
+def assert_no_sideways_scroll(page: Any, what: str) -> None:
+    """Neither the page nor any panel or table in it scrolls sideways."""
+    scrolling = page.evaluate(SIDEWAYS)
+    assert not scrolling, f"{what} scrolls sideways: {scrolling}"

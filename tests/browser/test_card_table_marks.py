@@ -14,6 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.browser.conftest import assert_no_sideways_scroll
 from tests.browser.test_web_client import create_against_computer, wait_my_turn_or_end
 
 pytestmark = pytest.mark.browser
@@ -122,7 +123,9 @@ def shown(page: Any, seq: int) -> None:
 
 
 def fits(page: Any, width: int) -> None:
+    """The table fits the page: nothing on it, the score sheets included, scrolls sideways."""
     assert page.evaluate("document.scrollingElement.scrollWidth") <= width, "the table is wider than the page"
+    assert_no_sideways_scroll(page, f"the table at {width} px")
 
 
 def headers(page: Any, selector: str) -> list[str]:
@@ -168,8 +171,13 @@ def test_score_sheets_head_columns_with_name_and_seat_and_explain_their_marks(
     assert marks and signs
     for sign in signs:
         assert sign in legend, (sign, legend)
-    if any(view["game_view"]["writeoffs"].values()):
-        assert "Wn" in legend
+    if any(view["game_view"]["writeoffs"].values()):  # the count's mark, in the page's letters
+        assert {"en": "Wn", "ru": "Р с числом"}[lang] in legend, legend
+    # nothing of the sheet is cut off or hidden: on a phone a deal takes two lines
+    cells = page.eval_on_selector_all(
+        "#sheet td", "els => els.map(e => { const b = e.getBoundingClientRect(); return [b.left, b.right]; })"
+    )
+    assert cells and all(0 <= left and right <= width for left, right in cells), cells
     assert "th.mark" not in legend and "th.count" not in legend
     meaning = {"en": "wrote the deal off", "ru": "расписал раздачу"}[lang]
     assert "write_off" not in marks or meaning in legend, legend

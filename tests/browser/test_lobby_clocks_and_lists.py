@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.browser.conftest import assert_no_sideways_scroll
 from tests.browser.test_players_page import (
     DESKTOP,
     PHONE,
@@ -312,6 +313,7 @@ def assert_actions_first_and_on_screen(page: Any, rows: str, actions: str, what:
         assert 0 <= box["left"] and box["right"] <= PHONE["width"], (what, box)
         assert box["top"] <= box["first"] + 1, (what, box)
     assert scroll_width(page) <= PHONE["width"], what
+    assert_no_sideways_scroll(page, what)
 
 
 @pytest.mark.parametrize("locale", ["en-GB", "ru-RU"])
@@ -344,6 +346,17 @@ def test_on_a_phone_every_lists_action_comes_first_and_inside_the_screen(
         tabs = page.eval_on_selector_all(".tabs a", "els => els.map(e => e.getBoundingClientRect().right)")
         assert tabs and max(tabs) <= PHONE["width"], tabs
         assert_actions_first_and_on_screen(page, "#board-table tr:has(a)", "a", "the leaderboard")
+        # every number of a row still shown, with its label (the column heads are not shown)
+        labels = {"en": ("rating", "games", "won", "drawn", "lost"), "ru": ("рейтинг", "партий", "побед", "ничьих", "поражений")}[lang]
+        for row in page.eval_on_selector_all(
+            "#board-table tr:has(a)",
+            """rows => rows.map(r => [...r.querySelectorAll('td[data-label]')].map(c => {
+                const b = c.getBoundingClientRect();
+                const shown = getComputedStyle(c, '::before').content !== 'none' && b.width > 0 && b.right <= innerWidth;
+                return [c.dataset.label, shown]; }))""",
+        ):
+            assert [label for label, _ in row] == list(labels), row
+            assert all(shown for _, shown in row), row
         page.screenshot(path=str(artifacts_dir / f"lists-leaderboard-{lang}-390.png"), full_page=True)
 
         page.goto(ranked_stack + f"/#/player/{listed['player']}")

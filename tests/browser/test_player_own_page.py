@@ -86,14 +86,12 @@ def played(ranked_stack: str) -> Iterator[dict[str, Any]]:
 
 WORDS = {
     "en": {
-        "season": "season",
         "division": "Division: none",
         "replay": "replay",
         "won": "won",
         "lost": "lost",
     },
     "ru": {
-        "season": "сезон",
         "division": "Дивизион: нет",
         "replay": "запись",
         "won": "победа",
@@ -139,7 +137,10 @@ def check_the_page(page: Any, played: dict[str, Any], lang: str, width: int) -> 
     season = page.locator('#season-list li[data-game="ugolki"]')
     now = quarter_of(int(time.time() * 1000))
     assert season.get_attribute("data-season") == now
-    assert f"{words['season']} {now}" in season.inner_text()
+    # the season in the leaderboards' words (seasonText): "2026-Q4", "4-й квартал 2026"
+    year, quarter = now.split("-Q")
+    said = {"en": f"season {now}", "ru": f"сезон: {quarter}-й квартал {year}"}[lang]
+    assert said in season.inner_text(), season.inner_text()
     assert page.get_attribute('#season-list .season-place[data-family="mini-3x3"]', "data-rank") == "1"
     assert page.inner_text("#player-division").startswith(words["division"])
     assert scroll_width(page) <= width, "the player's page scrolls sideways"

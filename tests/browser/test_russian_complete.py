@@ -1,8 +1,9 @@
 """The players' page in Russian has no English left: at ?lang=ru (a Russian browser) the test walks
 the lobby, every game's table against computer players (a few moves, the rules help, the log and
-the end sentence after a resignation), the matches list, a replay, the leaderboards and the errors
-a page shows (a refused move, a bad clock, a seat link that is not valid for a full table, a match
-that does not exist), and reads every text a player sees: the rendered text of the page and the
+the end sentence after a resignation), the matches list, a replay, the leaderboards, a player's
+own page (a rated match, the rating chart, the season) and the errors a page shows (a refused
+move, a bad clock, a seat link that is not valid for a full table, a match that does not exist),
+and reads every text a player sees: the rendered text of the page and the
 visible buttons' labels and titles.  No word in Latin letters may remain but the allowed ones
 below (names, card ids and notation)."""
 
@@ -305,6 +306,12 @@ def test_every_page_in_russian_says_no_english_word(browser: Any, ru_stack: str)
             page.wait_for_selector("#board-table")
             page.wait_for_function("!document.querySelector('#board-table').textContent.includes('…')")
             reader.read(f"leaderboards {tab}")
+        # A player's own page: ann's rated match, her rating chart and the season in force.
+        page.goto(f"{ru_stack}/?lang=ru#/player/ann")
+        page.wait_for_selector(".rating-chart svg circle.pt")
+        page.wait_for_selector("#season-list li[data-season]")
+        page.wait_for_selector("#player-matches tr[data-match]")
+        reader.read("a player's page")
         # The lobby again: the recent matches with their results, a quick match refused while
         # your match is on (ann is at none: dana has every table above finished).
         page.goto(ru_stack + "/?lang=ru")

@@ -121,13 +121,13 @@ export function create(root, ctx) {
         ${lastMoveHtml(s)}
       </div>`).join("");
     const auction = (g.auction || []).map((a) => `${names[a.seat]}: ${label(a.text)}`).join(" · ");
-    const sheetHead = view.seats.map((s) => `<th>${esc(seatTitle(view, s))}</th>`).join("");
-    const comp = view.seats.some((s) => g.compensation[s]) ? `<tr class="comp"><td>—</td><td>${t("king.compensation")}</td>${view.seats.map((s) => `<td>${g.compensation[s]}</td>`).join("")}<td></td></tr>` : "";
+    const sheetHead = view.seats.map((s) => `<th class="seat">${esc(seatTitle(view, s))}</th>`).join("");
+    const comp = view.seats.some((s) => g.compensation[s]) ? `<tr class="comp"><td class="deal-no">—</td><td class="declarer">${t("king.compensation")}</td>${view.seats.map((s) => `<td class="seat">${g.compensation[s]}</td>`).join("")}<td class="sum"></td></tr>` : "";
     const rows = g.sheet.map((r) => `
-      <tr${r.ended_early ? ' class="early"' : ""}><td>${r.deal_no}</td><td title="${r.detail}">${r.game}${r.declarer ? ` <small>${r.declarer}</small>` : ""}</td>
-      ${r.points.map((p, i) => `<td><span class="pts">${p > 0 ? "+" : ""}${p}</span><small> ${r.totals[i]}</small></td>`).join("")}
-      <td class="${r.row_sum === r.expected_sum ? "ok" : "bad"}">${r.row_sum}${r.row_sum === r.expected_sum ? " ✓" : ` ≠ ${r.expected_sum}`}</td></tr>`).join("");
-    const totals = view.seats.map((s) => `<td class="total">${g.totals[s]}</td>`).join("");
+      <tr${r.ended_early ? ' class="early"' : ""}><td class="deal-no">${r.deal_no}</td><td class="declarer" title="${r.detail}">${r.game}${r.declarer ? ` <small>${r.declarer}</small>` : ""}</td>
+      ${r.points.map((p, i) => `<td class="seat"><span class="pts">${p > 0 ? "+" : ""}${p}</span><small> ${r.totals[i]}</small></td>`).join("")}
+      <td class="sum ${r.row_sum === r.expected_sum ? "ok" : "bad"}">${r.row_sum}${r.row_sum === r.expected_sum ? " ✓" : ` ≠ ${r.expected_sum}`}</td></tr>`).join("");
+    const totals = view.seats.map((s) => `<td class="seat total">${g.totals[s]}</td>`).join("");
     const balance = g.zero_sum ? (g.balance === 0 ? "Σ 0 ✓" : `Σ ${g.balance}`) : t("king.not_zero_sum", { n: g.balance });
     const logHtml = [...log.entries()].sort((a, b) => b[0] - a[0]).map(([deal, tricks]) => tricks.length ? `
       <tr><th colspan="${view.seats.length + 2}">${t("king.deal_row", { n: deal })}</th></tr>
@@ -144,8 +144,8 @@ export function create(root, ctx) {
         <div class="hand" id="hand">${(ctx.seat ? g.hand : []).map((x) => cardHtml(x, cardMoves.has(x) ? "playable" : "")).join("") || `<span class="muted">${t("king.no_cards")}</span>`}</div>
         <div class="king-actions">${other.map((m, i) => `<button data-move="${i}" data-label="${esc(m.label)}" title="${esc(m.label)}" class="${other.length < 6 ? "primary" : "small"}">${esc(shownText(m.label))}</button>`).join("")}</div>
       </div>
-      <table class="scores king-sheet"><tr><th>#</th><th>${t("king.game")}</th>${sheetHead}<th>${t("king.row_sum")}</th></tr>${comp}${rows}
-        <tr class="totals"><td></td><td>${t("king.total")}</td>${totals}<td>${balance}</td></tr></table>
+      <table class="scores king-sheet stacked" style="--seats: ${view.seats.length}"><tr class="head"><th class="deal-no">#</th><th class="declarer">${t("king.game")}</th>${sheetHead}<th class="sum">${t("king.row_sum")}</th></tr>${comp}${rows}
+        <tr class="totals"><td class="deal-no"></td><td class="declarer">${t("king.total")}</td>${totals}<td class="sum">${balance}</td></tr></table>
       <p class="legend" id="king-legend"><small>${["king.legend_cells", "king.legend_ok", "king.legend_bad", "king.legend_declarer", "king.legend_early"].map((k) => t(k)).join(" · ")}</small></p>
       ${logHtml ? `<details class="king-log"><summary>${t("king.log")}</summary><table><tr><th>${t("king.trick")}</th>${sheetHead}<th>${t("king.won_by")}</th></tr>${logHtml}</table></details>` : ""}`;
     el.querySelectorAll("#hand [data-card]").forEach((x) => {

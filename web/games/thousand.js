@@ -4,7 +4,7 @@
 // ({label, command}); the page sends the listed command as it is and knows no rules.
 import { cardHtml, cardLabel, accessible, focusKey } from "../cards.js";
 import { shownText, seatTitle, toAct, lastMoveHtml } from "../table.js";
-import { t, addStrings } from "../i18n.js";
+import { t, addStrings, lang } from "../i18n.js";
 
 // This renderer's words (the phase, the deals' results and the announcements are the server's, in
 // the page's language; the Russian terms are the rules file's: торги, пас, прикуп, снос,
@@ -39,6 +39,7 @@ addStrings({
     "th.mark.falls_reset": "too many falls: the score is reset",
     "th.mark.third_write_off": "third write-off: penalty",
     "th.mark.golden_restart": "golden deals lost: the match starts over",
+    "th.count_sign": "{sign}n",
     "th.count.barrel": "on the barrel, attempts used",
     "th.count.falls": "falls off the barrel so far",
     "th.count.bolts": "bolts so far",
@@ -74,6 +75,7 @@ addStrings({
     "th.mark.falls_reset": "слишком много падений: счёт сброшен",
     "th.mark.third_write_off": "третья роспись: штраф",
     "th.mark.golden_restart": "золотые коны проиграны: игра начинается заново",
+    "th.count_sign": "{sign} с числом",
     "th.count.barrel": "на бочке, использовано попыток",
     "th.count.falls": "падений с бочки",
     "th.count.bolts": "болтов",
@@ -82,11 +84,17 @@ addStrings({
 });
 
 const SUIT = { S: "♠", H: "♥", D: "♦", C: "♣" };
-const MARKS = {
-  bolt: "⊘", bolt_penalty: "−bolt", barrel_on: "🛢", barrel_attempt: "🛢·", barrel_made: "🛢✓", fall: "↓",
-  frozen: "❄", write_off: "W", samosval: "555→0", knocked_off: "↓k", simultaneous_climb: "↓2",
-  attempts_exhausted: "↓3", falls_reset: "0", third_write_off: "W3", golden_restart: "↺",
+// The sheet's marks: signs, and letters of the page's language (W, "write-off"; Р, «роспись»).
+const SIGNS = {
+  bolt: "⊘", barrel_on: "🛢", barrel_attempt: "🛢·", barrel_made: "🛢✓", fall: "↓",
+  frozen: "❄", samosval: "555→0", simultaneous_climb: "↓2",
+  attempts_exhausted: "↓3", falls_reset: "0", golden_restart: "↺",
 };
+const LETTERS = {
+  en: { bolt_penalty: "−bolt", write_off: "W", knocked_off: "↓k", third_write_off: "W3" },
+  ru: { bolt_penalty: "−болт", write_off: "Р", knocked_off: "↓с", third_write_off: "Р3" },
+};
+const marksNow = () => ({ ...SIGNS, ...(LETTERS[lang()] || LETTERS.en) });
 const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 const T = (c) => c.type.replace(/^thousand_/, "").replace(/\.v\d+$/, "");
 
@@ -115,21 +123,24 @@ export function create(root, ctx) {
 
   function sheet(g, nm) {
     const seats = view.seats;
-    const head = `<tr><th>${t("th.deal")}</th><th>${t("th.declarer")}</th>${seats.map((s) => `<th>${esc(seatTitle(view, s))}</th>`).join("")}</tr>`;
-    const rows = g.sheet.map((d) => `<tr><td>${d.deal_no}</td><td>${esc(nm[d.declarer])} ${d.contract} <small>${esc(d.result_text)}</small></td>${seats.map((s) =>
-      `<td title="${esc((d.marks[s] || []).map((m) => (MARKS[m] ? t(`th.mark.${m}`) : m)).join(", "))}">${d.scores[s]} <small>(${d.deltas[s] >= 0 ? "+" : ""}${d.deltas[s]})</small> ${(d.marks[s] || []).map((m) => `<span class="mark" data-mark="${m}">${MARKS[m] || m}</span>`).join("")}</td>`).join("")}</tr>`).join("");
-    const now = `<tr><th colspan="2">${t("th.now")}</th>${seats.map((s) => {
+    const MARKS = marksNow();
+    const head = `<tr class="head"><th class="deal-no">${t("th.deal")}</th><th class="declarer">${t("th.declarer")}</th>${seats.map((s) => `<th class="seat">${esc(seatTitle(view, s))}</th>`).join("")}</tr>`;
+    const rows = g.sheet.map((d) => `<tr><td class="deal-no">${d.deal_no}</td><td class="declarer">${esc(nm[d.declarer])} ${d.contract} <small>${esc(d.result_text)}</small></td>${seats.map((s) =>
+      `<td class="seat" title="${esc((d.marks[s] || []).map((m) => (MARKS[m] ? t(`th.mark.${m}`) : m)).join(", "))}">${d.scores[s]} <small>(${d.deltas[s] >= 0 ? "+" : ""}${d.deltas[s]})</small> ${(d.marks[s] || []).map((m) => `<span class="mark" data-mark="${m}">${MARKS[m] || m}</span>`).join("")}</td>`).join("")}</tr>`).join("");
+    const now = `<tr class="totals"><td class="deal-no"></td><th class="declarer">${t("th.now")}</th>${seats.map((s) => {
       const b = g.barrel[s];
-      return `<td><b>${g.scores[s]}</b>${b.on ? ` 🛢${b.attempts}` : ""}${b.falls ? ` ↓${b.falls}` : ""}${g.bolts[s] ? ` ⊘${g.bolts[s]}` : ""}${g.writeoffs[s] ? ` W${g.writeoffs[s]}` : ""}</td>`;
+      return `<td class="seat"><b>${g.scores[s]}</b>${b.on ? ` 🛢${b.attempts}` : ""}${b.falls ? ` ↓${b.falls}` : ""}${g.bolts[s] ? ` ⊘${g.bolts[s]}` : ""}${g.writeoffs[s] ? ` ${MARKS.write_off}${g.writeoffs[s]}` : ""}</td>`;
     }).join("")}</tr>`;
     // A legend for every mark the sheet shows: the deals' marks and the counters of the last row.
     const used = new Set(g.sheet.flatMap((d) => seats.flatMap((s) => d.marks[s] || [])));
     const counts = [["barrel", "🛢n", seats.some((s) => g.barrel[s].on)], ["falls", "↓n", seats.some((s) => g.barrel[s].falls)],
-      ["bolts", "⊘n", seats.some((s) => g.bolts[s])], ["writeoffs", "Wn", seats.some((s) => g.writeoffs[s])]];
+      ["bolts", "⊘n", seats.some((s) => g.bolts[s])], ["writeoffs", `${MARKS.write_off}n`, seats.some((s) => g.writeoffs[s])]];
     const legend = [...Object.keys(MARKS).filter((m) => used.has(m)).map((m) => [MARKS[m], t(`th.mark.${m}`)]),
-      ...counts.filter(([, , shown]) => shown).map(([k, sign]) => [sign, t(`th.count.${k}`)])];
+      ...counts.filter(([, , shown]) => shown).map(([k, sign]) => [t("th.count_sign", { sign: sign.slice(0, -1) }), t(`th.count.${k}`)])];
     const legendHtml = legend.length ? `<p class="legend" id="sheet-legend"><small><b>${t("th.legend")}:</b> ${legend.map(([sign, text]) => `<span class="mark">${sign}</span> ${esc(text)}`).join(" · ")}</small></p>` : "";
-    return `<table class="scores sheet" id="sheet">${head}${rows}${now}</table>${legendHtml}`;
+    // On a phone the sheet stacks (style.css: table.scores.stacked): a deal takes two lines, no
+    // column is cut off and nothing scrolls sideways.
+    return `<table class="scores sheet stacked" id="sheet" style="--seats: ${seats.length}">${head}${rows}${now}</table>${legendHtml}`;
   }
 
   function buttons(moves, nm, cls = "") {

@@ -7,6 +7,7 @@ import contextlib
 import dataclasses
 import functools
 import importlib
+import importlib.util
 import os
 import secrets
 import signal
@@ -17,8 +18,6 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
-
-import httpx
 
 from services.common import metrics, natsauth, stack
 from services.common.embedded import EmbeddedNats
@@ -38,7 +37,8 @@ from services.common.processes import (
 from services.common.settings import Settings
 from services.common.shutdown import STOP_GRACE_S, run_until_stopped
 
-# Service name -> module with ``async def run(settings, stop)``.  Only those that import are started.
+# Service name -> module with ``async def run(settings, stop)``.  Only those whose module exists
+# are started.
 SERVICE_MODULES = {
     "referee": "services.referee.app",
     "gateway": "services.gateway.app",
@@ -51,15 +51,10 @@ SERVICE_MODULES = {
 
 
 def available_services() -> list[str]:
-    found = []
-    for name, module in SERVICE_MODULES.items():
-        try:
-            mod = importlib.import_module(module)
-        except ImportError:
-            continue
-        if hasattr(mod, "run"):
-            found.append(name)
-    return found
+    """The services whose module is installed, found without importing them: ``up`` itself never
+    loads a service's code (each runs in its own process), which would cost its start-up seconds
+    of CPU beside the services it starts."""
+    return [name for name, module in SERVICE_MODULES.items() if importlib.util.find_spec(module) is not None]
 
 
 def service_runner(name: str) -> Callable[..., Awaitable[None]]:
@@ -97,12 +92,23 @@ def instance_names(service: str, count: int) -> list[str]:
 
 def own_gateway_ready(url: str, instance: str) -> bool:
     """The gateway at ``url`` is ready and is the one started with ``instance`` (its /readyz says so);
-    another program answering on that port is not."""
+    another program answering on that port is not.  One plain HTTP/1.1 request (``up`` asks every
+    50 ms while the services start: an HTTP client built per request would cost the CPU they need)."""
+    import http.client
+    import json
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    conn = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port or 80, timeout=1.0)
     try:
-        r = httpx.get(f"{url}/readyz", timeout=1.0)
-        return r.status_code == 200 and r.json().get("instance") == instance
-    except (httpx.HTTPError, ValueError, AttributeError):
+        conn.request("GET", "/readyz")
+        r = conn.getresponse()
+        body = r.read()
+        return r.status == 200 and json.loads(body).get("instance") == instance
+    except (OSError, http.client.HTTPException, ValueError, AttributeError):
         return False
+    finally:
+        conn.close()
 
 
 def embedded_settings(settings: Settings, nats: EmbeddedNats) -> Settings:
@@ -196,6 +202,40 @@ class Child:
         )
         self.restart_at = now + delay
         return False
+
+
+SERVICES_READY_S = 60.0  # `up` prints its URL without a service not ready by then, naming it
+
+
+def await_ready(children: list[Child], timeout: float = SERVICES_READY_S) -> list[Child]:
+    """Poll each child's /readyz (on its metrics port) every 50 ms until it answers 200, it has
+    exited (its supervisor restarts it later) or ``timeout`` passes; the ones not ready."""
+    waiting = list(children)
+    deadline = time.monotonic() + timeout
+    while waiting and time.monotonic() < deadline:
+        waiting = [
+            c
+            for c in waiting
+            if (c.proc is not None and c.proc.poll() is None)
+            and not local_status_ok(int(c.env["GAMEHALL_METRICS_PORT"]), "/readyz")
+        ]
+        if waiting:
+            time.sleep(0.05)
+    return waiting
+
+
+def local_status_ok(port: int, path: str) -> bool:
+    """``GET path`` on 127.0.0.1:port answers 200 (one plain HTTP/1.1 request)."""
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=1.0)
+    try:
+        conn.request("GET", path)
+        return conn.getresponse().status == 200
+    except (OSError, http.client.HTTPException):
+        return False
+    finally:
+        conn.close()
 
 
 GATEWAY_MOVES = 5  # ports the gateway tries at start-up when another program takes its port
@@ -356,24 +396,29 @@ def _run(settings: Settings, services: list[str] | None, echo: Callable[[str], N
         for child in children:
             child.env["GAMEHALL_HTTP_PORT"] = env["GAMEHALL_HTTP_PORT"]
 
+    def start(name: str) -> None:
+        count = referee_count(settings) if name == "referee" else 1
+        for each in instance_names(name, count):
+            child_env = dict(env)
+            metrics_port = free_port()
+            child_env["GAMEHALL_METRICS_PORT"] = str(metrics_port)
+            metrics_urls[each] = f"http://127.0.0.1:{metrics_port}/metrics"
+            child = Child(
+                each,
+                gamehall_args("serve", name),
+                child_env,
+                log_dir / f"{each}.log",
+                service=name,
+                with_parent=True,
+            )
+            child.start()
+            children.append(child)
+
     try:
+        # Every service starts at once; the URL is printed when the gateway answers and every
+        # other process says it is ready (await_ready), each polled, none waited for by a sleep.
         for name in names:
-            count = referee_count(settings) if name == "referee" else 1
-            for each in instance_names(name, count):
-                child_env = dict(env)
-                metrics_port = free_port()
-                child_env["GAMEHALL_METRICS_PORT"] = str(metrics_port)
-                metrics_urls[each] = f"http://127.0.0.1:{metrics_port}/metrics"
-                child = Child(
-                    each,
-                    gamehall_args("serve", name),
-                    child_env,
-                    log_dir / f"{each}.log",
-                    service=name,
-                    with_parent=True,
-                )
-                child.start()
-                children.append(child)
+            start(name)
         gateway = next((c for c in children if c.name == "gateway"), None)
         if gateway is not None:
             try:
@@ -382,6 +427,8 @@ def _run(settings: Settings, services: list[str] | None, echo: Callable[[str], N
                 echo(f"{exc}; see {log_dir / 'gateway.log'} ({gateway_url()}/readyz says why)")
                 return 1
             moved_gateway(gateway)
+        for child in await_ready([c for c in children if c is not gateway]):
+            echo(f"{child.name} is not ready yet; see {child.log_path}")
         record()
         referees = sum(1 for c in children if c.service == "referee")
         echo(

@@ -7,7 +7,18 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import structlog
+# structlog.dev imports rich (and with it pygments) for its console tracebacks when rich is
+# installed: tens of milliseconds of CPU in the start of every service, which prints JSON lines.
+# structlog is imported with rich hidden, so its console form prints plain tracebacks; rich stays
+# importable for everything else.
+_hide_rich = "rich" not in sys.modules
+if _hide_rich:
+    sys.modules["rich"] = None  # type: ignore[assignment]
+try:
+    import structlog
+finally:
+    if _hide_rich:
+        del sys.modules["rich"]
 
 _configured = False
 

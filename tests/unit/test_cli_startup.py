@@ -7,7 +7,10 @@ import json
 import subprocess
 import sys
 
-HEAVY = ("sqlalchemy", "pydantic", "pydantic_settings", "nats", "fastapi", "domain.games.registry", "httpx")
+HEAVY = (
+    "sqlalchemy", "faststream", "pydantic", "pydantic_settings", "nats", "nacl", "prometheus_client", "fastapi",
+    "domain.games.registry", "httpx", "yaml", "asyncio",
+)  # fmt: skip
 # typer itself builds its parameter coercion with pydantic once a sub-command is parsed, so the
 # sub-commands' help is held to everything else.
 SERVICES = tuple(m for m in HEAVY if m != "pydantic")
@@ -47,6 +50,33 @@ COMMANDS = (
     ["accounts", "revoke-operator"], ["accounts", "list"], ["disputes"], ["disputes", "list"],
     ["disputes", "show"], ["disputes", "open"], ["disputes", "note"], ["disputes", "rule"],
 )  # fmt: skip
+
+
+def test_root_help_imports_no_sub_command_module() -> None:
+    from services.cli.main import LAZY
+
+    code = (
+        "import sys\nfrom services.cli.main import app\n"
+        "try:\n    app(['--help'], prog_name='gamehall')\nexcept SystemExit:\n    pass"
+    )
+    loaded = _modules_after(code)
+    assert sorted({module for module, _, _ in LAZY.values()} & loaded) == []
+    assert [m for m in HEAVY if m in loaded] == []
+
+
+def test_root_help_lists_each_lazy_command_by_its_own_help() -> None:
+    from typer.testing import CliRunner
+
+    from services.cli.main import LAZY, app, load_lazy
+
+    listed = CliRunner().invoke(app, ["--help"], prog_name="gamehall").output
+    for name, (_, _, line) in LAZY.items():
+        command = load_lazy(name)
+        assert (command.help or "").split("\n\n")[0].replace("\n", " ").strip() == line, name
+        assert f"  {name}  " in listed, name
+    # a lazy command runs as before: its own help names its sub-commands
+    rules = CliRunner().invoke(app, ["rules", "--help"], prog_name="gamehall")
+    assert rules.exit_code == 0 and "presets" in rules.output
 
 
 def test_help_has_no_type_placeholders_on_flags_and_names_match_id() -> None:

@@ -3,8 +3,9 @@ the lobby, every game's table against computer players (a few moves, the rules h
 the end sentence after a resignation), the matches list, a replay, the leaderboards, a player's
 own page (a rated match, the rating chart, the season) and the errors a page shows (a refused
 move, a bad clock, a seat link that is not valid for a full table, a match that does not exist),
-and reads every text a player sees: the rendered text of the page and the
-visible buttons' labels and titles.  No word in Latin letters may remain but the allowed ones
+the tournaments (the list, a Swiss and fair tables with their pairings, crosstables and standings,
+a tournament that does not exist), and reads every text a player sees: the rendered text of the
+page and the visible buttons' labels and titles.  No word in Latin letters may remain but the allowed ones
 below (names, card ids and notation)."""
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import pytest
 
 from domain.games.king.rules import GAME_NAMES
 from tests.browser.conftest import FULL_STACK, up_stack
+from tests.support.tournament_records import Recorder, store_on_stack
 
 pytestmark = pytest.mark.browser
 
@@ -88,8 +90,25 @@ def latin_words(text: str, names: set[str]) -> set[str]:
 @pytest.fixture(scope="module")
 def ru_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``gamehall up`` with scoring and the leaderboard (the matches list and the leaderboards
-    have rows), computer players that think 30 ms."""
-    yield from up_stack(tmp_path_factory, "ru-stack", FULL_STACK, fill_ms=600_000)
+    have rows), computer players that think 30 ms, and two tournaments stored on its
+    GH_TOURNAMENTS: a Swiss in its second round and fair tables of King after a round."""
+    data_dir = tmp_path_factory.mktemp("ru-stack")
+    running = up_stack(tmp_path_factory, "ru-stack", FULL_STACK, fill_ms=600_000, data_dir=data_dir)
+    url = next(running)
+    try:
+        swiss = Recorder("ru-swiss").open(["ann", "bob", "dana", "vera"], "swiss", rounds=2, tie_breaks=("buchholz", "sonneborn_berger"))
+        swiss.close().play_round()
+        swiss.play_round(games=1)
+        fair = Recorder("ru-fair").open(TOURNAMENT_PLAYERS, "fair_tables", game="king", preset="king-4p-classic", rounds=2, table_size=3)
+        fair.close().play_round()
+        store_on_stack(data_dir, swiss, fair)
+        yield url
+    finally:
+        running.close()
+
+
+TOURNAMENT_PLAYERS = ["ann", "bob", "dana", "vera", "gleb", "egor"]
+TOURNAMENT_NAMES = {*TOURNAMENT_PLAYERS, "ru-swiss", "ru-fair", "no-such-tournament"}  # players and ids
 
 
 # Every text a player sees: the rendered text of the page (closed <details> stay unread: the
@@ -193,7 +212,7 @@ def test_every_page_in_russian_says_no_english_word(browser: Any, ru_stack: str)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.set_default_timeout(20_000)
-    names = {"ann", "bob", "dana"} | presets_and_titles(ru_stack)
+    names = {"ann", "bob", "dana"} | presets_and_titles(ru_stack) | TOURNAMENT_NAMES
     reader = Reader(page, names)
     try:
         # The lobby, every game and its presets' rules help.
@@ -306,6 +325,19 @@ def test_every_page_in_russian_says_no_english_word(browser: Any, ru_stack: str)
             page.wait_for_selector("#board-table")
             page.wait_for_function("!document.querySelector('#board-table').textContent.includes('…')")
             reader.read(f"leaderboards {tab}")
+        # The tournaments: the list, a Swiss in its second round (a game still to play), fair
+        # tables with the evenness, a tournament that does not exist.
+        page.goto(f"{ru_stack}/?lang=ru#/tournaments")
+        page.wait_for_selector("tr[data-tournament='ru-swiss']")
+        reader.read("tournaments")
+        for tournament, drawn in (("ru-swiss", "#tournament-crosstable td.cell"), ("ru-fair", "#tournament-evenness")):
+            page.goto(f"{ru_stack}/?lang=ru#/tournament/{tournament}")
+            page.wait_for_selector(drawn)
+            page.wait_for_selector("#tournament-conn[data-state='live']")
+            reader.read(f"tournament {tournament}")
+        page.goto(f"{ru_stack}/?lang=ru#/tournament/no-such-tournament")
+        page.wait_for_function("!document.querySelector('#tournament').textContent.includes('…')")
+        reader.read("a tournament that does not exist")
         # A player's own page: ann's rated match, her rating chart and the season in force.
         page.goto(f"{ru_stack}/?lang=ru#/player/ann")
         page.wait_for_selector(".rating-chart svg circle.pt")

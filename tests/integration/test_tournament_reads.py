@@ -19,6 +19,7 @@ from websockets.sync.client import connect as ws_connect
 
 from contracts.tournaments import TournamentBundle
 from domain.tournaments import audit
+from services.common.tournaments import audit_records, bundle_records
 from tests.support.tournament_records import Recorder, ensure_tournament_stream
 
 pytestmark = pytest.mark.integration
@@ -86,6 +87,7 @@ async def test_a_round_robin_listed_viewed_in_both_languages_and_given_back_as_s
     for before, record in zip(t.records, bundle.records[1:], strict=False):
         assert record.prev_hash == hashlib.sha256(before).hexdigest()
     assert audit([e for r in bundle.records for e in r.events]) is None
+    assert audit_records(*bundle_records(answer.content)) is None  # as `gamehall tournaments audit --bundle`
 
 
 async def test_unknown_malformed_and_broken_tournaments_get_typed_errors(

@@ -20,6 +20,7 @@ from contracts.tournaments import TournamentList, TournamentSummary, TournamentV
 from domain.core.words import Lang
 from domain.tournaments import view as tournament_view
 from services.common import metrics
+from services.common.tournaments import bundle_of
 from services.gateway import edge
 from services.gateway.catalogue import titles
 from services.gateway.core import asked_language, language
@@ -131,10 +132,8 @@ async def get_tournament(
 )
 async def tournament_records(tournament_id: str, at: TournamentBook = Depends(book)) -> Response:
     folded = _readable(await at.current(_checked_id(tournament_id)), tournament_id)
-    head = encode({"tournament_id": folded.tournament_id})[:-1]  # '{"tournament_id":"..."'
-    body = head + b',"records":[' + b",".join(folded.raw) + b"]}"
     return Response(
-        body,
+        bundle_of(folded.tournament_id, folded.raw),  # the records' stored bytes, as the CLI exports them
         media_type="application/json",
         headers={"Content-Disposition": f'attachment; filename="tournament-{folded.tournament_id}.json"'},
     )

@@ -607,6 +607,81 @@ class Leaderboard(BaseModel):
     preset_family: str | None
     entries: list[StandingOut]
     game_title: str = Field(description="The game's title (GET /api/games), in lang.")
+    division: str | None = Field(
+        None, description="With ?division: only that division's players (ranks within it)."
+    )
+    divisions: list[str] = Field(
+        default_factory=list, description="The season's divisions, top first (none: a season of the calendar)."
+    )
+
+
+# ---- seasons and divisions (contracts/seasons.py, docs/ranked.md "Seasons and divisions")
+
+
+class SeasonDivisionOut(BaseModel):
+    name: str
+    size: int = Field(description="At most this many placed at the opening (0: no limit).")
+    min_rating: Number | None = Field(description="The rating a player needs to be placed here.")
+
+
+class SeasonBoundaryOut(BaseModel):
+    promote: int = Field(description="The top this many of the lower division go up.")
+    relegate: int = Field(description="The bottom this many of the upper division go down.")
+
+
+class SeasonSummaryOut(BaseModel):
+    season_id: str
+    status: Literal["open", "ending", "closed"]
+    starts_at: int
+    ends_at: int = Field(description="Unix ms; 0 while no end is set.")
+    games: list[str] = Field(description="The season's games (empty: every game).")
+    divisions: list[SeasonDivisionOut] = Field(description="Top first.")
+    boundaries: list[SeasonBoundaryOut] = Field(description="Between division i and i + 1, top first.")
+    newcomers: str = Field(description="The division of a player not placed.")
+    opened_by: str
+    opened_at: int
+    closed_at: int = Field(description="Unix ms; 0 until closed.")
+
+
+class SeasonList(BaseModel):
+    seasons: list[SeasonSummaryOut]
+
+
+class DivisionRowOut(BaseModel):
+    place: int
+    player: str
+    points: Number = Field(description="A win 1, a draw 1/2.")
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    rating: Number = Field(description="The season rating of the family and model played most.")
+    zone: Literal["promotion", "relegation", ""] = Field(
+        description="Goes up or down at the close (frozen once closed; as it stands before)."
+    )
+
+
+class DivisionTableOut(BaseModel):
+    game: str
+    division: str
+    rows: list[DivisionRowOut]
+
+
+class SeasonMoveOut(BaseModel):
+    season_id: str
+    game: str
+    player: str
+    from_division: str
+    to_division: str
+    place: int
+
+
+class SeasonDetail(SeasonSummaryOut):
+    standings: list[DivisionTableOut] = Field(
+        description="Every division table (of ?game, ?division): frozen once closed, live before."
+    )
+    promoted: list[SeasonMoveOut]
+    relegated: list[SeasonMoveOut]
 
 
 class RulingOut(BaseModel):

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -27,6 +28,7 @@ from services.cli import rebuild
 from services.cli.main import app
 from services.common import db, natsio
 from services.common import settings as settings_mod
+from services.gateway.app import create_app
 from services.leaderboard import app as leaderboard_app
 from services.scoring import app as scoring_app
 from tests.integration.ranked_support import finished, throwaway_database
@@ -81,6 +83,10 @@ async def test_open_play_close_show_and_rebuild(
         js = nc.jetstream()
         await natsio.ensure_streams(js)
         engine = db.open_database(db_url)
+        app_ = create_app(settings, url)
+        gw = app_.state.gateway
+        await gw.start()
+        api = httpx.AsyncClient(transport=httpx.ASGITransport(app=app_), base_url="http://gw")
         stop = asyncio.Event()
         services = [
             asyncio.create_task(scoring_app.run(settings, stop, metrics_port=None)),
@@ -116,6 +122,10 @@ async def test_open_play_close_show_and_rebuild(
             tables = {t["division"]: [r["player"] for r in t["rows"]] for t in shown["standings"]}
             assert tables == {"top": ["ann", "bob"], "low": ["cat", "dan"]}
             starts_at = shown["starts_at"]
+            listed = (await api.get("/api/seasons")).json()["seasons"]
+            assert [(x["season_id"], x["status"], x["games"]) for x in listed] == [("l1", "open", ["ugolki"])]
+            assert [d["name"] for d in listed[0]["divisions"]] == ["top", "low"]
+            assert listed[0]["boundaries"] == [{"promote": 1, "relegate": 1}]
             while now_ms() <= starts_at:
                 await asyncio.sleep(0.05)
 
@@ -128,6 +138,21 @@ async def test_open_play_close_show_and_rebuild(
             assert seasons["pre-0"] == quarter_of(now_ms())  # before the season: the calendar quarter
             check = await cli("ratings", "rebuild", "--check")
             assert check.exit_code == 0, check.output
+            # the API: the live division table with its zones, the leaderboard of one division
+            live = (await api.get("/api/seasons/l1", params={"division": "low"})).json()
+            ((table,),) = [live["standings"]]
+            assert [(r["player"], r["points"], r["zone"]) for r in table["rows"]] == [
+                ("dan", 2.0, "promotion"),
+                ("eve", 1.0, ""),
+                ("cat", 0.0, ""),
+            ]
+            board = (await api.get("/api/leaderboard/ugolki", params={"season": "l1", "division": "top"})).json()
+            assert board["divisions"] == ["top", "low"] and board["division"] == "top"
+            assert sorted(e["player"] for e in board["entries"]) == ["ann", "bob"]
+            assert [e["rank"] for e in board["entries"]] == [1, 2]
+            missing = await api.get("/api/leaderboard/ugolki", params={"season": "l1", "division": "gold"})
+            assert missing.status_code == 404 and missing.json()["code"] == "unknown_division"
+            assert (await api.get("/api/seasons/nope")).status_code == 404
 
             closed = await cli("seasons", "close", "l1", "--lead", "1", "--by", "olga")
             assert closed.exit_code == 0, closed.output
@@ -157,6 +182,12 @@ async def test_open_play_close_show_and_rebuild(
             check = await cli("ratings", "rebuild", "--check")
             assert check.exit_code == 0, check.output
 
+            frozen_api = (await api.get("/api/seasons/l1", params={"game": "ugolki"})).json()
+            assert frozen_api["status"] == "closed"
+            assert [(m["player"], m["to_division"]) for m in frozen_api["promoted"]] == [("dan", "top")]
+            assert [(m["player"], m["to_division"]) for m in frozen_api["relegated"]] == [("ann", "low")]
+            top = next(t for t in frozen_api["standings"] if t["division"] == "top")
+            assert [(r["player"], r["zone"]) for r in top["rows"]] == [("bob", ""), ("ann", "relegation")]
             shown = await cli("seasons", "show", "l1")
             assert shown.exit_code == 0
             assert "final standings (frozen)" in shown.output and "promoted  ugolki dan: low -> top" in shown.output
@@ -172,5 +203,7 @@ async def test_open_play_close_show_and_rebuild(
         finally:
             stop.set()
             await asyncio.gather(*services)
+            await api.aclose()
+            await gw.stop()
             await nc.drain()
             engine.dispose()

@@ -301,6 +301,27 @@ export interface DisputeRuling {
   ruled_at: number;
 }
 
+export interface DivisionRowOut {
+  place: number;
+  player: string;
+  /** A win 1, a draw 1/2. */
+  points: number;
+  games: number;
+  wins: number;
+  draws: number;
+  losses: number;
+  /** The season rating of the family and model played most. */
+  rating: number;
+  /** Goes up or down at the close (frozen once closed; as it stands before). */
+  zone: "promotion" | "relegation" | "";
+}
+
+export interface DivisionTableOut {
+  game: string;
+  division: string;
+  rows: DivisionRowOut[];
+}
+
 /**
  * The draw rules' counts after the last move (§7): `repetition` the occurrences of the
  * current position; `kings_only` plies of king moves without a capture (§7.6); `stable` plies
@@ -667,6 +688,10 @@ export interface Leaderboard {
   entries: StandingOut[];
   /** The game's title (GET /api/games), in lang. */
   game_title: string;
+  /** With ?division: only that division's players (ranks within it). */
+  division?: string | null;
+  /** The season's divisions, top first (none: a season of the calendar). */
+  divisions?: string[];
 }
 
 export interface LeaveBody {
@@ -855,6 +880,14 @@ export interface OutcomeOut {
   scores?: number[];
   reason?: string;
   draw?: boolean;
+}
+
+/**
+ * An arena: pair the players waiting now (the service sends it on a timer and when a game
+ * ends); the pairing is a `RoundStarted` whose round is the pairing's number.
+ */
+export interface PairArena {
+  type: "pair_arena.v1";
 }
 
 export interface Pass {
@@ -1207,6 +1240,58 @@ export interface ScoreRound {
   totals: Record<string, number>;
 }
 
+export interface SeasonBoundaryOut {
+  /** The top this many of the lower division go up. */
+  promote: number;
+  /** The bottom this many of the upper division go down. */
+  relegate: number;
+}
+
+export interface SeasonDetail {
+  season_id: string;
+  status: "open" | "ending" | "closed";
+  starts_at: number;
+  /** Unix ms; 0 while no end is set. */
+  ends_at: number;
+  /** The season's games (empty: every game). */
+  games: string[];
+  /** Top first. */
+  divisions: SeasonDivisionOut[];
+  /** Between division i and i + 1, top first. */
+  boundaries: SeasonBoundaryOut[];
+  /** The division of a player not placed. */
+  newcomers: string;
+  opened_by: string;
+  opened_at: number;
+  /** Unix ms; 0 until closed. */
+  closed_at: number;
+  /** Every division table (of ?game, ?division): frozen once closed, live before. */
+  standings: DivisionTableOut[];
+  promoted: SeasonMoveOut[];
+  relegated: SeasonMoveOut[];
+}
+
+export interface SeasonDivisionOut {
+  name: string;
+  /** At most this many placed at the opening (0: no limit). */
+  size: number;
+  /** The rating a player needs to be placed here. */
+  min_rating: number | null;
+}
+
+export interface SeasonList {
+  seasons: SeasonSummaryOut[];
+}
+
+export interface SeasonMoveOut {
+  season_id: string;
+  game: string;
+  player: string;
+  from_division: string;
+  to_division: string;
+  place: number;
+}
+
 /** The player's standing in one season of a series' leaderboard. */
 export interface SeasonPlace {
   season: string;
@@ -1233,6 +1318,26 @@ export interface SeasonStandingOut {
   wins: number;
   draws: number;
   losses: number;
+}
+
+export interface SeasonSummaryOut {
+  season_id: string;
+  status: "open" | "ending" | "closed";
+  starts_at: number;
+  /** Unix ms; 0 while no end is set. */
+  ends_at: number;
+  /** The season's games (empty: every game). */
+  games: string[];
+  /** Top first. */
+  divisions: SeasonDivisionOut[];
+  /** Between division i and i + 1, top first. */
+  boundaries: SeasonBoundaryOut[];
+  /** The division of a player not placed. */
+  newcomers: string;
+  opened_by: string;
+  opened_at: number;
+  /** Unix ms; 0 until closed. */
+  closed_at: number;
 }
 
 export interface SeatRange {
@@ -1588,12 +1693,12 @@ export interface TournamentRecord {
   recorded_at: number;
   prev_hash: string;
   actor: string;
-  command: CreateTournament | JoinTournament | WithdrawFromTournament | CloseRegistration | StartRound | RecordResult | RecordForfeit | VoidResult | FinishTournament;
+  command: CreateTournament | JoinTournament | WithdrawFromTournament | CloseRegistration | StartRound | RecordResult | RecordForfeit | VoidResult | FinishTournament | PairArena;
   events: (TournamentCreated | PlayerJoined | PlayerWithdrew | RegistrationClosed | RoundStarted | Bye | ResultRecorded | Forfeit | ResultVoided | TournamentFinished)[];
 }
 
 export interface TournamentSettings {
-  format: "double_round_robin" | "fair_tables" | "knockout" | "round_robin" | "swiss";
+  format: "arena" | "double_round_robin" | "fair_tables" | "knockout" | "round_robin" | "swiss";
   game: string;
   preset: string;
   seed_commitment: string;
@@ -1607,6 +1712,8 @@ export interface TournamentSettings {
   round_deadline_s?: number;
   time_control?: TimeControl | null;
   bots?: string[];
+  window_start?: number;
+  window_end?: number;
 }
 
 export interface TournamentSummary {
@@ -1615,7 +1722,7 @@ export interface TournamentSummary {
   game_title: string;
   preset: string;
   preset_title: string;
-  format: "double_round_robin" | "fair_tables" | "knockout" | "round_robin" | "swiss";
+  format: "arena" | "double_round_robin" | "fair_tables" | "knockout" | "round_robin" | "swiss";
   format_name: string;
   rated: boolean;
   table_size: number;
@@ -1635,7 +1742,7 @@ export interface TournamentView {
   game_title: string;
   preset: string;
   preset_title: string;
-  format: "double_round_robin" | "fair_tables" | "knockout" | "round_robin" | "swiss";
+  format: "arena" | "double_round_robin" | "fair_tables" | "knockout" | "round_robin" | "swiss";
   format_name: string;
   rated: boolean;
   table_size: number;

@@ -109,6 +109,8 @@ def test_a_leaderboard_keeps_its_numbers() -> None:
         "preset_family": None,
         "entries": [entry],
         "game_title": "Ugolki",
+        "division": None,
+        "divisions": [],
     }
     assert answered(api.Leaderboard, board) == plain(board)
 

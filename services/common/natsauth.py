@@ -8,8 +8,9 @@ the same text for a real cluster, generated from here: ``gamehall deploy nats-pe
   sealing keys of running card matches (``GH_SEALS``), tournaments (``GH_TOURNAMENTS``), seasons
   (``GH_SEASONS``, written by ``cli`` alone), the matchmaking queue (key-value bucket
   ``GH_TICKETS``) and the seeds of tournaments in registration (bucket ``GH_TOURNAMENT_SEEDS``,
-  the ``tournaments`` user's alone).  One user per service: ``referee``, ``gateway``, ``scoring``, ``leaderboard``, ``matchmaking``, ``bots``,
-  ``tournaments`` and ``cli`` (operator commands).
+  the ``tournaments`` user's alone).  One user per service: ``referee``, ``gateway``,
+  ``scoring``, ``leaderboard``, ``matchmaking``, ``bots``, ``tournaments`` and ``cli`` (operator
+  commands).
 - account ``SECRETS`` (JetStream): ``GH_SECRETS``, the server seeds of card matches.  Its only
   user, ``referee-secrets``, is the referee's second connection.  No other account imports it.
 

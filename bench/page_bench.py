@@ -3,8 +3,11 @@
 Bytes: from ``web/index.html`` (its stylesheet and module script), every module reached by the
 static ``import`` lines, for the lobby; for one table of a game, those plus ``web/games/<game>.js``
 (the module ``app.js`` imports when the table's first view arrives) and what it imports.  Raw and
-gzip (level 9; the gateway itself serves them uncompressed).  The page in Chromium must load the
-same files: the bytes its resource timings list are reported beside (``served``).
+gzip (level 9), and the bytes on the wire as the gateway sends them (services/gateway/assets.py),
+fetched once without an encoding (``wire_identity_bytes``) and once accepting gzip
+(``wire_gzip_bytes``), each checked to decode to the file.  The page in Chromium must load the
+same files: the bytes its resource timings list (``encodedBodySize``: as sent, Chromium accepts
+gzip) are reported beside (``served``).
 
 Time: ``gamehall up`` with the referee, the gateway and the bots service (as the browser tests
 start it), headless Chromium (the Debian package, launched as ``tests/browser/conftest.py`` does);
@@ -103,7 +106,19 @@ def closure(start: list[str]) -> list[str]:
     return order
 
 
-def weigh(files: list[str]) -> dict[str, Any]:
+def on_the_wire(url: str, rel: str, encoding: str) -> int:
+    """The body bytes the gateway sends for ``web/<rel>`` to a client asking ``Accept-Encoding:
+    <encoding>`` (as they come, not decoded), after checking they decode to the file."""
+    with httpx.stream("GET", f"{url}/web/{rel}", headers={"Accept-Encoding": encoding}, timeout=30) as r:
+        r.raise_for_status()
+        body = b"".join(r.iter_raw())
+        decoded = gzip.decompress(body) if r.headers.get("content-encoding") == "gzip" else body
+    if decoded != (WEB / rel).read_bytes():
+        raise RuntimeError(f"/web/{rel} with Accept-Encoding {encoding!r} does not decode to the file")
+    return len(body)
+
+
+def weigh(files: list[str], url: str) -> dict[str, Any]:
     raw = {f: (WEB / f).read_bytes() for f in files}
     js = [f for f in files if f.endswith(".js")]
     css = [f for f in files if f.endswith(".css")]
@@ -112,8 +127,11 @@ def weigh(files: list[str]) -> dict[str, Any]:
         "js_bytes": sum(len(raw[f]) for f in js),
         "css_bytes": sum(len(raw[f]) for f in css),
         "raw_bytes": sum(len(b) for b in raw.values()),
-        # each file compressed on its own, as a server sends them
+        # each file compressed on its own (level 9), as a server sends them
         "gzip_bytes": sum(len(gzip.compress(b, 9, mtime=0)) for b in raw.values()),
+        # what the gateway sends: to a client that asks for no encoding, and to one that accepts gzip
+        "wire_identity_bytes": sum(on_the_wire(url, f, "identity") for f in files),
+        "wire_gzip_bytes": sum(on_the_wire(url, f, "gzip, deflate, br") for f in files),
     }
 
 
@@ -226,7 +244,7 @@ def main() -> None:
     a = ap.parse_args()
     load_start = round(os.getloadavg()[0], 2)
     lobby_files = closure(page_assets())
-    result: dict[str, Any] = {"page_lobby": weigh(lobby_files), "page_loads": a.loads}
+    result: dict[str, Any] = {"page_loads": a.loads}
     executable = chromium()
     data = Path(tempfile.mkdtemp(prefix="gh-page-"))
     env = dict(
@@ -239,6 +257,7 @@ def main() -> None:
     up = UpProcess(env, services=("referee", "gateway", "bots"))
     try:
         url = up.wait_url(timeout=180)
+        result["page_lobby"] = weigh(lobby_files, url)
         catalogue = httpx.get(f"{url}/api/games", timeout=30).json()
         wanted = [g for g in a.games.split(",") if g]
         games = [g for g in catalogue if not wanted or g["game"] in wanted]
@@ -258,7 +277,7 @@ def main() -> None:
                         if (WEB / "games" / f"{name}.js").exists()
                         else lobby_files
                     )
-                    found = weigh(files)
+                    found = weigh(files, url)
                     found.update(timings(browser, create_match(url, game), "table", a.loads))
                     missing = set(files) - set(found["served_files"])
                     extra = set(found["served_files"]) - set(files)
@@ -278,6 +297,10 @@ def main() -> None:
         )
         result["page_table_max_raw_bytes"] = max((t["raw_bytes"] for t in tables.values()), default=None)
         result["page_table_max_gzip_bytes"] = max((t["gzip_bytes"] for t in tables.values()), default=None)
+        for way in ("identity", "gzip"):
+            result[f"page_table_max_wire_{way}_bytes"] = max(
+                (t[f"wire_{way}_bytes"] for t in tables.values()), default=None
+            )
     finally:
         up.stop()
         shutil.rmtree(data, ignore_errors=True)

@@ -14,9 +14,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI
-from fastapi.responses import FileResponse
-from fastapi.staticfiles import StaticFiles
+from fastapi import FastAPI, Request, Response
 
 from services.common import health, logs, metrics
 from services.common.settings import Settings
@@ -24,6 +22,7 @@ from services.gateway import edge, errors, openapi
 from services.gateway.api import accounts, audit, disputes, games, matches, queue, ratings, tournaments
 from services.gateway.api import ops as operations
 from services.gateway.api.ops import readiness_checks
+from services.gateway.assets import WebAssets
 from services.gateway.core import Gateway
 from services.gateway.fastpath import COMMAND_PATH, CommandFastPath
 from services.gateway.lobby import Lobby
@@ -112,12 +111,15 @@ def create_app(settings: Settings, nats_url: str) -> FastAPI:
         app.include_router(resource.router)
 
     if WEB_DIR.is_dir() and (WEB_DIR / "index.html").exists():
+        # The page's files gzip-compressed once and kept (services.gateway.assets), by the
+        # client's Accept-Encoding, with ETags and revalidation.
+        web = WebAssets(WEB_DIR)
 
         @app.get("/", include_in_schema=False)
-        async def index() -> FileResponse:
-            return FileResponse(WEB_DIR / "index.html")
+        async def index(request: Request) -> Response:
+            return web.response("index.html", request.scope)
 
-        app.mount("/web", StaticFiles(directory=WEB_DIR), name="web")
+        app.mount("/web", web, name="web")
     return app
 
 

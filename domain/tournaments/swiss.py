@@ -37,8 +37,11 @@ bye inside the last bracket's pairing rather than before it.
 
 from __future__ import annotations
 
+import bisect
 import functools
-from collections.abc import Sequence
+import heapq
+import itertools
+from collections.abc import Iterator, Sequence
 
 import msgspec
 
@@ -138,44 +141,89 @@ def _pair_s1_s2(
 ) -> list[tuple[SwissPlayer, SwissPlayer]] | None:
     """The first transposition of S2 (lexicographic) that pairs every S1 player with no colour
     clash of ``level`` or more, or None.  ``ordered``: only absolute clashes are refused, and each
-    S1 player tries the S2 players without a clash first, then mild, then strong clashes."""
-    budget = _Budget(cap)
-    used = [False] * len(s2)
-    chosen: list[tuple[SwissPlayer, SwissPlayer]] = []
+    S1 player tries the S2 players without a clash first, then mild, then strong clashes.
+
+    A depth-first search over S1 in order, one frame per S1 player, kept on an explicit stack
+    (an S1 of thousands is as deep): a frame spends one node of ``cap`` when it starts and lists
+    its candidates then (the unused S2 players); a set of used S2 players known not to complete
+    is not searched again.  Once the nodes are spent every frame still tries its remaining
+    candidates, each of which fails at once unless it completes the pairing."""
+    n1, n2 = len(s1), len(s2)
+    budget = cap
+    used = [False] * n2
+    chosen: list[int] = []
     failed: set[int] = set()  # masks of used S2 players known not to complete
     mask = 0
+    stack: list[Iterator[int]] = []
+    # ``ordered``: the unused S2 indices of each colour preference, ascending, so a frame lists
+    # its candidates by (clash, index) without computing the clash of every S2 player.
+    prefs = [_preference(b.colours) for b in s2]
+    classes = sorted(set(prefs))
+    unused = {c: [j for j in range(n2) if prefs[j] == c] for c in classes}
 
-    def go(i: int) -> bool:
-        nonlocal mask
-        if i == len(s1):
+    def candidates(a: SwissPlayer) -> Iterator[int]:
+        if not ordered:
+            return iter(range(n2))
+        ca, sa = _preference(a.colours)
+        by_clash: dict[int, list[list[int]]] = {}
+        for c in classes:
+            cb, sb = c
+            by_clash.setdefault(min(sa, sb) if ca and ca == cb else 0, []).append(list(unused[c]))
+        groups = [by_clash[k] for k in sorted(by_clash)]
+        return itertools.chain.from_iterable(g[0] if len(g) == 1 else heapq.merge(*g) for g in groups)
+
+    def enter(i: int) -> bool | None:
+        """Start the frame of S1 player ``i``: its result at once, or None (pushed)."""
+        nonlocal budget
+        if i == n1:
             return True
         if mask in failed:
             return False
-        budget.left -= 1
-        if budget.left < 0:
+        budget -= 1
+        if budget < 0:
             return False
-        a = s1[i]
-        candidates = range(len(s2))
-        if ordered:
-            candidates = sorted(
-                (j for j in range(len(s2)) if not used[j]), key=lambda j: (clash(a, s2[j]), j)
-            )  # type: ignore[assignment]
-        for j in candidates:
-            b = s2[j]
-            if not used[j] and compatible(a, b, level):
-                used[j] = True
-                mask |= 1 << j
-                chosen.append((a, b))
-                if go(i + 1):
-                    return True
-                chosen.pop()
-                mask &= ~(1 << j)
-                used[j] = False
-        if budget.left >= 0:
-            failed.add(mask)
-        return False
+        stack.append(candidates(s1[i]))
+        return None
 
-    return chosen if go(0) else None
+    def take(j: int) -> None:
+        nonlocal mask
+        used[j] = True
+        mask |= 1 << j
+        chosen.append(j)
+        if ordered:
+            row = unused[prefs[j]]
+            del row[bisect.bisect_left(row, j)]
+
+    def undo() -> None:
+        nonlocal mask
+        j = chosen.pop()
+        used[j] = False
+        mask &= ~(1 << j)
+        if ordered:
+            bisect.insort(unused[prefs[j]], j)
+
+    result = enter(0)
+    while True:
+        if result is True:
+            return [(s1[i], s2[j]) for i, j in enumerate(chosen)]
+        if result is False:
+            if not stack:
+                return None
+            undo()  # the frame on top tried its candidate in vain
+        i = len(stack) - 1
+        a = s1[i]
+        for j in stack[-1]:
+            if not used[j] and compatible(a, s2[j], level):
+                take(j)
+                result = enter(i + 1)
+                break
+        else:
+            if budget >= 0:
+                failed.add(mask)
+            stack.pop()
+            if not stack:
+                return None
+            result = False
 
 
 def pairable(players: Sequence[SwissPlayer], cap: int = REST_CAP) -> bool:
@@ -203,43 +251,66 @@ def any_pairing(
 
 
 def _first_pairing(players: Sequence[SwissPlayer], cap: int) -> list[tuple[SwissPlayer, SwissPlayer]] | None:
-    """``any_pairing``'s search; raises ``_OutOfBudget`` after ``cap`` nodes."""
+    """``any_pairing``'s search; raises ``_OutOfBudget`` after ``cap`` nodes.  Depth first: the
+    highest ranked free player takes the highest ranked compatible free player below, one frame
+    per pair on an explicit stack (a large field is as deep); a set of taken players known not
+    to complete is not searched again."""
     if len(players) % 2:
         return None
-    budget = _Budget(cap)
+    budget = cap
     ordered = sorted(players, key=_rank_key)
-    free = [True] * len(ordered)
-    chosen: list[tuple[SwissPlayer, SwissPlayer]] = []
+    n = len(ordered)
+    free = [True] * n
+    chosen: list[tuple[int, int]] = []
     failed: set[int] = set()  # masks of taken players known not to complete
     mask = 0
+    stack: list[list[int]] = []  # per frame: [i, the next j to try]
 
-    def go() -> bool:
-        nonlocal mask
+    def enter() -> bool | None:
+        """Start a frame: its result at once, or None (pushed)."""
+        nonlocal budget
         if mask in failed:
             return False
-        budget.left -= 1
-        if budget.left < 0:
+        budget -= 1
+        if budget < 0:
             raise _OutOfBudget
         try:
-            i = free.index(True)
+            # every player above the top frame's is taken while it stands
+            i = free.index(True, stack[-1][0] + 1 if stack else 0)
         except ValueError:
             return True
         free[i] = False
-        for j in range(i + 1, len(ordered)):
-            if free[j] and compatible(ordered[i], ordered[j]):
+        stack.append([i, i + 1])
+        return None
+
+    result = enter()
+    while True:
+        if result is True:
+            return [(ordered[i], ordered[j]) for i, j in chosen]
+        if result is False:
+            if not stack:
+                return None
+            i, j = chosen.pop()  # the frame on top tried its pair in vain
+            free[j] = True
+            mask &= ~((1 << i) | (1 << j))
+        frame = stack[-1]
+        i = frame[0]
+        a = ordered[i]
+        for j in range(frame[1], n):
+            if free[j] and compatible(a, ordered[j]):
+                frame[1] = j + 1
                 free[j] = False
                 mask |= (1 << i) | (1 << j)
-                chosen.append((ordered[i], ordered[j]))
-                if go():
-                    return True
-                chosen.pop()
-                mask &= ~((1 << i) | (1 << j))
-                free[j] = True
-        free[i] = True
-        failed.add(mask)
-        return False
-
-    return chosen if go() else None
+                chosen.append((i, j))
+                result = enter()
+                break
+        else:
+            free[i] = True
+            failed.add(mask)
+            stack.pop()
+            if not stack:
+                return None
+            result = False
 
 
 def _homogeneous(

@@ -194,6 +194,40 @@ def spawn_service(name: str, env: dict) -> subprocess.Popen:
     return spawn(gamehall_args("serve", name), env)
 
 
+async def projections_reading(url: str, services: list[str], timeout: float = 120.0) -> None:
+    """Until the projections of ``services`` have their readers on the server (their service has
+    imported, migrated and started reading): measuring earlier counts their start-up as the
+    moves' CPU on a loaded machine."""
+    import nats
+    from nats.js.errors import NotFoundError
+
+    from contracts import subjects
+
+    wanted = {
+        (subjects.MATCH_STREAM, subjects.MATCH_LIST_CONSUMER): "scoring",
+        (subjects.INTEGRATION_STREAM, subjects.SCORING_CONSUMER): "scoring",
+        (subjects.INTEGRATION_STREAM, subjects.LEADERBOARD_CONSUMER): "leaderboard",
+    }
+    wanted = {key: name for key, name in wanted.items() if name in services}
+    nc = await nats.connect(url)
+    js = nc.jetstream()
+    deadline = time.monotonic() + timeout
+    try:
+        while wanted:
+            for stream, prefix in list(wanted):
+                try:
+                    names = [c.name for c in await js.consumers_info(stream)]
+                except NotFoundError:  # the referee has not created the streams yet
+                    continue
+                if any(n.startswith(prefix + "-") for n in names):
+                    del wanted[(stream, prefix)]
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"projections not reading after {timeout} s: {sorted(wanted)}")
+            await asyncio.sleep(0.2)
+    finally:
+        await nc.close()
+
+
 async def run(mode: str, secs: float, warm: float, slots: int, referees: int = 1) -> dict:
     from services.cli.stackrun import available_services
 
@@ -225,6 +259,7 @@ async def run(mode: str, secs: float, warm: float, slots: int, referees: int = 1
                 continue
             procs[name] = spawn_service(name, env)
         await asyncio.sleep(2.0)
+        await projections_reading(server.url, wanted)
         if mode == "gateway":
             await asyncio.to_thread(
                 wait_until, lambda: port_open("127.0.0.1", port), "the gateway", procs["gateway"], 10.0

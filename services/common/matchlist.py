@@ -14,10 +14,16 @@ eviction) is preceded by a read of that match's earlier messages from the stream
 before the batch's transaction), so every row comes from the whole log of its match.  A match
 whose log does not fold (a stored message that is not an envelope of its game, a gap, a rules
 version this build lacks) is left out of the list, as the gateway's listings always did.
+
+What it costs per decision on the command path (docs/benchmarks.md): the live projection reads a
+batch ``GATHER_S`` after the last one began, writes one row per match per batch (its last
+decision in it), and updates listed rows with one ``executemany`` on the driver's cursor; the
+fold of each decision and nats-py's delivery of it are what is left.
 """
 
 from __future__ import annotations
 
+import os
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -25,7 +31,7 @@ from typing import Any
 
 import msgspec
 from nats.js import JetStreamContext
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, bindparam, delete, select
 from sqlalchemy.orm import Session
 
 from contracts import subjects
@@ -36,9 +42,13 @@ from domain.core.words import LANGS
 from domain.games import registry
 from services.common import db, logs
 from services.common.natsio import EventStore
-from services.common.projection import Projection, ProjectionOptions
+from services.common.projection import Projection, ProjectionOptions, at_end, queue_insert
 
 RUNNING_KEPT = 4096  # running matches whose state the projection keeps in memory (the gateway keeps 2048)
+# The live projection's batches: after a batch, the next is read GATHER_S after its start, so a
+# running match's decisions of that time are one row write (the list is that much behind the log).
+GATHER_S = float(os.environ.get("GAMEHALL_MATCH_LIST_GATHER_S", "0.1"))
+BATCH_SIZE = 2000
 
 Item = tuple[int, str, bytes]
 """(match-stream sequence, subject, stored bytes)"""
@@ -97,6 +107,8 @@ def row_values(match_id: str, lane: Lane, updated_at: int, stream_seq: int) -> d
 
 
 BROKEN = "broken"
+# one cached statement whatever the batch's size (a plain IN list is compiled again for each)
+_LISTED = select(db.StoredMatch.match_id).where(db.StoredMatch.match_id.in_(bindparam("ids", expanding=True)))
 
 
 class MatchList:
@@ -129,7 +141,7 @@ class MatchList:
             consumer,
             subjects.MATCH_SUBJECTS,
             self.apply,
-            options=options,
+            options=options or ProjectionOptions(batch_size=BATCH_SIZE, gather_s=GATHER_S),
             prefetch=self.prefetch,
             stream=subjects.MATCH_STREAM,
             prepare=self.prepare,
@@ -139,8 +151,11 @@ class MatchList:
     # ---------------------------------------------------------------- before the transaction
     async def prepare(self, items: Iterable[Item]) -> None:
         """Fold every message of the batch (those at or below the stored position too, so what
-        is held follows the log) and keep the row each one leaves."""
+        is held follows the log) and keep the row each match is left with: one row per match
+        per batch, at the match's last message in it that wrote (the rows of its earlier
+        messages would be overwritten in the same transaction)."""
         self.pending = {}
+        final: dict[str, tuple[int, Lane, int | None]] = {}  # match id -> (stream seq, lane, recorded_at | None: broken)
         for stream_seq, subject, data in items:
             match_id = subjects.match_id_from_subject(subject)
             lane = self.lanes.get(match_id)
@@ -155,47 +170,47 @@ class MatchList:
                 self.lanes.move_to_end(match_id)
             recorded_at = self._fold(match_id, lane, data)
             if lane.broken:
-                self.pending[stream_seq] = (match_id, BROKEN)
-            elif recorded_at is None:
-                self.pending[stream_seq] = (match_id, None)  # an earlier decision than the latest folded
-            else:
-                values = row_values(match_id, lane, recorded_at, stream_seq)
+                final[match_id] = (stream_seq, lane, None)
+            elif recorded_at is not None:  # else an earlier decision than the latest folded: nothing to write
+                final[match_id] = (stream_seq, lane, recorded_at)
                 if lane.folded.finished:
-                    values["finished_at"] = recorded_at
                     self.lanes.pop(match_id, None)  # a finished match takes no more decisions
-                self.pending[stream_seq] = (match_id, values)
+        for match_id, (stream_seq, lane, recorded_at) in final.items():
+            if recorded_at is None:
+                self.pending[stream_seq] = (match_id, BROKEN)
+                continue
+            values = row_values(match_id, lane, recorded_at, stream_seq)
+            values["finished_at"] = recorded_at if lane.folded.finished else None
+            self.pending[stream_seq] = (match_id, values)
 
     # ---------------------------------------------------------------- inside the transaction
     def prefetch(self, session: Session, datas: list[bytes], cache: dict[Any, Any]) -> None:
-        """The rows of every match the batch touches, in one query."""
+        """Which of the matches the batch writes have a row already, in one query."""
         ids = {match_id for match_id, _ in self.pending.values()}
-        rows = cache.setdefault("rows", {})
-        for row in session.scalars(select(db.StoredMatch).where(db.StoredMatch.match_id.in_(ids))):
-            rows[row.match_id] = row
+        cache["listed"] = set(session.scalars(_LISTED, {"ids": list(ids)})) if ids else set()
 
     def apply(self, session: Session, stream_seq: int, data: bytes, cache: dict[Any, Any]) -> None:
-        match_id, values = self.pending[stream_seq]
-        if values is None:
+        """The row a match is left with after this message (none for a message that is not the
+        last of its match in the batch): a new row is queued for the batch's one insert, a listed
+        match's changing columns for its one update (:func:`write_updates`)."""
+        pending = self.pending.get(stream_seq)
+        if pending is None:
             return
-        rows: dict[str, db.StoredMatch | None] = cache.setdefault("rows", {})
-        if match_id not in rows:
-            rows[match_id] = session.get(db.StoredMatch, match_id)
-        row = rows[match_id]
+        match_id, values = pending
+        listed: set[str] = cache.setdefault("listed", set())
         if values == BROKEN:  # left out of the list
-            if row is not None:
-                if row in session.new:
-                    session.expunge(row)
-                else:
-                    session.delete(row)
-                rows[match_id] = None
-        elif row is None:
+            if match_id in listed:
+                session.execute(delete(db.StoredMatch).where(db.StoredMatch.match_id == match_id))
+                listed.discard(match_id)
+        elif match_id in listed:
             assert isinstance(values, dict)
-            rows[match_id] = row = db.StoredMatch(**values)
-            session.add(row)
+            updates: list[dict[str, Any]] = cache.setdefault("updates", [])
+            updates.append(values)
+            at_end(cache, "match-list", lambda s: write_updates(s, updates))
         else:
             assert isinstance(values, dict)
-            for key, value in values.items():
-                setattr(row, key, value)
+            queue_insert(cache, db.StoredMatch, values)
+            listed.add(match_id)
 
     # ---------------------------------------------------------------- the fold
     def _hold(self, match_id: str, subject: str) -> Lane:
@@ -233,3 +248,35 @@ class MatchList:
 
 class UnreadableMatch(ValueError):
     """A match's log does not fold into a match."""
+
+
+CHANGING = ("status", "to_move", "outcome", "outcome_text", "decisions", "stream_seq", "updated_at", "finished_at")
+"""The columns a later decision of a listed match may change (the rest is fixed at creation)."""
+_JSON_COLUMNS = frozenset({"to_move", "outcome", "outcome_text"})
+
+
+def _json_text(value: Any) -> str:
+    return _encoder.encode(value).decode()
+
+
+_encoder = msgspec.json.Encoder()
+
+
+def write_updates(session: Session, rows: list[dict[str, Any]]) -> None:
+    """The changing columns of listed matches, one ``executemany`` on the driver's cursor: the
+    ORM's and Core's per-row parameter processing cost several times the database's own work
+    here.  JSON columns are encoded by msgspec (None as the JSON ``null`` that SQLAlchemy's
+    ``JSON`` type stores too), which SQLAlchemy's ``JSON`` type reads back as it reads its own."""
+    if not rows:
+        return
+    connection = session.connection()
+    postgres = connection.dialect.name == "postgresql"
+    mark = "?" if connection.dialect.paramstyle == "qmark" else "%s"
+    cast = {c: (f"CAST({mark} AS JSON)" if postgres else mark) if c in _JSON_COLUMNS else mark for c in CHANGING}
+    table = db.StoredMatch.__tablename__
+    sql = f"UPDATE {table} SET " + ", ".join(f"{c} = {cast[c]}" for c in CHANGING) + f" WHERE match_id = {mark}"
+    dumps = _json_text
+    params = [
+        tuple(dumps(row[c]) if c in _JSON_COLUMNS else row[c] for c in CHANGING) + (row["match_id"],) for row in rows
+    ]
+    connection.exec_driver_sql(sql, params)

@@ -71,6 +71,11 @@ class ProjectionOptions:
     batch_size: int = 500
     # how long a batch waits for more messages once its first one is there
     linger_s: float = 0.005
+    # after a batch that was not full, how long from its start until the next one is read: a
+    # projection that writes one row per key (the match list) then takes a key's decisions of
+    # that time in one batch and one row, instead of a transaction per few messages; the first
+    # message after a quiet spell is still read at once
+    gather_s: float = 0.0
     # how long one fetch waits for a first message (then the loop looks at ``stop`` again)
     idle_s: float = 1.0
     # how often the lag is read from the server and the reader's consumer checked
@@ -149,11 +154,22 @@ def queue_insert(cache: dict[Any, Any], model: type[Any], row: dict[str, Any]) -
     cache.setdefault(INSERTS, {}).setdefault(model, []).append(row)
 
 
+AT_END = "_at_end"
+
+
+def at_end(cache: dict[Any, Any], key: str, write: Callable[[Session], None]) -> None:
+    """Run ``write`` once at the end of the batch, inside its transaction, after the inserts (an
+    apply that gathers its rows and writes them in one statement registers it with each row)."""
+    cache.setdefault(AT_END, {}).setdefault(key, write)
+
+
 def flush_inserts(session: Session, cache: dict[Any, Any]) -> None:
     session.flush()
     for model, rows in cache.pop(INSERTS, {}).items():
         if rows:
             session.execute(insert(model), rows)
+    for write in cache.pop(AT_END, {}).values():
+        write(session)
 
 
 class OutOfOrder(Exception):
@@ -370,7 +386,11 @@ class Projection:
                     await self._restart_or_wait("reader lost", stop)
                     continue
                 if batch:
+                    started = time.monotonic()
                     await self._commit(batch, stop)
+                    rest = opts.gather_s - (time.monotonic() - started)
+                    if rest > 0 and len(batch) < opts.batch_size:
+                        await _sleep_or_stop(stop, rest)
         finally:
             watcher.cancel()
             with contextlib.suppress(asyncio.CancelledError):

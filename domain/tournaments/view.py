@@ -39,7 +39,7 @@ from contracts.tournaments import (
 from domain.core.words import Lang, Words
 from domain.tournaments.decide import current_standings
 from domain.tournaments.pairing import total_rounds
-from domain.tournaments.state import GameState, TournamentState
+from domain.tournaments.state import GameState, RoundState, TournamentState
 from domain.tournaments.tables import evenness
 
 WORDS = Words(
@@ -273,33 +273,31 @@ def _half_points(ranks: Sequence[int], seat: int) -> int:
     )
 
 
-def cell(state: TournamentState, round_index: int, player: str) -> CrossCell:
-    """``player``'s round ``round_index`` (0-based) in the crosstable."""
-    rnd = state.rounds[round_index]
-    number_ = rnd.round
-    for p, pts in rnd.byes:
-        if p == player:
-            return CrossCell(round=number_, kind="bye", points=pts / 2, mark=_bye_mark(pts))
+def round_cells(rnd: RoundState) -> dict[str, CrossCell]:
+    """Every player's cell of one round in the crosstable (a player absent from it has none)."""
+    out: dict[str, CrossCell] = {
+        p: CrossCell(round=rnd.round, kind="bye", points=pts / 2, mark=_bye_mark(pts)) for p, pts in rnd.byes
+    }
     for game in rnd.games:
-        if player not in game.seats:
-            continue
-        seat = game.seats.index(player)
-        others = tuple(p for p in game.seats if p != player)
-        base = CrossCell(round=number_, kind="to_play", table=game.table, seat=seat, opponents=others)
-        if game.voided:
-            return msgspec.structs.replace(base, kind="voided", mark="×")
-        if game.ranks is None:
-            return base
-        place = places(game.ranks)[seat]
-        if len(game.seats) == 2:
-            mark = _two_seat_mark(game, seat)
-        else:
-            shared = game.ranks.count(game.ranks[seat]) > 1
-            mark = f"{place}=" if shared else str(place)
-        return msgspec.structs.replace(
-            base, kind="game", place=place, points=_half_points(game.ranks, seat) / 2, mark=mark
-        )
-    return CrossCell(round=number_, kind="out")
+        shown = places(game.ranks) if game.ranks is not None else ()
+        for seat, player in enumerate(game.seats):
+            others = game.seats[:seat] + game.seats[seat + 1 :]
+            base = CrossCell(round=rnd.round, kind="to_play", table=game.table, seat=seat, opponents=others)
+            if game.voided:
+                out[player] = msgspec.structs.replace(base, kind="voided", mark="×")
+                continue
+            if game.ranks is None:
+                out[player] = base
+                continue
+            place = shown[seat]
+            if len(game.seats) == 2:
+                mark = _two_seat_mark(game, seat)
+            else:
+                mark = f"{place}=" if game.ranks.count(game.ranks[seat]) > 1 else str(place)
+            out[player] = msgspec.structs.replace(
+                base, kind="game", place=place, points=_half_points(game.ranks, seat) / 2, mark=mark
+            )
+    return out
 
 
 def _standings(state: TournamentState) -> tuple[tuple[StandingView, ...], bool]:
@@ -410,13 +408,17 @@ def view(
     standings, final = _standings(state)
     points = {row.player: row.points for row in standings}
     by_standing = [row.player for row in standings] or list(players)
+    cells = [round_cells(r) for r in state.rounds]
     crosstable = (
         tuple(
             CrossRow(
                 player=p,
                 seed=seed.get(p, 0),
                 points=points.get(p, 0.0),
-                cells=tuple(cell(state, i, p) for i in range(len(state.rounds))),
+                cells=tuple(
+                    cells[i].get(p) or CrossCell(round=r.round, kind="out")
+                    for i, r in enumerate(state.rounds)
+                ),
             )
             for p in by_standing
         )

@@ -16,8 +16,9 @@ from fastapi.responses import Response
 from starlette.requests import HTTPConnection
 
 from contracts.codecs import encode
-from contracts.tournaments import TournamentList, TournamentSummary, TournamentView
+from contracts.tournaments import TournamentList, TournamentSummary
 from domain.core.words import Lang
+from domain.tournaments import TournamentState
 from domain.tournaments import view as tournament_view
 from services.common import metrics
 from services.common.tournaments import bundle_of
@@ -34,7 +35,10 @@ TOURNAMENT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 VIEWS_KEPT = 512  # rendered views kept per (tournament, records, language)
 Status = Literal["registration", "running", "finished"]
 
+COALESCE_S = 0.05  # a socket woken by a record waits this long for the records stored with it
+
 _views: dict[tuple[str, int, str], bytes] = {}
+_rendering: dict[tuple[str, int, str], asyncio.Future[bytes]] = {}
 
 
 def book(connection: HTTPConnection) -> TournamentBook:
@@ -57,30 +61,40 @@ def _readable(folded: Folded | None, tournament_id: str) -> Folded:
     return folded
 
 
-def _titles(folded: Folded, words: Lang) -> dict[str, str]:
-    settings = folded.state.settings
+def _titles(state: TournamentState, words: Lang) -> dict[str, str]:
+    settings = state.settings
     assert settings is not None
     found = titles(settings.game, settings.preset, words)
     return {"game_title": found["game_title"], "preset_title": found["title"]}
 
 
-def view_of(folded: Folded, words: Lang) -> TournamentView:
-    return tournament_view.view(folded.state, words, seq=folded.seq, **_titles(folded, words))
+def _render(state: TournamentState, seq: int, words: Lang) -> bytes:
+    return encode(tournament_view.view(state, words, seq=seq, **_titles(state, words)))
 
 
-def view_bytes(folded: Folded, words: Lang) -> bytes:
-    """The view's JSON, rendered once per tournament, record count and language."""
-    key = (folded.tournament_id, folded.seq, words)
+async def view_bytes(folded: Folded, words: Lang) -> bytes:
+    """The view's JSON, rendered once per tournament, record count and language.  A big
+    tournament's view takes a while (a 1,000-player Swiss after 9 rounds: about 0.3 s), so it is
+    rendered in a worker thread from the state as it is now (states are immutable), and the event
+    loop goes on serving moves meanwhile."""
+    state, seq = folded.state, folded.seq
+    key = (folded.tournament_id, seq, words)
     found = _views.get(key)
-    if found is None:
-        found = _views[key] = encode(view_of(folded, words))
-        while len(_views) > VIEWS_KEPT:
-            del _views[next(iter(_views))]
+    if found is not None:
+        return found
+    pending = _rendering.get(key)  # every socket on the tournament waits for one rendering
+    if pending is None:
+        pending = _rendering[key] = asyncio.ensure_future(asyncio.to_thread(_render, state, seq, words))
+        pending.add_done_callback(lambda _: _rendering.pop(key, None))
+    found = await asyncio.shield(pending)
+    _views[key] = found
+    while len(_views) > VIEWS_KEPT:
+        del _views[next(iter(_views))]
     return found
 
 
 def summary_of(folded: Folded, words: Lang) -> TournamentSummary:
-    return tournament_view.summary(folded.state, words, seq=folded.seq, **_titles(folded, words))
+    return tournament_view.summary(folded.state, words, seq=folded.seq, **_titles(folded.state, words))
 
 
 @router.get(
@@ -119,7 +133,7 @@ async def get_tournament(
     tournament_id: str, words: Lang = Depends(asked_language), at: TournamentBook = Depends(book)
 ) -> Response:
     folded = _readable(await at.current(_checked_id(tournament_id)), tournament_id)
-    return Response(view_bytes(folded, words), media_type="application/json")
+    return Response(await view_bytes(folded, words), media_type="application/json")
 
 
 @router.get(
@@ -158,11 +172,12 @@ async def ws_tournament(
                 folded = _readable(at.held(tournament_id), tournament_id)
                 if folded.seq != sent:
                     sent = folded.seq
-                    frame = b'{"type":"view","view":' + view_bytes(folded, words) + b"}"
+                    frame = b'{"type":"view","view":' + await view_bytes(folded, words) + b"}"
                     await websocket.send_text(frame.decode())
                 waiting = asyncio.create_task(queue.get())
                 await asyncio.wait({waiting, reader}, return_when=asyncio.FIRST_COMPLETED)
                 waiting.cancel()
+                await asyncio.sleep(COALESCE_S)  # a round's start and its byes: one view
         finally:
             reader.cancel()
             await asyncio.gather(reader, return_exceptions=True)

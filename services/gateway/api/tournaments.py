@@ -74,7 +74,8 @@ def _render(state: TournamentState, seq: int, words: Lang) -> bytes:
 
 async def view_bytes(folded: Folded, words: Lang) -> bytes:
     """The view's JSON, rendered once per tournament, record count and language.  A big
-    tournament's view takes a while (a 1,000-player Swiss after 9 rounds: about 0.3 s), so it is
+    tournament's view takes a while (a 1,000-player Swiss after 9 rounds: 60-70 ms of CPU,
+    bench/tournament_view_bench.py), so it is
     rendered in a worker thread from the state as it is now (states are immutable), and the event
     loop goes on serving moves meanwhile."""
     state, seq = folded.state, folded.seq

@@ -36,6 +36,8 @@ VIEWS_KEPT = 512  # rendered views kept per (tournament, records, language)
 Status = Literal["registration", "running", "finished"]
 
 COALESCE_S = 0.05  # a socket woken by a record waits this long for the records stored with it
+BIG_VIEW = 256 * 1024  # a socket that was sent a view this big gets at most one a BIG_VIEW_S
+BIG_VIEW_S = 2.0
 
 _views: dict[tuple[str, int, str], bytes] = {}
 _rendering: dict[tuple[str, int, str], asyncio.Future[bytes]] = {}
@@ -167,6 +169,7 @@ async def ws_tournament(
         words = language(lang, websocket.headers.get("accept-language"))
         folded = _readable(await at.current(_checked_id(tournament_id)), tournament_id)
         sent = -1
+        pause = COALESCE_S
         reader = asyncio.create_task(_drain(websocket))
         try:
             while not reader.done():
@@ -175,10 +178,11 @@ async def ws_tournament(
                     sent = folded.seq
                     frame = b'{"type":"view","view":' + await view_bytes(folded, words) + b"}"
                     await websocket.send_text(frame.decode())
+                    pause = BIG_VIEW_S if len(frame) > BIG_VIEW else COALESCE_S
                 waiting = asyncio.create_task(queue.get())
                 await asyncio.wait({waiting, reader}, return_when=asyncio.FIRST_COMPLETED)
                 waiting.cancel()
-                await asyncio.sleep(COALESCE_S)  # a round's start and its byes: one view
+                await asyncio.sleep(pause)  # a round's start and its byes: one view
         finally:
             reader.cancel()
             await asyncio.gather(reader, return_exceptions=True)

@@ -95,3 +95,24 @@ def test_d8_kings_corner_2_matches_still_fold_with_the_bonus_of_a_moved_pile() -
     ruleset = new.presets["corner-ace-bonus"].ruleset
     assert not old.initial_state(ruleset, ("p1", "p2"), None).decisions_1202
     assert new.initial_state(ruleset, ("p1", "p2"), None).decisions_1202
+
+
+def test_kings_corner_2_credits_the_bonus_for_a_pile_moved_onto_a_corner() -> None:
+    """Before D8 (rules version kings-corner-2, kept so stored matches re-decide as played), a
+    MOVE_PILE that completes K→A on a corner earned the bonus: the same position as the D8 test
+    above, played under kings-corner-2, scores p1 0 − 5 = −5 when it goes out."""
+    from domain.games import registry
+    from tests.support.gwt import Spec, spec
+
+    old = registry.get("kings-corner", "kings-corner-2")
+    ruleset = old.presets["corner-ace-bonus"].ruleset
+    state = (
+        spec(old, ruleset, old.seat_names(2), bytes(range(32)))
+        .given(dealt(hands=("8C", "5D"), layout={"NE": CORNER_TO_3, "N": "2H AS", "E": "9H"}, stock="9C 8D"))
+        .when("p1", MovePile(from_slot="N", to_slot="NE"))
+        .then_accepted()
+    )
+    assert state.ace_completions == (1, 0)  # one completion, credited to the seat that moved
+    result = Spec(old, state).when("p1", PlayCard(card="8C", slot="E"))
+    result.then_accepted()
+    assert _points(result) == {"p1": -5, "p2": 1}

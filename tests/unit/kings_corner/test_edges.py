@@ -12,6 +12,7 @@ from contracts.games.kings_corner import (
     CardsDrawn,
     DrawCard,
     EndTurn,
+    MoveKingPile,
     MovePile,
     PlayCard,
     PlayRun,
@@ -220,6 +221,33 @@ def test_move_pile_onto_a_corner_with_a_barred_joker_is_refused() -> None:
     then_from(state).when("p1", MovePile(from_slot="E", to_slot="NE")).then_accepted()
     barred = msgspec.structs.replace(state, barred=frozenset({"9D"}))
     assert _rejected(then_from(barred), "p1", MovePile(from_slot="E", to_slot="NE")).code == "card_barred"
+
+
+def test_a_barred_card_is_refused_on_the_first_corner_too() -> None:
+    """V17 A4 on the corner NE (the first corner slot): a joker declared as K♠ in the corner SE
+    bars K♠ from every corner, NE included, though an empty corner takes a king."""
+    given = dealt(hands=("RJ KS 2D", "3H"), layout={"N": "9H"}, stock="4C")
+    state = (
+        kc("freeman-jokers")
+        .given(given)
+        .when("p1", PlayCard(card="RJ", slot="SE", as_card="KS"))
+        .then_accepted()
+    )
+    assert _rejected(then_from(state), "p1", PlayCard(card="KS", slot="NE")).code == "card_barred"
+
+
+def test_a_king_pile_holding_a_joker_declared_as_a_barred_card_may_not_enter_a_corner() -> None:
+    """V17 A4 with A5: a cross pile K♠, joker-as-Q♥ may not move to an empty corner while Q♥ is
+    barred (another joker declared Q♥ in a corner): the joker counts as its declared card."""
+    given = dealt(hands=("2D", "3H"), layout={"N": "KS BJ", "NE": "KC RJ"}, stock="4C")
+    state = kc("freeman-jokers").given(given).state
+    state = msgspec.structs.replace(
+        state, declared=(("BJ", "QH"), ("RJ", "QH")), barred=frozenset({"QH"})
+    )
+    refused = _rejected(then_from(state), "p1", MoveKingPile(from_slot="N", to_slot="NW"))
+    assert refused.code == "card_barred"
+    free = msgspec.structs.replace(state, barred=frozenset())
+    then_from(free).when("p1", MoveKingPile(from_slot="N", to_slot="NW")).then_accepted()
 
 
 def test_malformed_commands_and_strangers_are_refused_with_their_texts() -> None:

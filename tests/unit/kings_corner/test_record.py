@@ -62,6 +62,14 @@ def test_actions_of_records_md(action: list[Any], command: Any) -> None:
     assert ADAPTER.format_action(state, seat, command) == action
 
 
+def test_a_command_of_another_game_cannot_be_written_as_an_action() -> None:
+    """format_action names the type it was given: a record never holds a foreign command."""
+    from contracts.games.ugolki import MovePiece
+
+    with pytest.raises(TypeError, match="not a Kings in the Corner command: MovePiece"):
+        ADAPTER.format_action(_fresh(), "p1", MovePiece(path=("a1", "a2")))  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize(
     "action",
     [

@@ -869,3 +869,37 @@ class Dispute(BaseModel):
     recorded: RecordedResult = Field(description="The result as the match recorded it.")
     notes: list[NoteOut]
     ruling: DisputeRuling | None
+
+
+# --- tournaments: the write routes (services/gateway/api/tournaments_write.py) ---------------
+
+
+class TournamentCreateBody(BaseModel):
+    """``POST /api/tournaments`` (operators): the tournament's id and settings
+    (``contracts.tournaments.TournamentSettings`` without ``seed_commitment``: the service draws
+    the seed and commits it)."""
+
+    model_config = ConfigDict(extra="forbid")
+    tournament_id: str = Field(pattern=r"^[A-Za-z0-9_-]{1,64}$", description="1-64 letters, digits, '-' and '_'.")
+    settings: dict[str, Any] = Field(
+        description="format, game, preset, and optionally rated, rounds, table_size, min_table_size, "
+        "tie_breaks, bye_points, start_at (unix ms), round_deadline_s, time_control, bots (strengths "
+        "of the computer entrants bot:<game>:1, 2, ...)."
+    )
+    command_id: str = Field("", max_length=128, description="Idempotency: the same id gets the first reply again.")
+
+
+class TournamentEntryBody(BaseModel):
+    """Joining or withdrawing: yourself, or (operators) the player named."""
+
+    model_config = ConfigDict(extra="forbid")
+    player: str = Field("", max_length=128, description="Operators only: the player to enter or withdraw ('' = you).")
+    rating: float = Field(0.0, description="Joining: orders the seeding (high first).")
+    command_id: str = Field("", max_length=128, description="Idempotency: the same id gets the first reply again.")
+
+
+class TournamentCommandBody(BaseModel):
+    """Closing registration, starting a round (operators)."""
+
+    model_config = ConfigDict(extra="forbid")
+    command_id: str = Field("", max_length=128, description="Idempotency: the same id gets the first reply again.")

@@ -424,3 +424,17 @@ class TournamentBundle(msgspec.Struct, frozen=True, kw_only=True):
 
     tournament_id: str
     records: tuple[TournamentRecord, ...]
+
+
+class TournamentSeat(msgspec.Struct, frozen=True, kw_only=True):
+    """A player's game of the round being played (``GET /api/tournaments/{id}/seat``): the match
+    and the seat token to play it with (derived as a matchmaking table's, stored nowhere)."""
+
+    tournament_id: str
+    round: int
+    table: int
+    match_id: str
+    game: str
+    seat: str
+    token: str
+    players: tuple[str, ...]  # in seat order

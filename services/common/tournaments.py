@@ -19,6 +19,12 @@ from domain.tournaments import audit
 from services.common import natsio
 
 RESEND_AFTER_S = 2.0
+
+
+def table_id(tournament_id: str, rnd: int, table: int) -> str:
+    """The table id of a tournament game (``TableFormed.table_id``; its match id is
+    ``tickets.table_match_id`` of it, its seat tokens derived from it as a matchmaking table's)."""
+    return f"{tournament_id}:{rnd}:{table}"
 _reply_decoder = msgspec.json.Decoder(TournamentAccepted | Rejected)
 _record_decoder = msgspec.json.Decoder(TournamentRecord)
 _encoder = msgspec.json.Encoder()

@@ -19,7 +19,17 @@ from fastapi import FastAPI, Request, Response
 from services.common import health, logs, metrics
 from services.common.settings import Settings
 from services.gateway import edge, errors, openapi
-from services.gateway.api import accounts, audit, disputes, games, matches, queue, ratings, tournaments
+from services.gateway.api import (
+    accounts,
+    audit,
+    disputes,
+    games,
+    matches,
+    queue,
+    ratings,
+    tournaments,
+    tournaments_write,
+)
 from services.gateway.api import ops as operations
 from services.gateway.api.ops import readiness_checks
 from services.gateway.assets import WebAssets
@@ -33,7 +43,7 @@ from services.gateway.tournament_book import TournamentBook
 __all__ = ["CommandFastPath", "Gateway", "asgi_app", "create_app", "run"]
 
 # In this order in the app (and so in the OpenAPI description).
-ROUTERS = (accounts, queue, ratings, disputes, matches, tournaments, operations, games, audit)
+ROUTERS = (accounts, queue, ratings, disputes, matches, tournaments, tournaments_write, operations, games, audit)
 
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 

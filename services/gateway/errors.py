@@ -142,6 +142,19 @@ DISPUTE_REFUSALS: dict[str, type[GatewayError]] = {
     "dispute_closed": Conflict,
     "conflict": Conflict,
 }
+# The tournaments service's refusals (contracts.tournaments REJECTION_CODES and
+# SERVICE_REJECTION_CODES) as the write routes answer them; every other code is a conflict with
+# the tournament's state (409).
+TOURNAMENT_REFUSALS: dict[str, type[GatewayError]] = {
+    "malformed": Malformed,
+    "bad_settings": Malformed,
+    "not_computer_player": Malformed,
+    "not_allowed": Forbidden,
+    "not_created": NotFound,
+    "unknown_player": NotFound,
+    "unavailable": Unavailable,
+    "timeout": TimedOut,
+}
 # The statuses of the referee's refusals (docs/api.md "Errors").
 REJECTION_STATUS = {code: status_of(kind) for code, kind in REFEREE_REFUSALS.items()}
 
@@ -295,6 +308,56 @@ ROUTE_ERRORS: dict[str, dict[int, tuple[str, ...]]] = {
     "GET /api/tournaments/{tournament_id}/records": {
         400: ("malformed",),
         404: ("tournament_not_found",),
+        409: ("unreadable_tournament",),
+    },
+    "POST /api/tournaments": {
+        **CREDENTIAL,
+        400: ("malformed", "bad_settings"),
+        403: ("not_an_operator",),
+        409: ("already_created",),
+        503: ("unavailable",),
+        504: ("timeout",),
+    },
+    "POST /api/tournaments/{tournament_id}/join": {
+        **CREDENTIAL,
+        400: ("malformed", "not_computer_player"),
+        403: ("not_an_operator", "not_allowed"),
+        404: ("not_created",),
+        409: ("already_joined", "registration_closed", "finished"),
+        503: ("unavailable",),
+        504: ("timeout",),
+    },
+    "POST /api/tournaments/{tournament_id}/withdraw": {
+        **CREDENTIAL,
+        400: ("malformed",),
+        403: ("not_an_operator", "not_allowed"),
+        404: ("not_created", "unknown_player"),
+        409: ("finished",),
+        503: ("unavailable",),
+        504: ("timeout",),
+    },
+    "POST /api/tournaments/{tournament_id}/close": {
+        **CREDENTIAL,
+        400: ("malformed",),
+        403: ("not_an_operator",),
+        404: ("not_created",),
+        409: ("registration_closed", "too_few_players", "seed_mismatch", "finished"),
+        503: ("unavailable",),
+        504: ("timeout",),
+    },
+    "POST /api/tournaments/{tournament_id}/rounds": {
+        **CREDENTIAL,
+        400: ("malformed",),
+        403: ("not_an_operator",),
+        404: ("not_created",),
+        409: ("registration_open", "round_in_progress", "no_more_rounds", "no_pairing", "finished"),
+        503: ("unavailable",),
+        504: ("timeout",),
+    },
+    "GET /api/tournaments/{tournament_id}/seat": {
+        **CREDENTIAL,
+        400: ("malformed",),
+        404: ("tournament_not_found", "not_seated"),
         409: ("unreadable_tournament",),
     },
     "POST /api/matches/{match_id}/disputes": {

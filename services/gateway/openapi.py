@@ -42,7 +42,13 @@ from contracts.audit import AuditBundle
 from contracts.certificate import KeySet
 from contracts.envelope import Accepted
 from contracts.match import AcceptDraw, DeclineDraw, MatchView, OfferDraw, Resign
-from contracts.tournaments import TournamentBundle, TournamentList, TournamentView
+from contracts.tournaments import (
+    TournamentAccepted,
+    TournamentBundle,
+    TournamentList,
+    TournamentSeat,
+    TournamentView,
+)
 from domain.games import registry
 
 REF = "#/components/schemas/{name}"
@@ -58,6 +64,12 @@ MSGSPEC_REPLIES: dict[tuple[str, str], tuple[str, Any, str]] = {
     ("get", "/api/tournaments"): ("200", TournamentList, "The tournaments, newest first"),
     ("get", "/api/tournaments/{tournament_id}"): ("200", TournamentView, "The tournament in words"),
     ("get", "/api/tournaments/{tournament_id}/records"): ("200", TournamentBundle, "The records as stored"),
+    ("post", "/api/tournaments"): ("201", TournamentAccepted, "Created: the decision's events"),
+    ("post", "/api/tournaments/{tournament_id}/join"): ("200", TournamentAccepted, "Joined: the decision's events"),
+    ("post", "/api/tournaments/{tournament_id}/withdraw"): ("200", TournamentAccepted, "Withdrawn: the decision's events"),
+    ("post", "/api/tournaments/{tournament_id}/close"): ("200", TournamentAccepted, "Closed: the seed revealed, the seeding"),
+    ("post", "/api/tournaments/{tournament_id}/rounds"): ("200", TournamentAccepted, "The round started: its tables"),
+    ("get", "/api/tournaments/{tournament_id}/seat"): ("200", TournamentSeat, "Your game and seat token"),
 }
 DOCS_ROUTE, REDOC_ROUTE, ASSETS_ROUTE = "/docs", "/redoc", "/docs-assets"
 # The pages may load nothing from another host (ReDoc's sidebar would fetch its maker's logo).

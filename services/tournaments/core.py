@@ -67,6 +67,7 @@ from domain.tournaments import TournamentState, decide, evolve, initial_state
 from domain.tournaments.pairing import total_rounds
 from services.common import logs, natsio
 from services.common.tickets import table_match_id
+from services.common.tournaments import table_id
 
 log = logs.get("tournaments")
 
@@ -87,10 +88,6 @@ def now_ms() -> int:
 def first_hash(tournament_id: str) -> str:
     """``prev_hash`` of a tournament's first record (as a match's envelope chain)."""
     return hashlib.sha256(tournament_id.encode()).hexdigest()
-
-
-def table_id(tournament_id: str, rnd: int, table: int) -> str:
-    return f"{tournament_id}:{rnd}:{table}"
 
 
 def seed_key(tournament_id: str, commitment: str) -> str:

@@ -14,7 +14,9 @@ import uuid
 from asyncio.subprocess import PIPE
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
+import httpx
 import msgspec
 import pytest
 from nats.aio.client import Client
@@ -39,7 +41,7 @@ from contracts.tournaments import (
 )
 from domain.tournaments import fold
 from services.cli.stackrun import in_process_stack
-from services.common import natsio
+from services.common import accounts, db, natsio
 from services.common import tournaments as client
 from tests.support.gateway import open_settings, running_bots
 
@@ -260,3 +262,76 @@ async def test_the_command_line_runs_exports_and_audits_a_tournament(stack: Clie
     code, out, _ = await gamehall(env, "tournaments", "show", t, "--json")
     shown = json.loads(out)
     assert shown["phase"] == "finished" and len(shown["standings"]) == 4
+
+
+@pytest.fixture
+async def api(nats_url: str, tmp_path: Path) -> AsyncIterator[tuple[httpx.AsyncClient, Any]]:
+    """The stack as ``stack``, and an HTTP client of its gateway; yields (client, database)."""
+    settings = open_settings(nats_url, tmp_path)
+    async with in_process_stack(settings, ("referee", "gateway", "tournaments")) as url, running_bots(settings, url):
+        async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+            engine = db.open_database(settings.database_url)
+            try:
+                yield http, engine
+            finally:
+                engine.dispose()
+
+
+async def sign_up(http: httpx.AsyncClient, name: str) -> dict[str, str]:
+    r = await http.post("/api/accounts", json={"name": name})
+    assert r.status_code == 201, r.text
+    return {"Authorization": f"Bearer {r.json()['token']}"}
+
+
+async def test_the_write_routes_create_join_close_start_and_seat_a_player(api: tuple[httpx.AsyncClient, Any]) -> None:
+    http, engine = api
+    t = tid()
+    olga, ann, bob = [await sign_up(http, f"{n}-{t}") for n in ("olga", "ann", "bob")]
+    assert accounts.set_role(engine, f"olga-{t}", accounts.OPERATOR)
+    settings = {"format": "round_robin", "game": "ugolki", "preset": "mini-3x3", "bots": ["greedy", "greedy"]}
+    body = {"tournament_id": t, "settings": settings, "command_id": "make"}
+    refused = await http.post("/api/tournaments", json=body, headers=ann)
+    assert (refused.status_code, refused.json()["code"]) == (403, "not_an_operator")
+    assert (await http.post("/api/tournaments", json=body)).status_code == 401
+    bad = await http.post("/api/tournaments", json={**body, "settings": {"format": "ladder"}}, headers=olga)
+    assert (bad.status_code, bad.json()["code"]) == (400, "bad_settings")
+    made = await http.post("/api/tournaments", json=body, headers=olga)
+    assert made.status_code == 201, made.text
+    assert made.json()["events"][0]["settings"]["seed_commitment"]
+    again = await http.post("/api/tournaments", json=body, headers=olga)
+    assert again.status_code == 201 and again.json()["duplicate"] is True
+    for who, name in ((ann, "ann"), (bob, "bob")):
+        joined = await http.post(f"/api/tournaments/{t}/join", json={}, headers=who)
+        assert joined.status_code == 200, joined.text
+        assert joined.json()["events"] == [{"type": "tournament_player_joined.v1", "player": f"{name}-{t}", "rating": 0.0}]
+    twice = await http.post(f"/api/tournaments/{t}/join", json={}, headers=ann)
+    assert (twice.status_code, twice.json()["code"]) == (409, "already_joined")
+    other = await http.post(f"/api/tournaments/{t}/withdraw", json={"player": f"bob-{t}"}, headers=ann)
+    assert (other.status_code, other.json()["code"]) == (403, "not_an_operator")
+    nowhere = await http.post("/api/tournaments/no-such-one/join", json={}, headers=ann)
+    assert (nowhere.status_code, nowhere.json()["code"]) == (404, "not_created")
+    early = await http.post(f"/api/tournaments/{t}/rounds", json={}, headers=olga)
+    assert (early.status_code, early.json()["code"]) == (409, "registration_open")
+    unseated = await http.get(f"/api/tournaments/{t}/seat", headers=ann)
+    assert (unseated.status_code, unseated.json()["code"]) == (404, "not_seated")
+    closed = await http.post(f"/api/tournaments/{t}/close", json={}, headers=olga)
+    assert closed.status_code == 200 and closed.json()["events"][0]["server_seed"], closed.text
+    started = await http.post(f"/api/tournaments/{t}/rounds", json={}, headers=olga)
+    assert started.status_code == 200, started.text
+    tables = started.json()["events"][0]["tables"]
+    mine = next(tb for tb in tables if f"ann-{t}" in tb["seats"])
+
+    async def seated() -> Any:
+        r = await http.get(f"/api/tournaments/{t}/seat", headers=ann)
+        return r.json() if r.status_code == 200 else None
+
+    seat = await until(seated, "ann's seat")
+    assert isinstance(seat, dict) and seat["round"] == 1 and seat["table"] == mine["table"]
+    assert seat["players"] == mine["seats"] and seat["token"].startswith(seat["seat"] + ".")
+
+    async def viewed() -> Any:  # the gateway creates the match from the announced table
+        r = await http.get(f"/api/matches/{seat['match_id']}", headers={"Authorization": f"Bearer {seat['token']}"})
+        return r.json() if r.status_code == 200 else None
+
+    view = await until(viewed, "ann's match")
+    assert isinstance(view, dict) and view["players"] == mine["seats"]

@@ -1656,16 +1656,55 @@ export interface TimeControlBody {
   on_timeout?: ("forfeit" | "bot") | null;
 }
 
+export interface TournamentAccepted {
+  type: "tournament_accepted.v1";
+  tournament_id: string;
+  seq: number;
+  command_id: string;
+  events: (TournamentCreated | PlayerJoined | PlayerWithdrew | RegistrationClosed | RoundStarted | Bye | ResultRecorded | Forfeit | ResultVoided | TournamentFinished)[];
+  duplicate?: boolean;
+}
+
 /** Every record of a tournament in order, as stored (`gamehall tournaments audit`). */
 export interface TournamentBundle {
   tournament_id: string;
   records: TournamentRecord[];
 }
 
+/** Closing registration, starting a round (operators). */
+export interface TournamentCommandBody {
+  /** Idempotency: the same id gets the first reply again. */
+  command_id?: string;
+}
+
+/**
+ * `POST /api/tournaments` (operators): the tournament's id and settings
+ * (`contracts.tournaments.TournamentSettings` without `seed_commitment`: the service draws
+ * the seed and commits it).
+ */
+export interface TournamentCreateBody {
+  /** 1-64 letters, digits, '-' and '_'. */
+  tournament_id: string;
+  /** format, game, preset, and optionally rated, rounds, table_size, min_table_size, tie_breaks, bye_points, start_at (unix ms), round_deadline_s, time_control, bots (strengths of the computer entrants bot:<game>:1, 2, ...). */
+  settings: Record<string, unknown>;
+  /** Idempotency: the same id gets the first reply again. */
+  command_id?: string;
+}
+
 export interface TournamentCreated {
   type: "tournament_created.v1";
   tournament_id: string;
   settings: TournamentSettings;
+}
+
+/** Joining or withdrawing: yourself, or (operators) the player named. */
+export interface TournamentEntryBody {
+  /** Operators only: the player to enter or withdraw ('' = you). */
+  player?: string;
+  /** Joining: orders the seeding (high first). */
+  rating?: number;
+  /** Idempotency: the same id gets the first reply again. */
+  command_id?: string;
 }
 
 export interface TournamentFinished {
@@ -1695,6 +1734,21 @@ export interface TournamentRecord {
   actor: string;
   command: CreateTournament | JoinTournament | WithdrawFromTournament | CloseRegistration | StartRound | RecordResult | RecordForfeit | VoidResult | FinishTournament | PairArena;
   events: (TournamentCreated | PlayerJoined | PlayerWithdrew | RegistrationClosed | RoundStarted | Bye | ResultRecorded | Forfeit | ResultVoided | TournamentFinished)[];
+}
+
+/**
+ * A player's game of the round being played (`GET /api/tournaments/{id}/seat`): the match
+ * and the seat token to play it with (derived as a matchmaking table's, stored nowhere).
+ */
+export interface TournamentSeat {
+  tournament_id: string;
+  round: number;
+  table: number;
+  match_id: string;
+  game: string;
+  seat: string;
+  token: string;
+  players: string[];
 }
 
 export interface TournamentSettings {

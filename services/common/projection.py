@@ -172,6 +172,9 @@ def flush_inserts(session: Session, cache: dict[Any, Any]) -> None:
         write(session)
 
 
+_HEARTBEAT = "100"
+
+
 class OutOfOrder(Exception):
     """The reader handed over a message that does not follow the one before it."""
 
@@ -243,7 +246,7 @@ class StreamReader:
         # then more, as long as the server says it holds more and the batch has room
         while len(batch) < batch_size and batch[-1].metadata.num_pending:
             try:
-                more = await self.sub.fetch(batch_size - len(batch), timeout=max(linger_s, 0.002))
+                more = await self._more(batch_size - len(batch), max(linger_s, 0.002))
             except (TimeoutError, nats.errors.TimeoutError):
                 break
             except nats.errors.Error:
@@ -256,6 +259,36 @@ class StreamReader:
         if batch:
             self.num_pending = int(batch[-1].metadata.num_pending or 0)
         return batch
+
+    async def _more(self, count: int, timeout: float) -> list[Msg]:
+        """Up to ``count`` messages the server holds now (one pull request with ``no_wait``),
+        taken off the subscription's queue as they come, under one timer.  nats-py's ``fetch``
+        awaits each message under a timer of its own (``asyncio.wait_for``: a task and a timer
+        per message), which cost more CPU than the rest of the match list's delivery; this reads
+        the same pull subscription the same way, through the attributes ``fetch`` itself uses,
+        and falls back to ``fetch`` when they are not there."""
+        sub = self.sub
+        assert sub is not None
+        inner = getattr(sub, "_sub", None)
+        queue = getattr(inner, "_pending_queue", None)
+        if queue is None or not hasattr(sub, "_nms") or not hasattr(sub, "_deliver"):
+            return await sub.fetch(count, timeout=timeout)
+        if not queue.empty():  # what came after an earlier request: that fetch's own path
+            return await sub.fetch(count, timeout=timeout)
+        await sub._nc.publish(sub._nms, b'{"batch":%d,"no_wait":true}' % count, sub._deliver)
+        msgs: list[Msg] = []
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(timeout):
+                while len(msgs) < count:
+                    msg = await queue.get()
+                    inner._pending_size -= len(msg.data)
+                    status = JetStreamContext.is_status_msg(msg)
+                    if status == _HEARTBEAT:
+                        continue
+                    if status:  # 404 no more messages, 408, or an error the next fetch raises
+                        break
+                    msgs.append(msg)
+        return msgs
 
     def check(self, msg: Msg) -> None:
         """``msg`` must be the next delivery of this consumer, above the last stream sequence."""

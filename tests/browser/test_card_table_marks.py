@@ -6,6 +6,7 @@ move on the table."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -63,14 +64,23 @@ def finish_all(url: str) -> None:
                 time.sleep(0.05)
 
 
-def start(page: Any, url: str, game: str, preset: str) -> tuple[str, str, httpx.Client]:
+def start(page: Any, url: str, game: str, preset: str, seats: int = 0) -> tuple[str, str, httpx.Client]:
     """A table of ann (p1) against beginner computer players, made in the lobby (the test's
-    earlier tables resigned first)."""
+    earlier tables resigned first); ``seats`` players, else the lobby's first choice."""
     finish_all(url)
     page.goto(url + "/")
     page.wait_for_selector("#lobby")
     page.fill("#player-name", "ann")
-    match_id = create_against_computer(page, game, preset, "random")
+    if seats:
+        page.select_option("#game", game)
+        page.select_option("#preset", preset)
+        page.select_option("#seats", str(seats))
+        page.select_option("#strength", "random")
+        page.click("#play-computer")
+        page.wait_for_url(re.compile(r"#/play/[0-9a-f]+$"))
+        match_id = page.url.rsplit("/", 1)[1]
+    else:
+        match_id = create_against_computer(page, game, preset, "random")
     token = page.evaluate(f"localStorage.getItem('gh.token.{match_id}')")
     assert token
     OPEN.append((match_id, str(token)))
@@ -184,12 +194,17 @@ def test_score_sheets_head_columns_with_name_and_seat_and_explain_their_marks(
     page.screenshot(path=str(artifacts_dir / f"marks-thousand-sheet-{lang}-{width}.png"), full_page=True)
     fits(page, width)
 
-    # Farkle Flip: the columns of the round-by-round sheet.
-    match_id, token, client = start(page, stack_url, "farkle-flip", "farkle-flip-placeholder")
+    # Farkle Flip at five seats: the columns of the round-by-round sheet; on a phone, where five
+    # columns do not fit, a card a seat with the same numbers.
+    match_id, token, client = start(page, stack_url, "farkle-flip", "farkle-flip-placeholder", seats=5)
     view = play_until(client, match_id, token, lambda v: bool(v["game_view"]["sheet"]))
     shown(page, view["seq"])
-    page.wait_for_selector("#ff-sheet")
-    assert headers(page, "#ff-sheet tr:first-child th")[1:3] == ["ann · p1", f"{bot} · p2"]
+    page.wait_for_selector("#ff-sheet-cards" if width < 640 else "#ff-sheet")
+    heads = headers(page, "#ff-sheet tr:first-child th")
+    assert heads[1:] == ["ann · p1", *(f"{bot} · p{i}" for i in range(2, 6))], heads
+    if width < 640:
+        cards = page.eval_on_selector_all("#ff-sheet-cards li", "els => els.map(e => e.textContent)")
+        assert [c.split(":")[0] for c in cards] == heads[1:], cards
     fits(page, width)
 
 

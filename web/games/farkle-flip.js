@@ -71,7 +71,11 @@ function sheet(g, view) {
   const seats = view.seats;
   const rows = g.sheet || [];
   if (!rows.length) return "";
-  return `<table class="scores ff-sheet" id="ff-sheet"><caption>${t("ff.sheet")}</caption><tr><th>${t("ff.round")}</th>${seats.map((s) => `<th>${esc(seatTitle(view, s))}</th>`).join("")}</tr>${rows.map((r) =>
+  // More than three seats do not fit a phone's width a column each: there (style.css) the sheet
+  // is a card a seat instead, its total and every round's points, the same numbers.
+  const many = seats.length > 3 ? " many" : "";
+  const cards = `<div class="ff-sheet-cards${many}" id="ff-sheet-cards"><b>${t("ff.sheet")}</b><ul>${seats.map((s) => `<li data-seat="${esc(s)}"><b>${esc(seatTitle(view, s))}</b>: ${t("ff.total")} <b>${rows[rows.length - 1].totals[s] ?? 0}</b><br><small>${rows.filter((r) => s in r.points).map((r) => `${t("ff.round")} ${r.round_no}: ${r.points[s] ? `+${r.points[s]}` : "0"}`).join(" · ")}</small></li>`).join("")}</ul></div>`;
+  return cards + `<table class="scores ff-sheet${many}" id="ff-sheet"><caption>${t("ff.sheet")}</caption><tr><th>${t("ff.round")}</th>${seats.map((s) => `<th>${esc(seatTitle(view, s))}</th>`).join("")}</tr>${rows.map((r) =>
     `<tr><td>${r.round_no}</td>${seats.map((s) => (s in r.points ? `<td><span class="pts">${r.points[s] ? `+${r.points[s]}` : "0"}</span><small> ${r.totals[s]}</small></td>` : "<td></td>")).join("")}</tr>`).join("")}
     <tr class="totals"><td>${t("ff.total")}</td>${seats.map((s) => `<td class="total">${rows[rows.length - 1].totals[s] ?? 0}</td>`).join("")}</tr></table>`;
 }

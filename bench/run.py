@@ -5,7 +5,10 @@ Runs, each on its own fresh nats-server:
   2. gamehall's pipeline with commands straight over NATS (bench/pipeline.py --mode nats),
   3. the same through the gateway over HTTP (--mode gateway),
 then the time from `gamehall up` to its printed URL and from a SIGKILL of `up` to its stack gone
-(bench/up_time.py, median of 3), the recovery from a referee's SIGKILL
+(bench/up_time.py, median of 3, with `gamehall --help`'s time), latency at a fixed offered load in
+an open loop at half and 80 % of the saturation it measures first, over NATS and through the
+gateway (bench/open_loop.py), with ``--cluster`` the same pipeline across network namespaces
+(bench/cluster.py: a three-node NATS cluster, 1 ms round trips; needs root), the recovery from a referee's SIGKILL
 (bench/recovery.py: one and two referees, median of 5), the first and the second `make run` of a
 fresh clone to its URL (bench/first_run_bench.py), the players' page's bytes of JS/CSS and time to
 a drawn table in headless Chromium (bench/page_bench.py), and the game benchmarks that exist
@@ -104,6 +107,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--secs", type=float, default=8.0, help="measured seconds per pipeline run")
     ap.add_argument("--skip-games", action="store_true", help="only the pipelines")
+    ap.add_argument(
+        "--cluster",
+        action="store_true",
+        help="also bench/cluster.py: network namespaces, a three-node NATS cluster (needs root)",
+    )
     a = ap.parse_args()
     py = sys.executable
     say("[1/4] reference pipeline (raw nats-py, trivial rule)...")
@@ -126,6 +134,29 @@ def main() -> None:
     up_run = run_json([py, "bench/up_time.py", "--runs", "3", "--referees", "2"], ROOT)
     up_s = up_run["referees_2"]["up_to_ready_s"]
     say(f"      {up_s} s (median of 3, two referees): {json.dumps(up_run)}")
+    say(f"      gamehall --help: {up_run.get('help_s')} s (CPU {up_run.get('help_cpu_s')} s, median of 10)")
+    say("      latency at a fixed offered load, open loop (bench/open_loop.py: half and 80 % of saturation)...")
+    open_loop: dict = {}
+    try:
+        open_loop = run_json([py, "bench/open_loop.py", "--mode", "both"], ROOT, timeout=1800)
+        for mode in ("nats", "gateway"):
+            for level in ("load_50", "load_80"):
+                found = open_loop[mode][level]
+                say(
+                    f"      {mode} {level}: {found['achieved_moves_s']} moves/s, reply p50/p99/p99.9 "
+                    f"{found['reply_p50_ms']}/{found['reply_p99_ms']}/{found['reply_p999_ms']} ms, view "
+                    f"{found['view_p50_ms']}/{found['view_p99_ms']}/{found['view_p999_ms']} ms"
+                )
+    except (RuntimeError, ValueError, subprocess.TimeoutExpired, KeyError) as exc:
+        say(f"      failed: {exc}")
+    cluster: dict = {}
+    if a.cluster:
+        say("      across network namespaces: a three-node NATS cluster, 1 ms round trips (bench/cluster.py)...")
+        try:
+            cluster = run_json([py, "bench/cluster.py"], ROOT, timeout=1800)
+            say(f"      {json.dumps(cluster)}")
+        except (RuntimeError, ValueError, subprocess.TimeoutExpired) as exc:
+            say(f"      failed: {exc}")
     say("      recovery: a referee SIGKILLed under `gamehall up` and load, 5 kills, one and two referees...")
     recovery = run_json([py, "bench/recovery.py", "--kills", "5", "--referees", "1,2"], ROOT, timeout=1800)
     for count in (1, 2):
@@ -177,12 +208,24 @@ def main() -> None:
         "nats_3_referees_moves_s": triple["moves_s"],
         "nats_3_referees_ratio": round(triple["moves_s"] / raw["moves_s"], 3),
         "up_to_url_s": up_s,
+        "up_stack_cpu_at_url_s": up_run["referees_2"].get("stack_cpu_at_ready_s"),
+        "help_s": up_run.get("help_s"),
+        "help_cpu_s": up_run.get("help_cpu_s"),
         "killed_up_to_stack_gone_s": up_run["referees_2"]["killed_up_to_stack_gone_s"],
         "referee_recovery_s": recovery["recovery_s"],
         "referee_recovery_errors": recovery["referees_1"]["errors"],
         "two_referees_kill_gap_s": recovery["two_referees_gap_s"],
         "two_referees_kill_errors": recovery["two_referees_errors"],
     }
+    for mode in ("nats", "gateway"):
+        for level, found in open_loop.get(mode, {}).items():
+            if not level.startswith("load_"):
+                continue
+            for key in ("achieved_moves_s", "reply_p50_ms", "reply_p99_ms", "reply_p999_ms", "view_p50_ms", "view_p99_ms", "view_p999_ms"):
+                summary[f"open_loop_{mode}_{level}_{key}"] = found[key]
+        if mode in open_loop:
+            summary[f"open_loop_{mode}_saturation_moves_s"] = open_loop[mode]["saturation_moves_s"]
+    summary.update({f"cluster_{k}": v for k, v in cluster.items()})
     summary.update({k: v for k, v in first_run.items() if k != "first_run_runs"})
     summary.update({k: v for k, v in page.items() if k != "page_tables"})
     summary["page_tables"] = {

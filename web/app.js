@@ -176,7 +176,7 @@ async function showLobby() {
     const g = pick();
     const p = g.presets.find((x) => x.name === $("preset").value);
     prefs.set(`preset.${g.game}`, p.name);
-    $("preset-description").textContent = `${p.name}: ${p.description || ""}`;
+    $("preset-description").textContent = p.description || p.title || p.name; // the select names it by its title
     $("preset-help-body").innerHTML = rulesHelpHtml(p.help);
     $("preset-help").hidden = !p.help;
     // A table helper (Kings Cup) is never rated and not offered in quick match.

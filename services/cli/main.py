@@ -185,7 +185,7 @@ def up(
 @app.command()
 def serve(
     service: Annotated[
-        str, typer.Argument(metavar="SERVICE", help="Referee | gateway | scoring | leaderboard | matchmaking | bots.")
+        str, typer.Argument(metavar="SERVICE", help="Referee | gateway | scoring | leaderboard | matchmaking | bots | tournaments.")
     ],
 ) -> None:
     """Run one service alone (needs NATS_URL, or a stack started with 'gamehall up')."""

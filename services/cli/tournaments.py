@@ -67,7 +67,10 @@ def _send(tournament_id: str, command: Any, command_id: str, as_json: bool) -> A
     from services.common import tournaments
 
     request = TournamentRequest(
-        tournament_id=tournament_id, command_id=command_id or uuid.uuid4().hex, actor="operator", command=command
+        tournament_id=tournament_id,
+        command_id=command_id or uuid.uuid4().hex,
+        actor="operator",
+        command=command,
     )
     reply = _on_nats(lambda nc: tournaments.send(nc, request))
     if isinstance(reply, Rejected):
@@ -128,7 +131,9 @@ def _clock(text: str | None, grace: float) -> Any:
     if text.startswith("move:"):
         return TimeControl(move_s=_numbers(text[5:], "--clock"), grace_s=grace)
     base, _, inc = text.partition("+")
-    return TimeControl(base_s=_numbers(base, "--clock"), increment_s=_numbers(inc or "0", "--clock"), grace_s=grace)
+    return TimeControl(
+        base_s=_numbers(base, "--clock"), increment_s=_numbers(inc or "0", "--clock"), grace_s=grace
+    )
 
 
 def _start_at(text: str | None) -> int:
@@ -155,15 +160,24 @@ def create(
     fmt: Annotated[
         str,
         typer.Option(
-            "--format", metavar="FORMAT", help="round_robin, double_round_robin, swiss, knockout or fair_tables."
+            "--format",
+            metavar="FORMAT",
+            help="round_robin, double_round_robin, swiss, knockout or fair_tables.",
         ),
     ],
     game: Annotated[str, typer.Option("--game", metavar="GAME", help="The game (gamehall rules list).")],
-    preset: Annotated[str, typer.Option("--preset", metavar="PRESET", help="The game's preset every game is played with.")],
+    preset: Annotated[
+        str, typer.Option("--preset", metavar="PRESET", help="The game's preset every game is played with.")
+    ],
     rounds: Annotated[int, typer.Option("--rounds", help="Swiss and fair tables: how many rounds.")] = 0,
-    table_size: Annotated[int, typer.Option("--table-size", help="Seats per game: 2, or 3 or 4 for fair tables.")] = 2,
+    table_size: Annotated[
+        int, typer.Option("--table-size", help="Seats per game: 2, or 3 or 4 for fair tables.")
+    ] = 2,
     min_table_size: Annotated[
-        int, typer.Option("--min-table-size", help="Fair tables: the smallest table when the count does not divide.")
+        int,
+        typer.Option(
+            "--min-table-size", help="Fair tables: the smallest table when the count does not divide."
+        ),
     ] = 0,
     tie_break: Annotated[
         list[str] | None,
@@ -191,13 +205,25 @@ def create(
         ),
     ] = None,
     round_deadline: Annotated[
-        int, typer.Option("--round-deadline", metavar="SECONDS", help="Forfeit a game not finished this long after its round started (0: none).")
+        int,
+        typer.Option(
+            "--round-deadline",
+            metavar="SECONDS",
+            help="Forfeit a game not finished this long after its round started (0: none).",
+        ),
     ] = 0,
     clock: Annotated[
         str | None,
-        typer.Option("--clock", metavar="BASE+INC|move:S", help="Every game's clock in seconds (Fischer, or per move)."),
+        typer.Option(
+            "--clock", metavar="BASE+INC|move:S", help="Every game's clock in seconds (Fischer, or per move)."
+        ),
     ] = None,
-    grace: Annotated[float, typer.Option("--grace", metavar="SECONDS", help="With --clock: a seat silent this long has abandoned.")] = 0,
+    grace: Annotated[
+        float,
+        typer.Option(
+            "--grace", metavar="SECONDS", help="With --clock: a seat silent this long has abandoned."
+        ),
+    ] = 0,
     command_id: CommandId = "",
     as_json: AsJson = False,
 ) -> None:
@@ -228,13 +254,18 @@ def create(
     except msgspec.ValidationError as exc:
         typer.echo(f"bad_settings: {exc}", err=True)
         raise typer.Exit(2) from None
-    _send(tournament_id, CreateTournament(tournament_id=tournament_id, settings=settings), command_id, as_json)
+    _send(
+        tournament_id, CreateTournament(tournament_id=tournament_id, settings=settings), command_id, as_json
+    )
 
 
 @tournaments_app.command("join")
 def join(
     tournament_id: TournamentId,
-    player: Annotated[str, typer.Argument(metavar="PLAYER", help="The player's name (bot:<game>:<i> for a computer entrant).")],
+    player: Annotated[
+        str,
+        typer.Argument(metavar="PLAYER", help="The player's name (bot:<game>:<i> for a computer entrant)."),
+    ],
     rating: Annotated[float, typer.Option("--rating", help="Orders the seeding (high first).")] = 0.0,
     command_id: CommandId = "",
     as_json: AsJson = False,
@@ -318,10 +349,14 @@ def show(tournament_id: TournamentId, as_json: AsJson = False) -> None:
     if as_json:
         typer.echo(json.dumps(out))
         return
-    typer.echo(f"tournament {tournament_id}: {out['format']} of {out['game']} ({out['preset']}), {out['phase']}")
+    typer.echo(
+        f"tournament {tournament_id}: {out['format']} of {out['game']} ({out['preset']}), {out['phase']}"
+    )
     typer.echo(f"entrants: {', '.join(out['entrants']) or '(none)'}")
     if out["rounds_total"]:
-        typer.echo(f"rounds: {out['rounds']} of {out['rounds_total']} started, {out['games_open']} games open")
+        typer.echo(
+            f"rounds: {out['rounds']} of {out['rounds_total']} started, {out['games_open']} games open"
+        )
     for row in out["standings"]:
         typer.echo(f"{row['rank']:>3}. {row['player']:<24} {row['points']:g}  {row['tie_breaks']}")
 
@@ -348,7 +383,9 @@ def list_cmd(as_json: AsJson = False) -> None:
 @tournaments_app.command("export")
 def export(
     tournament_id: TournamentId,
-    output: Annotated[Path, typer.Option("--output", "-o", metavar="FILE", help="Where to write the bundle.")],
+    output: Annotated[
+        Path, typer.Option("--output", "-o", metavar="FILE", help="Where to write the bundle.")
+    ],
 ) -> None:
     """Write a tournament's records to FILE (a bundle `audit --bundle` checks with no stack)."""
     from services.common import tournaments
@@ -367,7 +404,8 @@ def audit_cmd(
         str | None, typer.Argument(metavar="[TOURNAMENT_ID]", help="A stored tournament (or give --bundle).")
     ] = None,
     bundle: Annotated[
-        Path | None, typer.Option("--bundle", metavar="FILE", help="Audit an exported bundle; no stack needed.")
+        Path | None,
+        typer.Option("--bundle", metavar="FILE", help="Audit an exported bundle; no stack needed."),
     ] = None,
     as_json: AsJson = False,
 ) -> None:

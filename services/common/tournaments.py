@@ -25,6 +25,8 @@ def table_id(tournament_id: str, rnd: int, table: int) -> str:
     """The table id of a tournament game (``TableFormed.table_id``; its match id is
     ``tickets.table_match_id`` of it, its seat tokens derived from it as a matchmaking table's)."""
     return f"{tournament_id}:{rnd}:{table}"
+
+
 _reply_decoder = msgspec.json.Decoder(TournamentAccepted | Rejected)
 _record_decoder = msgspec.json.Decoder(TournamentRecord)
 _encoder = msgspec.json.Encoder()
@@ -42,16 +44,23 @@ async def send(
     while True:
         left = deadline - loop.time()
         try:
-            msg = await nc.request(subjects.TOURNAMENT_COMMANDS, data, timeout=max(0.05, min(RESEND_AFTER_S, left)))
+            msg = await nc.request(
+                subjects.TOURNAMENT_COMMANDS, data, timeout=max(0.05, min(RESEND_AFTER_S, left))
+            )
         except NoRespondersError:
             if loop.time() + 0.1 < give_up:
                 await asyncio.sleep(0.1)
                 continue
-            return Rejected(code="unavailable", detail="no tournaments service answers (gamehall serve tournaments)")
+            return Rejected(
+                code="unavailable", detail="no tournaments service answers (gamehall serve tournaments)"
+            )
         except TimeoutError:
             if deadline - loop.time() > 0.05:
                 continue
-            return Rejected(code="timeout", detail="the tournaments service did not answer; retry with the same command id")
+            return Rejected(
+                code="timeout",
+                detail="the tournaments service did not answer; retry with the same command id",
+            )
         return _reply_decoder.decode(msg.data)
 
 

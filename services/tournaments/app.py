@@ -34,9 +34,13 @@ async def run(settings: Settings, stop: asyncio.Event, metrics_port: int | None 
         await run_tournaments(settings, stop, shell.nc)
 
 
-async def run_tournaments(settings: Settings, stop: asyncio.Event, nc: Client, tick_s: float = TICK_S) -> None:
+async def run_tournaments(
+    settings: Settings, stop: asyncio.Event, nc: Client, tick_s: float = TICK_S
+) -> None:
     js = nc.jetstream()
-    seeds = await natsio.ensure_own_bucket(js, subjects.TOURNAMENT_SEEDS_BUCKET, replicas=settings.stream_replicas)
+    seeds = await natsio.ensure_own_bucket(
+        js, subjects.TOURNAMENT_SEEDS_BUCKET, replicas=settings.stream_replicas
+    )
     service = Tournaments(js, seeds)
     await service.load_all()
     await service.reannounce()
@@ -73,7 +77,9 @@ async def run_tournaments(settings: Settings, stop: asyncio.Event, nc: Client, t
                 return
         await msg.ack()
 
-    requests = await nc.subscribe(subjects.TOURNAMENT_COMMANDS, queue=subjects.TOURNAMENTS_QUEUE, cb=on_request)
+    requests = await nc.subscribe(
+        subjects.TOURNAMENT_COMMANDS, queue=subjects.TOURNAMENTS_QUEUE, cb=on_request
+    )
     finished = await js.subscribe(
         subjects.MATCH_FINISHED,
         queue=subjects.TOURNAMENTS_CONSUMER,

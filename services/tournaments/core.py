@@ -157,7 +157,10 @@ class Held:
         self.records = record.seq
         self.last_hash = hashlib.sha256(data).hexdigest()
         self.replies[record.command_id] = TournamentAccepted(
-            tournament_id=record.tournament_id, seq=record.seq, command_id=record.command_id, events=record.events
+            tournament_id=record.tournament_id,
+            seq=record.seq,
+            command_id=record.command_id,
+            events=record.events,
         )
 
 
@@ -174,14 +177,18 @@ class Tournaments:
 
     # ------------------------------------------------------------------ the log
     async def load_all(self) -> None:
-        info = await self.js.stream_info(subjects.TOURNAMENT_STREAM, subjects_filter=subjects.TOURNAMENT_SUBJECTS)
+        info = await self.js.stream_info(
+            subjects.TOURNAMENT_STREAM, subjects_filter=subjects.TOURNAMENT_SUBJECTS
+        )
         for subject in sorted((info.state.subjects or {}).keys()):
             tid = subject.split(".", 1)[1]
             await self.reload(tid)
 
     async def discover(self) -> None:
         """Load the tournaments another instance created since (none held here yet)."""
-        info = await self.js.stream_info(subjects.TOURNAMENT_STREAM, subjects_filter=subjects.TOURNAMENT_SUBJECTS)
+        info = await self.js.stream_info(
+            subjects.TOURNAMENT_STREAM, subjects_filter=subjects.TOURNAMENT_SUBJECTS
+        )
         for subject in sorted((info.state.subjects or {}).keys()):
             tid = subject.split(".", 1)[1]
             held = self.held.get(tid)
@@ -235,7 +242,9 @@ class Tournaments:
             await self._after(held, reply)
         return reply
 
-    async def _decide_and_store(self, held: Held, request: TournamentRequest) -> TournamentAccepted | Rejected:
+    async def _decide_and_store(
+        self, held: Held, request: TournamentRequest
+    ) -> TournamentAccepted | Rejected:
         fresh = False
         for _ in range(MAX_CONFLICTS):
             known = held.replies.get(request.command_id)
@@ -287,10 +296,14 @@ class Tournaments:
                 actor=request.actor,
             )
             return held.replies[request.command_id]
-        return reject("unavailable", "the tournament changed too often while deciding; retry with the same command id")
+        return reject(
+            "unavailable", "the tournament changed too often while deciding; retry with the same command id"
+        )
 
     async def _behind(self, held: Held) -> bool:
-        last = await self.store.last_seq(subjects.TOURNAMENT_STREAM, subjects.tournament_subject(held.tournament_id))
+        last = await self.store.last_seq(
+            subjects.TOURNAMENT_STREAM, subjects.tournament_subject(held.tournament_id)
+        )
         return last != held.last_seq
 
     async def _complete(self, held: Held, command: TournamentCommand) -> TournamentCommand | Rejected:
@@ -307,7 +320,11 @@ class Tournaments:
             await self.seeds.put(seed_key(held.tournament_id, commitment), seed.hex().encode())
             settings = msgspec.structs.replace(command.settings, seed_commitment=commitment)
             return CreateTournament(tournament_id=held.tournament_id, settings=settings)
-        if isinstance(command, CloseRegistration) and held.state.settings is not None and held.state.phase == "registration":
+        if (
+            isinstance(command, CloseRegistration)
+            and held.state.settings is not None
+            and held.state.phase == "registration"
+        ):
             key = seed_key(held.tournament_id, held.state.settings.seed_commitment)
             try:
                 entry = await self.seeds.get(key)
@@ -343,7 +360,9 @@ class Tournaments:
         assert s is not None
         clock = s.time_control
         if clock is not None and not clock.on_timeout:
-            clock = msgspec.structs.replace(clock, on_timeout="forfeit")  # a tournament seat is never handed over
+            clock = msgspec.structs.replace(
+                clock, on_timeout="forfeit"
+            )  # a tournament seat is never handed over
         for t in started.tables:
             bots = tuple(i for i, p in enumerate(t.seats) if is_computer_player(p))
             tid = table_id(held.tournament_id, started.round, t.table)
@@ -364,7 +383,12 @@ class Tournaments:
                 _encoder.encode(table),
                 headers={subjects.MSG_ID: f"tournament-table:{tid}"},
             )
-            log.info("tournament_table_announced", tournament_id=held.tournament_id, table_id=tid, match_id=table_match_id(tid))
+            log.info(
+                "tournament_table_announced",
+                tournament_id=held.tournament_id,
+                table_id=tid,
+                match_id=table_match_id(tid),
+            )
 
     async def reannounce(self) -> None:
         """At start: the unfinished games of every running round again (deduplicated within the
@@ -433,13 +457,23 @@ class Tournaments:
             except Exception:  # noqa: BLE001 - one tournament's trouble never stops the others
                 log.exception("tournament_schedule_failed", tournament_id=held.tournament_id)
 
-    async def _system(self, held: Held, command_id: str, command: TournamentCommand) -> TournamentAccepted | Rejected:
+    async def _system(
+        self, held: Held, command_id: str, command: TournamentCommand
+    ) -> TournamentAccepted | Rejected:
         reply = await self.handle(
-            TournamentRequest(tournament_id=held.tournament_id, command_id=command_id, actor=SYSTEM, command=command)
+            TournamentRequest(
+                tournament_id=held.tournament_id, command_id=command_id, actor=SYSTEM, command=command
+            )
         )
         if isinstance(reply, Rejected) and command_id not in held.said:
             held.said.add(command_id)
-            log.warning("tournament_schedule_refused", tournament_id=held.tournament_id, command_id=command_id, code=reply.code, detail=reply.detail)
+            log.warning(
+                "tournament_schedule_refused",
+                tournament_id=held.tournament_id,
+                command_id=command_id,
+                code=reply.code,
+                detail=reply.detail,
+            )
         return reply
 
     async def _schedule(self, held: Held) -> None:
@@ -449,6 +483,11 @@ class Tournaments:
             return
         now = self.clock()
         if st.phase == "registration":
+            for i in range(len(s.bots)):  # computer entrants a crash kept from joining at creation
+                if f"system:join:{i + 1}" not in held.replies:
+                    await self._system(
+                        held, f"system:join:{i + 1}", JoinTournament(player=computer_player(s.game, i + 1))
+                    )
             if s.start_at and now >= s.start_at:
                 closed = await self._system(held, "system:close", CloseRegistration(server_seed=""))
                 if isinstance(closed, TournamentAccepted):

@@ -71,6 +71,7 @@ class Phase:
         self.stop = False
         self.ok = 0
         self.fail = 0
+        self.created = 0  # matches created while measured: decisions beside the moves
         self.lat: list[float] = []
 
 
@@ -89,6 +90,7 @@ async def nats_client(url: str, games: list, slots: int, phase: Phase) -> None:
             if not hasattr(created, "tokens"):  # referee still starting
                 await asyncio.sleep(0.2)
                 continue
+            phase.created += phase.measure
             subject = subjects.command_subject("ugolki", created.match_id)
             for n, (seat, command) in enumerate(games[g % len(games)]):
                 if phase.stop:
@@ -168,6 +170,7 @@ async def http_client(url: str, games: list, slots: int, phase: Phase) -> None:
                 await asyncio.sleep(0.2)
                 continue
             created = msgspec.json.decode(data)
+            phase.created += phase.measure
             mid = created["match_id"]
             tokens = {s["seat"]: s["token"] for s in created["seats"]}
             path = f"/api/matches/{mid}/commands"
@@ -303,6 +306,13 @@ async def run(mode: str, secs: float, warm: float, slots: int, referees: int = 1
     result["cpu_us_per_move_excl_client"] = round(
         sum(v for k, v in result.items() if k.startswith("cpu_us_per_move[") and "client" not in k), 1
     )
+    # Every decision the match stream stored while measured (the moves and the creations): what
+    # the match-list projection in scoring reads; scoring's other projections read only the
+    # integration events of a match's start and end.
+    decisions = moves + phase.created
+    result["decisions"] = decisions
+    if "scoring" in pids:
+        result["cpu_us_per_decision[scoring]"] = round((cpu1["scoring"] - cpu0["scoring"]) / max(decisions, 1) * 1e6, 1)
     return result
 
 

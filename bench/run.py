@@ -130,6 +130,12 @@ def main() -> None:
     say("[3/4] gamehall through the gateway (HTTP), two referees...")
     gw_run = run_json([*pipeline, "--mode", "gateway", "--matches", "64", "--referees", "2"], ROOT)
     say(f"      {gw_run['moves_s']:.0f} moves/s, p99 {gw_run['p99_ms']} ms: {json.dumps(gw_run)}")
+    from cpu_table import table as cpu_table  # bench/cpu_table.py, beside this script
+
+    cpu_text, cpu_figures = cpu_table(
+        raw, {"NATS, 1 referee": single, "NATS, 2 referees": nats_run, "gateway (HTTP), 2 referees": gw_run}
+    )
+    say("      CPU per move by process (bench/cpu_table.py):\n" + cpu_text)
     say("[4/4] time from `gamehall up` to the printed URL (its own gateway ready), and a killed up to its stack gone...")
     up_run = run_json([py, "bench/up_time.py", "--runs", "3", "--referees", "2"], ROOT)
     up_s = up_run["referees_2"]["up_to_ready_s"]
@@ -205,6 +211,7 @@ def main() -> None:
         "gateway_p50_ms": gw_run["p50_ms"],
         "gateway_p99_ms": gw_run["p99_ms"],
         "gateway_cpu_us_per_move": cpu_per_move(gw_run),
+        "cpu_table": cpu_figures,
         "nats_3_referees_moves_s": triple["moves_s"],
         "nats_3_referees_ratio": round(triple["moves_s"] / raw["moves_s"], 3),
         "up_to_url_s": up_s,

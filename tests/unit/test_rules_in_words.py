@@ -32,6 +32,27 @@ def test_every_preset_has_rules_help_in_sentences(game: str, preset: str) -> Non
         assert not CODE.search(line), f"{preset}: a code in {line!r}"
 
 
+CYRILLIC = re.compile(r"[\u0400-\u04ff]+")
+
+
+@pytest.mark.parametrize(
+    "game, preset", [(g, p) for g, game in sorted(registry.GAMES.items()) for p in game.presets]
+)
+def test_english_rules_help_has_no_russian_words(game: str, preset: str) -> None:
+    """A rule the rules files name in Russian is named in English in the English help (1000's
+    самосвал is the dump truck, rules/thousand-and-farkle-flip.md's glossary); the game's title
+    may keep its Russian name beside the English one, and a variant's own name in a preset's
+    description (draughts' «поддавки», Ugolki's «Косынка») is a name."""
+    decider = registry.get(game)
+    assert decider.rules_help is not None
+    help_ = decider.rules_help(decider.presets[preset].ruleset, "en")
+    for line in (help_.goal, *help_.win, *help_.lose, *help_.special):
+        assert not CYRILLIC.search(line), f"{preset}: Russian in the English {line!r}"
+    if game == "thousand":  # 1000's descriptions name its rules, not variants
+        description = decider.presets[preset].description
+        assert not CYRILLIC.search(description), f"{preset}: Russian in the English {description!r}"
+
+
 def test_help_follows_the_ruleset_parameters() -> None:
     """§6.2 and §6.4: the numbers in the help are the preset's own."""
     halma = UGOLKI.rules_help(rules())

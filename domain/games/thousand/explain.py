@@ -33,7 +33,7 @@ WORDS = Words(
         "bolt.zero_tricks": "a deal with no tricks",
         "bolt.in_a_row": " in a row",
         "lose.bolts": "Bolts: {trigger} earns a bolt; {bolts}{in_a_row} {cost} {penalty} {points}.",
-        "lose.samosval": "Самосвал: landing on exactly 555 points sets your score to 0.",
+        "lose.samosval": "Dump truck: a score of exactly 555 or −555 after a deal becomes 0.",
         "lose.writeoff": "The declarer may write a hopeless deal off instead of playing it (it costs the bid).",
         "special.players": "{players}{sitout}; 24 cards, 9 to A in four suits.",
         "special.sitout": " (the dealer sits out and scores the talon)",
@@ -75,7 +75,7 @@ WORDS = Words(
         "bolt.zero_tricks": "раздача без взяток",
         "bolt.in_a_row": " подряд",
         "lose.bolts": "Болты: {trigger} — это болт; {bolts}{in_a_row} {cost} {penalty} {points}.",
-        "lose.samosval": "Самосвал: если после раздачи у вас ровно 555 очков, счёт обнуляется.",
+        "lose.samosval": "Самосвал: если после раздачи у вас ровно 555 или −555 очков, счёт обнуляется.",
         "lose.writeoff": "Разыгрывающий может расписать безнадёжную раздачу, не играя её (заказ при этом "
         "вычитается).",
         "special.players": "{players}{sitout}; 24 карты, от 9 до туза в четырёх мастях.",

@@ -66,7 +66,7 @@ PRESETS: dict[str, ThousandRuleset] = {
 
 DESCRIPTIONS: dict[str, str] = {
     "classic": "Club rules: forced 100 left of the dealer, +5 steps, cap 120 + held marriages, "
-    "must trump, barrel at 880 (make 120), consecutive zero-deal bolts, write-off W1, самосвал; to 1000",
+    "must trump, barrel at 880 (make 120), consecutive zero-deal bolts, write-off W1, dump truck (±555 to 0); to 1000",
     "online": "Online table: bid jumps, max 300, barrel bid 121 automatic and opponents frozen, "
     "no-trick sticks (3 = -120), write-off W2, redeal after the passing; to 1001",
     "simple": "International guide: the dealer holds 100, jumps, uncapped with any marriage, "

@@ -312,6 +312,8 @@ def _records(tournament_id: str) -> list[bytes]:
 
 
 def _summary(tournament_id: str, records: list[bytes]) -> dict[str, Any]:
+    import msgspec
+
     from services.common import tournaments
 
     decoded, _ = tournaments.chain_problem(tournament_id, records)
@@ -320,6 +322,12 @@ def _summary(tournament_id: str, records: list[bytes]) -> dict[str, Any]:
 
     state = fold(e for r in decoded for e in r.events)
     s = state.settings
+    even: dict[str, Any] | None = None
+    if s is not None and s.format == "fair_tables" and state.rounds:
+        from domain.tournaments import evenness
+
+        measured = evenness([tuple(g.seats for g in r.games) for r in state.rounds], state.order)
+        even = msgspec.to_builtins(measured)
     return {
         "tournament_id": tournament_id,
         "records": len(records),
@@ -335,6 +343,7 @@ def _summary(tournament_id: str, records: list[bytes]) -> dict[str, Any]:
             {"rank": x.rank, "player": x.player, "points": x.points, "tie_breaks": list(x.tie_breaks)}
             for x in state.standings
         ],
+        "evenness": even,
     }
 
 
@@ -356,6 +365,12 @@ def show(tournament_id: TournamentId, as_json: AsJson = False) -> None:
     if out["rounds_total"]:
         typer.echo(
             f"rounds: {out['rounds']} of {out['rounds_total']} started, {out['games_open']} games open"
+        )
+    even = out["evenness"]
+    if even:
+        typer.echo(
+            f"evenness (fair tables): pairs {even['pairs']:.2f}, positions {even['positions']:.2f}, total "
+            f"{even['total']:.2f}; every pair met {even['min_meetings']} to {even['max_meetings']} times"
         )
     for row in out["standings"]:
         typer.echo(f"{row['rank']:>3}. {row['player']:<24} {row['points']:g}  {row['tie_breaks']}")

@@ -741,6 +741,11 @@ async function tournamentPage(id) {
 }
 
 // ------------------------------------------------------------------ leaderboards
+// #/leaderboard/<game>?season=<id>&division=<name>: a game's standings in a season (the latest by
+// default), picked from the seasons the server has (GET /api/seasons, opened with `gamehall
+// seasons open`) and the ones its standings name; with a division, that division's table
+// (GET /api/seasons/{id}?game=&division=): places by points, the promotion and relegation zones
+// marked (frozen once the season is closed) and the division's rating standings below it.
 async function showLeaderboard(game, params) {
   document.title = t("board.title");
   let list;
@@ -749,14 +754,22 @@ async function showLeaderboard(game, params) {
   list = list.filter((g) => !g.helper);
   if (!list.length) { app.innerHTML = `<section class="panel"><h1>${t("board.heading")}</h1><p>${t("board.none")}</p></section>`; return; }
   game = game || (await gameWithRatedPlayers(list));
+  const season = params.get("season") || "";
+  const division = params.get("division") || "";
   app.innerHTML = `<section class="panel"><h1>${t("board.heading")}</h1>
     <nav class="tabs">${list.map((g) => `<a href="#/leaderboard/${g.game}" class="${g.game === game ? "active" : ""}">${gameTitle(g.game)}</a>`).join("")}</nav>
+    <div id="board-pick" class="pick"></div>
+    <div id="division-table"></div>
     <div id="board-table" class="muted">…</div></section>`;
   const target = document.getElementById("board-table");
+  const seasons = await api("/api/seasons").then((d) => (d.seasons || []).filter((x) => !x.games.length || x.games.includes(game)), () => []);
   try {
     const q = new URLSearchParams({ lang: lang() });
-    if (params.get("season")) q.set("season", params.get("season"));
+    if (season) q.set("season", season);
+    if (division) q.set("division", division);
     const data = await api(`/api/leaderboard/${game}?${q}`);
+    boardPicker(game, data.season, division, seasons);
+    if (division) divisionTable(document.getElementById("division-table"), game, data.season, division);
     const rows = data.entries || [];
     target.classList.remove("muted");
     // A row a player: on a phone each row is a card, the player (a link to their page) first,
@@ -768,8 +781,54 @@ async function showLeaderboard(game, params) {
       `<tr><td class="rank">${r.rank}</td><td class="name">${playerLink(r.player)}</td><td class="rules">${esc(r.title || presetTitle(game, r.family))}</td><td class="rating" data-label="${label(3)}">${Math.round(r.score)}</td><td class="games" data-label="${label(4)}">${r.games}</td><td class="w" data-label="${label(5)}">${r.wins}</td><td class="d" data-label="${label(6)}">${r.draws}</td><td class="l" data-label="${label(7)}">${r.losses}</td></tr>`).join("")}</table>`
       : t("board.none");
   } catch (e) {
-    target.textContent = e.status === 404 ? t("board.not_offered") : t("board.failed", { detail: failure(e) });
+    boardPicker(game, season, "", seasons);
+    target.textContent = e.status === 404 && e.code !== "unknown_division" && e.code !== "unknown_season" ? t("board.not_offered")
+      : e.status === 404 ? t("board.no_division") : t("board.failed", { detail: failure(e) });
   }
+}
+
+// The season and division choice: every season the server opened for the game and the one
+// shown; the divisions of the chosen season (none for a season of the calendar).
+function boardPicker(game, shown, division, seasons) {
+  const pick = document.getElementById("board-pick");
+  if (!pick) return;
+  const ids = seasons.map((x) => x.season_id);
+  if (shown && !ids.includes(shown)) ids.unshift(shown);
+  const chosen = seasons.find((x) => x.season_id === shown);
+  const divisions = chosen ? chosen.divisions.map((d) => d.name) : [];
+  pick.innerHTML = `<label>${t("board.season_pick")} <select id="board-season">${ids.map((id) => `<option value="${esc(id)}"${id === shown ? " selected" : ""}>${esc(seasonText(id))}${seasonState(seasons.find((x) => x.season_id === id))}</option>`).join("")}</select></label>
+    <label>${t("board.division_pick")} <select id="board-division"${divisions.length ? "" : " disabled"}><option value="">${divisions.length ? t("board.division_all") : t("board.division_none")}</option>${divisions.map((d) => `<option value="${esc(d)}"${d === division ? " selected" : ""}>${esc(d)}</option>`).join("")}</select></label>`;
+  const go = (s, d) => { location.hash = `#/leaderboard/${game}?${new URLSearchParams({ ...(s ? { season: s } : {}), ...(d ? { division: d } : {}) })}`; };
+  document.getElementById("board-season").addEventListener("change", (ev) => go(ev.target.value, ""));
+  document.getElementById("board-division").addEventListener("change", (ev) => go(document.getElementById("board-season").value, ev.target.value));
+}
+
+function seasonState(x) {
+  return x ? ` — ${t(`board.status_${x.status}`)}` : "";
+}
+
+// One division's table: place, player, points, games, W-D-L, season rating; the rows that go up
+// or down marked (class zone-promotion / zone-relegation, and in words for screen readers and
+// phones).
+async function divisionTable(target, game, season, division) {
+  let data;
+  try {
+    data = await api(`/api/seasons/${encodeURIComponent(season)}?${new URLSearchParams({ game, division })}`);
+  } catch (e) {
+    target.textContent = t("board.failed", { detail: failure(e) });
+    return;
+  }
+  const table = (data.standings || [])[0];
+  const rows = table ? table.rows : [];
+  const head = [["#", "rank"], [t("board.player"), "name"], [t("board.points"), "points"], [t("board.games"), "games"],
+    [t("board.w"), "w", t("board.won")], [t("board.d"), "d", t("board.drawn")], [t("board.l"), "l", t("board.lost")], [t("board.rating"), "rating"], [t("board.zone"), "zone"]];
+  const label = (i) => esc(head[i][2] || head[i][0]);
+  const zone = (z) => (z ? `<span class="zone-mark">${z === "promotion" ? "↑" : "↓"} ${t(`board.zone_${z}`)}</span>` : "");
+  const caption = t(data.status === "closed" ? "board.division_final" : "board.division_live", { division: esc(division), season: esc(seasonText(season)) });
+  target.innerHTML = `<h2 id="division-heading">${caption}</h2>${rows.length ? `<table class="standings division">
+    <tr>${head.map(([h, cls, long]) => `<th class="${cls}"${long ? ` title="${esc(long)}"` : ""}>${h}</th>`).join("")}</tr>
+    ${rows.map((r) => `<tr class="${r.zone ? `zone-${r.zone}` : ""}" data-player="${esc(r.player)}" data-zone="${r.zone}"><td class="rank">${r.place}</td><td class="name">${playerLink(r.player)}</td><td class="rating" data-label="${label(2)}">${r.points}</td><td class="games" data-label="${label(3)}">${r.games}</td><td class="w" data-label="${label(4)}">${r.wins}</td><td class="d" data-label="${label(5)}">${r.draws}</td><td class="l" data-label="${label(6)}">${r.losses}</td><td class="rules" data-label="${label(7)}">${r.games ? Math.round(r.rating) : "—"}</td><td class="zone">${zone(r.zone)}</td></tr>`).join("")}
+  </table><p class="legend"><span class="zone-key zone-promotion">↑ ${t("board.zone_promotion")}</span> <span class="zone-key zone-relegation">↓ ${t("board.zone_relegation")}</span></p>` : `<p>${t("board.division_empty")}</p>`}`;
 }
 
 // The leaderboards page opens on the first game (in the catalogue's order) with rated players.
@@ -813,7 +872,7 @@ function matchResult(m) {
 }
 
 // A player's page (#/player/<name>): their record, the season in force and their place in it
-// (ranked play has seasons, no divisions: the page says so), their finished matches (newest
+// (and their division, when the season has divisions), their finished matches (newest
 // first, a page at a time; on a phone each a card, the replay first) and, for each rating they
 // have (game, rules family, model), a chart of it drawn here: one point per rated match
 // (GET /api/players/{player}/ratings/history).
@@ -851,11 +910,30 @@ async function showPlayer(player) {
   }
   for (const el of [season, charts]) el.classList.remove("muted");
   season.innerHTML = seasonHtml(history);
+  playerDivisions(document.getElementById("player-division"), player, history.current_seasons);
   charts.innerHTML = history.series.map((s) => ratingChart(s, Math.min(Math.max(charts.clientWidth, 280), 1100))).join("");
 }
 
-// The season in force now per game (the server's calendar) and the player's place in it per
-// rules family; the ranked ladder has no divisions, and the page says so rather than show one.
+// The player's division in each game's season in force, when that season has divisions (opened
+// with `gamehall seasons open`): its name and the player's place in its table; otherwise the
+// page says there is none.
+async function playerDivisions(target, player, current) {
+  if (!target) return;
+  const opened = await api("/api/seasons").then((d) => d.seasons || [], () => []);
+  const lines = [];
+  for (const [game, season] of Object.entries(current)) {
+    if (!opened.some((x) => x.season_id === season)) continue;
+    const detail = await api(`/api/seasons/${encodeURIComponent(season)}?${new URLSearchParams({ game })}`).catch(() => null);
+    for (const table of (detail && detail.standings) || []) {
+      const row = table.rows.find((r) => r.player === player);
+      if (row) lines.push(`<a href="#/leaderboard/${esc(game)}?${new URLSearchParams({ season, division: table.division })}" data-division="${esc(table.division)}">${esc(gameTitle(game))}: ${t("player.division_place", { division: esc(table.division), rank: row.place, n: table.rows.length })}</a>`);
+    }
+  }
+  if (lines.length) target.innerHTML = lines.join("; ");
+}
+
+// The season in force now per game (the server's calendar or a season opened as an operation)
+// and the player's place in it per rules family; the division below when the season has them.
 function seasonHtml(history) {
   const items = Object.entries(history.current_seasons).map(([game, now]) => {
     const places = history.series.filter((s) => s.game === game).map((s) => {

@@ -38,6 +38,7 @@ from contracts.matchmaking import (
     Seated,
     Seeks,
 )
+from contracts.seasons import SeasonRecord
 
 REF = "#/components/schemas/{name}"
 
@@ -166,6 +167,15 @@ def _platform(b: _Builder) -> None:
         },
         {"match_id": "The disputed match."},
     )
+    b.channel(
+        "seasons",
+        "season.{season_id}",
+        "Seasons and leagues with divisions (stream GH_SEASONS, appended by the operator command "
+        "line only): each message one decision's events (opened with its placements, an end "
+        "scheduled, closed with the frozen standings, promotions and relegations).",
+        {"season_record": b.message("season_record", SeasonRecord, "The events of one decision on a season.")},
+        {"season_id": "The season's id."},
+    )
     for cid, subject, kind, text in (
         ("matchCreated", subjects.MATCH_CREATED, MatchStarted, "A match was created."),
         ("matchFinished", subjects.MATCH_FINISHED, MatchFinished, "A match ended, with its outcome."),
@@ -180,7 +190,7 @@ def _platform(b: _Builder) -> None:
     ):
         b.channel(cid, subject, f"{text} (stream GH_INTEGRATION).", {cid: b.message(cid, kind, text)})
         b.operation(f"receive{cid[0].upper()}{cid[1:]}", "receive", cid, text)
-    for cid in ("certificates", "publicKeys", "disputes"):
+    for cid in ("certificates", "publicKeys", "disputes", "seasons"):
         b.operation(f"receive{cid[0].upper()}{cid[1:]}", "receive", cid, b.channels[cid]["description"])
 
 

@@ -8,6 +8,7 @@ import time
 from typing import Any
 
 from fastapi import APIRouter, Depends, Query, Response
+from nats.errors import Error as NatsError
 from sqlalchemy.exc import SQLAlchemyError
 
 from contracts.api import (
@@ -54,9 +55,12 @@ async def seasons_now(at: Lobby) -> SeasonsState:
         book = SeasonBook()
         at.season_book = book  # type: ignore[attr-defined]
     nc = at.gw.nc
-    if nc is None:
+    if nc is None or not nc.is_connected:
         return book.state
-    return await book.refresh(nc.jetstream())
+    try:
+        return await book.refresh(nc.jetstream())
+    except (NatsError, TimeoutError):  # NATS slow or away: the seasons as last read
+        return book.state
 
 
 @router.get(

@@ -1,5 +1,5 @@
-"""``gamehall tournaments create | join | withdraw | close | start-round | show | list | audit |
-export``: running tournaments as an operator (docs/operations.md "Tournaments").
+"""``gamehall tournaments create | join | withdraw | close | start-round | result | forfeit | void |
+show | list | audit | export``: running tournaments as an operator (docs/operations.md "Tournaments").
 
 Commands go to the tournaments service of the running stack (or ``NATS_URL``) as the actor
 ``operator``; ``show``, ``list``, ``export`` and ``audit`` read the tournament stream (with no
@@ -303,6 +303,74 @@ def start_round(tournament_id: TournamentId, command_id: CommandId = "", as_json
     from contracts.tournaments import StartRound
 
     _send(tournament_id, StartRound(), command_id, as_json)
+
+
+Round = Annotated[int, typer.Argument(metavar="ROUND", help="The round (1-based).")]
+TableNumber = Annotated[int, typer.Argument(metavar="TABLE", help="The table within the round (1-based).")]
+
+
+def _ints(text: str, option: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(part) for part in text.split(",") if part.strip())
+    except ValueError:
+        typer.echo(f"{option} is a comma-separated list of whole numbers, one per seat (e.g. 0,1)", err=True)
+        raise typer.Exit(2) from None
+
+
+@tournaments_app.command("result")
+def result(
+    tournament_id: TournamentId,
+    rnd: Round,
+    table: TableNumber,
+    ranks: Annotated[
+        str,
+        typer.Option(
+            "--ranks", metavar="R1,R2,...", help="Per seat in seat order, 0 first; equal ranks share a place."
+        ),
+    ],
+    scores: Annotated[
+        str, typer.Option("--scores", metavar="S1,S2,...", help="Optional: the game's own totals per seat.")
+    ] = "",
+    command_id: CommandId = "",
+    as_json: AsJson = False,
+) -> None:
+    """Record a game's result by hand (a game played elsewhere, a knockout draw settled by a tie-break game)."""
+    from contracts.tournaments import RecordResult
+
+    command = RecordResult(
+        round=rnd, table=table, ranks=_ints(ranks, "--ranks"), scores=_ints(scores, "--scores")
+    )
+    _send(tournament_id, command, command_id, as_json)
+
+
+@tournaments_app.command("forfeit")
+def forfeit(
+    tournament_id: TournamentId,
+    rnd: Round,
+    table: TableNumber,
+    player: Annotated[str, typer.Argument(metavar="PLAYER", help="The player who forfeits (placed last).")],
+    command_id: CommandId = "",
+    as_json: AsJson = False,
+) -> None:
+    """Forfeit a game of the current round for a player (the others placed level first)."""
+    from contracts.tournaments import RecordForfeit
+
+    _send(tournament_id, RecordForfeit(round=rnd, table=table, player=player), command_id, as_json)
+
+
+@tournaments_app.command("void")
+def void(
+    tournament_id: TournamentId,
+    rnd: Round,
+    table: TableNumber,
+    reason: Annotated[str, typer.Option("--reason", metavar="TEXT", help="Why (kept in the record).")] = "",
+    command_id: CommandId = "",
+    as_json: AsJson = False,
+) -> None:
+    """Void a game's result: the standings (and pairings not yet made) follow; one of the current round may be recorded again."""
+    from contracts.tournaments import VoidResult
+
+    _send(tournament_id, VoidResult(round=rnd, table=table, reason=reason), command_id, as_json)
 
 
 def _records(tournament_id: str) -> list[bytes]:

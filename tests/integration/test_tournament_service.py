@@ -39,7 +39,7 @@ from contracts.tournaments import (
     TournamentRequest,
     TournamentSettings,
 )
-from domain.tournaments import fold
+from domain.tournaments import current_standings, fold
 from services.cli.stackrun import in_process_stack
 from services.common import accounts, db, natsio
 from services.common import tournaments as client
@@ -335,3 +335,36 @@ async def test_the_write_routes_create_join_close_start_and_seat_a_player(api: t
 
     view = await until(viewed, "ann's match")
     assert isinstance(view, dict) and view["players"] == mine["seats"]
+
+
+async def test_an_operator_records_and_voids_results_by_hand(stack: Client, nats_url: str, tmp_path: Path) -> None:
+    env = dict(os.environ, NATS_URL=nats_url, GAMEHALL_DATA_DIR=str(tmp_path / "cli"))
+    (tmp_path / "cli").mkdir()
+    t = tid()
+    assert isinstance(await send(stack, t, CreateTournament(tournament_id=t, settings=ugolki())), TournamentAccepted)
+    for p in ("ann", "bob", "cy"):
+        assert isinstance(await send(stack, t, JoinTournament(player=p)), TournamentAccepted)
+    assert isinstance(await send(stack, t, CloseRegistration(server_seed="")), TournamentAccepted)
+    started = await send(stack, t, StartRound())
+    assert isinstance(started, TournamentAccepted)
+    code, _, err = await gamehall(env, "tournaments", "void", t, "1", "1", "--reason", "nothing yet")
+    assert code == 1 and err.startswith("not_recorded"), err
+    code, _, err = await gamehall(env, "tournaments", "result", t, "1", "1", "--ranks", "0,x")
+    assert code == 2 and "--ranks" in err
+    code, out, err = await gamehall(env, "tournaments", "result", t, "1", "1", "--ranks", "0,1")
+    assert code == 0 and "round 1 table 1: ranks [0, 1]" in out, err
+
+    async def round_two() -> bool:  # three players: one game and a bye a round; the schedule starts the next
+        return any(isinstance(r.command, StartRound) and r.actor == "system" for r in await records(stack, t))
+
+    await until(round_two, "round 2 started by the schedule")
+    code, out, err = await gamehall(env, "tournaments", "void", t, "1", "1", "--reason", "wrong board")
+    assert code == 0 and "result voided" in out, err
+    # a game of a closed round stays void; the standings follow
+    code, out, err = await gamehall(env, "tournaments", "result", t, "1", "1", "--ranks", "0,0")
+    assert code == 1 and err.startswith("round_closed"), err
+    state = fold(e for r in await records(stack, t) for e in r.events)
+    voided = state.rounds[0].games[0]
+    assert voided.voided and voided.ranks is None and len(state.rounds) == 2
+    # what is left of the points: the two rounds' byes (a point each), round 2's game not played yet
+    assert sum(s.points for s in current_standings(state)) == 2

@@ -117,7 +117,12 @@ async def execute(
         decided = rules.decide(command, state, lead_ms)
         if isinstance(decided, Rejected):
             return decided, state
-        headers = {EXPECTED_LAST_SEQ: str(book.position)}
+        # the stream's last sequence (the overlap rule spans every season) and the command's id
+        # (a retried publish of the same decision is stored once)
+        headers = {
+            EXPECTED_LAST_SEQ: str(book.position),
+            subjects.MSG_ID: f"season:{command.season_id}:{type(command).__name__}:{command.now}",
+        }
         try:
             await js.publish(
                 subjects.season_subject(command.season_id),
@@ -231,3 +236,42 @@ def season_detail(
         "promoted": [msgspec.to_builtins(e) for e in season.promoted if game is None or e.game == game],
         "relegated": [msgspec.to_builtins(e) for e in season.relegated if game is None or e.game == game],
     }
+
+
+def player_divisions(
+    engine: Engine, state: rules.SeasonsState, player: str, current: dict[str, str]
+) -> list[dict[str, Any]]:
+    """Per game whose season in force (``current``: game -> season) was opened with divisions,
+    the player's division there and their line of its table (``contracts.api.PlayerDivision``):
+    the live table of an open season, the frozen one of a closed season.  A player not in a table
+    yet (not placed, no match of the season) is in the newcomers' division at place 0."""
+    out: list[dict[str, Any]] = []
+    standings: dict[str, list[SeasonStanding]] = {}
+    for game, season_id in sorted(current.items()):
+        season = state.seasons.get(season_id)
+        if season is None or not season.covers(game):
+            continue
+        if season.closed is None and season_id not in standings:
+            standings[season_id] = season_standings(engine, season_id)
+        tables = [t for t in division_tables(season, standings.get(season_id)) if t.game == game]
+        found = next(((t, r) for t in tables for r in t.rows if r.player == player), None)
+        if found is not None:
+            table, row = found
+            division, place, points, games, zone = table.division, row.place, row.points, row.games, row.zone
+        else:
+            division, place, points, games, zone = season.division_of(game, player), 0, 0.0, 0, ""
+        rows = next((len(t.rows) for t in tables if t.division == division), 0)
+        out.append(
+            {
+                "game": game,
+                "season": season_id,
+                "status": season.status,
+                "division": division,
+                "place": place,
+                "players": rows,
+                "points": points,
+                "games": games,
+                "zone": zone,
+            }
+        )
+    return out

@@ -9,7 +9,9 @@ gateway, each its own process; the gateway always runs: it serves the WebSockets
    the same WebSocket open as below, every match sending its next move the moment the previous
    one is answered, for ``--sat-secs``: the moves per second the stack sustains with its views
    (``--pipeline-saturation``: also without sockets, bench/pipeline.py's closed-loop client).
-2. For each load in ``--loads`` (a share of that saturation): ``--matches`` matches created
+2. For each load in ``--loads`` (a share of that saturation): ``--matches`` matches
+   (``--gateway-matches`` through the gateway, so that each keep-alive connection is used before
+   the gateway closes it as idle) created
    beforehand, each with a WebSocket open as its black seat; a scheduler fires moves at fixed
    instants (``rate`` a second, round-robin over the matches) and never waits for a reply: each
    move is sent by a task of its own the moment it is due, or, when its match's previous move is
@@ -18,11 +20,13 @@ gateway, each its own process; the gateway always runs: it serves the WebSockets
    (no coordinated omission); the first ``--warm`` seconds are not counted.  Reported: p50 / p99 / p99.9 of the command's reply, and of the view
    arriving on the other seat's WebSocket (white's moves, seen on black's socket: the first view
    whose ``seq`` reaches the move's), the rate achieved, how late the scheduler fired (p99), the
-   CPU per move by process and the client's longest garbage-collection pause.
+   CPU per move by process and the client's longest garbage-collection pause (it measures with
+   its collector off: at 80 % its own full collections paused it for up to half a second).
 
 ``--mode nats``: commands straight to the referee over NATS (request/reply); ``--mode gateway``:
 ``POST /api/matches/{id}/commands`` over keep-alive HTTP/1.1 (one connection per match).
-Prints one JSON line.
+The gateway runs under bench/gc_probe.py: ``gateway_gc`` holds its collector's pauses over the
+whole run (count, total and longest per generation, those over 10 ms).  Prints one JSON line.
 """
 
 from __future__ import annotations
@@ -126,6 +130,7 @@ class Stack:
         self.store = Path(tempfile.mkdtemp(prefix="gh-openloop-"))
         self.server = EmbeddedNats(self.store / "nats").start()
         self.port = free_port()
+        self.gc_file = self.store / "gateway-gc.json"
         env = dict(
             os.environ,
             NATS_URL=self.server.url,
@@ -151,7 +156,13 @@ class Stack:
                 gamehall_args("serve", "referee"), dict(env, **extra), output=self.store / f"{name}.log"
             )
         for name in ("scoring", "leaderboard", "gateway"):
-            self.procs[name] = spawn(gamehall_args("serve", name), env, output=self.store / f"{name}.log")
+            # the gateway with its collector's pauses recorded (bench/gc_probe.py)
+            argv = (
+                [sys.executable, str(ROOT / "bench" / "gc_probe.py"), str(self.gc_file), "serve", name]
+                if name == "gateway"
+                else gamehall_args("serve", name)
+            )
+            self.procs[name] = spawn(argv, env, output=self.store / f"{name}.log")
         wait_until(lambda: port_open("127.0.0.1", self.port), "the gateway", self.procs["gateway"], 60.0)
         self.url = f"http://127.0.0.1:{self.port}"
 
@@ -306,6 +317,13 @@ async def open_loop(
     pids = stack.pids()
     cpu0: dict[str, float] = {}
     pauses = GcPauses()
+    # The load generator keeps every sample and every frame's arrival: the collector's full
+    # passes over them paused it for up to half a second at 80 % (moves sent late, frames read
+    # late, charged to the stack).  Its objects hold no cycles, so it runs without collections
+    # while it measures (the pauses reported show none happened).
+    gc.collect()
+    gc.freeze()
+    gc.disable()
     interval = 1.0 / rate if rate > 0 else 1.0
     lateness: list[float] = []
     skipped = 0
@@ -356,6 +374,8 @@ async def open_loop(
         await asyncio.wait(set(tasks), timeout=30)
     await asyncio.sleep(0.5)  # the last views
     gc.callbacks.remove(pauses)
+    gc.enable()
+    gc.unfreeze()
     for m in matches:
         await m.ws.close()
         if m.conn is not None and m.conn.writer is not None:
@@ -416,7 +436,8 @@ async def run_mode(stack: Stack, mode: str, a: argparse.Namespace, games: list) 
             say(f"      without the sockets (bench/pipeline.py's client): {bare:.0f} moves/s")
         for load in (float(x) for x in a.loads.split(",")):
             rate = sat * load
-            found = await open_loop(stack, nc, mode, rate, a.secs, a.matches, games, a.warm)
+            matches = a.matches if mode == "nats" else a.gateway_matches
+            found = await open_loop(stack, nc, mode, rate, a.secs, matches, games, a.warm)
             say(f"      at {load:.0%} ({rate:.0f} moves/s): {json.dumps(found)}")
             out[f"load_{int(round(load * 100))}"] = found
     finally:
@@ -436,6 +457,10 @@ async def main_async(a: argparse.Namespace) -> dict[str, Any]:
             result[mode] = await run_mode(stack, mode, a, games)
     finally:
         stack.stop()
+    try:
+        result["gateway_gc"] = json.loads(stack.gc_file.read_text())
+    except (OSError, ValueError):
+        result["gateway_gc"] = None
     result["load_1min_after"] = round(os.getloadavg()[0], 2)
     result["logs"] = str(stack.store)
     return result
@@ -448,6 +473,12 @@ def main() -> None:
     ap.add_argument("--warm", type=float, default=3.0, help="seconds of offered load before the counted ones")
     ap.add_argument("--loads", default="0.5,0.8", help="shares of the measured saturation to offer")
     ap.add_argument("--matches", type=int, default=384, help="matches the open loop spreads its moves over")
+    ap.add_argument(
+        "--gateway-matches",
+        type=int,
+        default=128,
+        help="matches (one keep-alive connection each) through the gateway: each used about once a second",
+    )
     ap.add_argument("--sat-secs", type=float, default=6.0, help="seconds of the closed-loop saturation run")
     ap.add_argument("--sat-matches", type=int, default=256, help="matches in flight in the saturation run")
     ap.add_argument(

@@ -3,7 +3,7 @@
 // /ws/tournaments/<id>.  Every sentence on them is the server's, in the page's language
 // (GET /api/tournaments?lang=, the view's *_text and *_name fields); names, results in notation
 // ("1-0", "½", "2=") and numbers are drawn as they come.
-import { api } from "./api.js";
+import { api, account, accountToken, prefs, tokens } from "./api.js";
 import { t, lang, addStrings, failure, errorText } from "./i18n.js";
 
 addStrings({
@@ -49,8 +49,27 @@ addStrings({
     "tn.reconnecting": "reconnecting…",
     "tn.back": "All tournaments",
     "tn.not_found": "There is no such tournament.",
+    "tn.your_name": "Your name",
+    "tn.join": "Join the tournament",
+    "tn.joining": "Joining…",
+    "tn.joined": "You are in: {name}.",
+    "tn.entered": "You are in this tournament as {name}.",
+    "tn.withdraw": "Withdraw",
+    "tn.withdrawn_now": "You have withdrawn.",
+    "tn.name_needed": "Type your name first.",
+    "tn.your_game": "Your game in round {round} (table {table}): play it",
     "code.tournament_not_found": "There is no such tournament.",
     "code.unreadable_tournament": "This tournament's stored records do not fit together; an operator has to look at it.",
+    "code.already_joined": "You are in this tournament already.",
+    "code.registration_closed": "Registration for this tournament is closed.",
+    "code.finished": "This tournament is over.",
+    "code.not_created": "There is no such tournament.",
+    "code.already_created": "A tournament with this name exists already.",
+    "code.bad_settings": "These tournament settings cannot be played.",
+    "code.not_allowed": "You may only enter or withdraw yourself.",
+    "code.not_an_operator": "Only an operator may do this.",
+    "code.not_computer_player": "Only a computer player may be entered by that name.",
+    "code.not_seated": "You have no game to play in this round.",
   },
   ru: {
     "nav.tournaments": "Турниры",
@@ -94,8 +113,27 @@ addStrings({
     "tn.reconnecting": "переподключение…",
     "tn.back": "Все турниры",
     "tn.not_found": "Такого турнира нет.",
+    "tn.your_name": "Ваше имя",
+    "tn.join": "Записаться на турнир",
+    "tn.joining": "Записываем…",
+    "tn.joined": "Вы записаны: {name}.",
+    "tn.entered": "Вы участвуете в этом турнире как {name}.",
+    "tn.withdraw": "Сняться с турнира",
+    "tn.withdrawn_now": "Вы снялись с турнира.",
+    "tn.name_needed": "Сначала введите имя.",
+    "tn.your_game": "Ваша партия в туре {round} (стол {table}): играть",
     "code.tournament_not_found": "Такого турнира нет.",
     "code.unreadable_tournament": "Сохранённые записи этого турнира не сходятся; нужен оператор.",
+    "code.already_joined": "Вы уже записаны на этот турнир.",
+    "code.registration_closed": "Запись на этот турнир закрыта.",
+    "code.finished": "Этот турнир уже закончился.",
+    "code.not_created": "Такого турнира нет.",
+    "code.already_created": "Турнир с таким названием уже есть.",
+    "code.bad_settings": "С такими условиями турнир провести нельзя.",
+    "code.not_allowed": "Записать или снять можно только себя.",
+    "code.not_an_operator": "Это может сделать только оператор.",
+    "code.not_computer_player": "Под таким именем можно записать только компьютерного игрока.",
+    "code.not_seated": "В этом туре у вас нет партии.",
   },
 });
 
@@ -144,11 +182,13 @@ function tournamentsTable(rows) {
 // ------------------------------------------------------------------ one tournament
 // The page draws the view (GET /api/tournaments/{id}) and draws it again from every frame of the
 // tournament's socket; it returns the function that closes the socket (the router's cleanup).
-export async function showTournament(app, id, { playerLink, join }) {
+export async function showTournament(app, id, { playerLink }) {
   document.title = `gamehall — ${id}`;
   app.innerHTML = `<section class="panel tournament"><p><a href="#/tournaments">${t("tn.back")}</a></p>
-    <h1 id="tournament-name">${esc(id)}</h1><div id="tournament" class="muted">…</div></section>`;
+    <h1 id="tournament-name">${esc(id)}</h1><div id="tournament-join" class="tournament-join" hidden></div>
+    <div id="tournament" class="muted">…</div></section>`;
   const target = app.querySelector("#tournament");
+  const joining = joinBox(app.querySelector("#tournament-join"), id);
   let view;
   try {
     view = await api(`/api/tournaments/${encodeURIComponent(id)}?lang=${lang()}`);
@@ -162,10 +202,70 @@ export async function showTournament(app, id, { playerLink, join }) {
     view = v;
     target.classList.remove("muted");
     target.innerHTML = tournamentHtml(v, playerLink);
-    if (v.can_join && join) join(target.querySelector("#tournament-join"), v);
+    joining(v);
   };
   draw(view);
   return follow(id, draw, app);
+}
+
+// Joining while registration is open: the player's name (the account this browser holds, signed up
+// on the first join), POST /api/tournaments/{id}/join; once the view lists them, withdrawing.
+// The box is drawn again only when what it offers changes, so a name being typed stays.
+function joinBox(box, id) {
+  let shown = "", said = "";
+  const me = () => (account.get() || {}).name || "";
+  const say = (text) => { said = text; const el = box.querySelector("#tournament-join-msg"); if (el) el.textContent = text; };
+  async function send(action, name) {
+    const token = await accountToken(name);
+    // a command id per click: a retried request gets the first reply again
+    const commandId = `web-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+    const asked = { method: "POST", token, body: { command_id: commandId } };
+    const where = encodeURIComponent(id);
+    await (action === "join" ? api(`/api/tournaments/${where}/join`, asked) : api(`/api/tournaments/${where}/withdraw`, asked));
+  }
+  // While a round is played: the link to the player's own game (GET /api/tournaments/{id}/seat,
+  // the match and the seat token), for the player this browser holds the account of.
+  function yourGame(v, name) {
+    const last = v.rounds[v.rounds.length - 1];
+    const game = v.phase === "running" && last && last.games.find((g) => g.status === "to_play" && g.seats.includes(name));
+    return game ? `play:${last.round}:${game.table}` : "";
+  }
+  async function showGame() {
+    const held = account.get();
+    try {
+      const seat = await api(`/api/tournaments/${encodeURIComponent(id)}/seat`, { token: held.token });
+      tokens.set(seat.match_id, seat.token);
+      box.innerHTML = `<p><a id="tournament-your-game" href="#/play/${encodeURIComponent(seat.match_id)}">${esc(t("tn.your_game", { round: seat.round, table: seat.table }))}</a></p>`;
+    } catch (e) {
+      box.innerHTML = e.status === 404 ? "" : `<p class="muted">${esc(failure(e))}</p>`;
+      box.hidden = e.status === 404;
+    }
+  }
+  return (v) => {
+    const name = me();
+    const entered = name && v.entrants.some((e) => e.player === name && !e.withdrawn);
+    const mode = !v.can_join ? (name && account.get().token ? yourGame(v, name) : "") : entered ? `in:${name}` : "out";
+    box.hidden = !mode;
+    if (mode === shown) return;
+    shown = mode;
+    if (!mode) { box.innerHTML = ""; return; }
+    if (mode.startsWith("play:")) { showGame(); return; }
+    if (entered) {
+      box.innerHTML = `<p id="tournament-entered">${esc(t("tn.entered", { name }))}</p>
+        <button type="button" id="tournament-withdraw">${t("tn.withdraw")}</button><p id="tournament-join-msg" class="muted">${esc(said)}</p>`;
+      box.querySelector("#tournament-withdraw").onclick = () => send("withdraw", name).then(() => say(t("tn.withdrawn_now")), (e) => say(failure(e)));
+      return;
+    }
+    box.innerHTML = `<label>${t("tn.your_name")} <input id="tournament-player" value="${esc(name || prefs.get("name", ""))}" maxlength="40"></label>
+      <button type="button" id="tournament-join-button">${t("tn.join")}</button><p id="tournament-join-msg" class="muted">${esc(said)}</p>`;
+    box.querySelector("#tournament-join-button").onclick = () => {
+      const typed = box.querySelector("#tournament-player").value.trim();
+      if (!typed) { say(t("tn.name_needed")); return; }
+      prefs.set("name", typed);
+      say(t("tn.joining"));
+      send("join", typed).then(() => say(t("tn.joined", { name: typed })), (e) => say(failure(e)));
+    };
+  };
 }
 
 function follow(id, draw, app) {
@@ -194,8 +294,7 @@ function follow(id, draw, app) {
 function tournamentHtml(v, playerLink) {
   const link = (p) => playerLink(p);
   const head = `<p class="tournament-game"><b>${esc(v.game_title)}</b> · ${esc(v.preset_title)}</p>
-    <p class="status" id="tournament-phase" data-phase="${esc(v.phase)}" data-seq="${v.seq}">${esc(v.phase_text)} <span class="conn" id="tournament-conn" data-state="connecting"></span></p>
-    ${v.can_join ? `<div id="tournament-join" class="tournament-join"></div>` : ""}`;
+    <p class="status" id="tournament-phase" data-phase="${esc(v.phase)}" data-seq="${v.seq}">${esc(v.phase_text)} <span class="conn" id="tournament-conn" data-state="connecting"></span></p>`;
   const settings = `<h2>${t("tn.settings")}</h2><ul id="tournament-settings">${v.settings_text.map((line) => `<li>${esc(line)}</li>`).join("")}</ul>`;
   const entrants = `<h2>${t("tn.entrants_heading")} <small>(${esc(t("tn.entrants", { n: v.entrants.length }))})</small></h2>${v.entrants.length
     ? `<ol id="tournament-entrants">${v.entrants.map((e) => `<li data-player="${esc(e.player)}">${link(e.player)}${e.withdrawn ? ` <small class="muted">(${t("tn.withdrawn")})</small>` : ""}</li>`).join("")}</ol>`

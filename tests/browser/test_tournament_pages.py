@@ -3,7 +3,9 @@ the list (each tournament a card on the phone, its action first, nothing scrolli
 phase filter), a Swiss tournament's page (pairings per round with results and a game still to
 play, the crosstable with opponents and results, the standings with the named tie-breaks) and a
 fair-tables page (the crosstable's table and position, the evenness in words); a page that follows
-its tournament live as records are stored.  The records are stored on the stack's GH_TOURNAMENTS
+its tournament live as records are stored; joining and withdrawing from the page on a phone in
+Russian (through the gateway's write routes and the tournaments service); the link to a player's
+own game of the round being played.  The records are stored on the stack's GH_TOURNAMENTS
 as the tournaments service stores them (tests/support/tournament_records.py).  Screenshots go to
 test-artifacts/ (tournament-<lang>-<width>.png)."""
 
@@ -15,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from tests.browser.conftest import up_stack
@@ -27,7 +30,7 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 SWISS_PLAYERS = ["anna", "boris", "vera", "gleb", "dina", "egor"]
 FAIR_PLAYERS = ["p-ann", "p-bob", "p-cy", "p-dan", "p-eve", "p-fay", "p-gus", "p-hal"]
-NAMES = {*SWISS_PLAYERS, *FAIR_PLAYERS, "spring-swiss", "king-fair", "open-rr", "live-rr"}
+NAMES = {*SWISS_PLAYERS, *FAIR_PLAYERS, "zoya", "spring-swiss", "king-fair", "open-rr", "live-rr"}
 
 # What scrolls sideways: the page, or any element whose content is wider than its box.
 SIDEWAYS = """() => {
@@ -45,7 +48,9 @@ def tournaments_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tupl
     tournaments stored: a Swiss in round 2, fair tables of King after two rounds, a round robin
     in registration."""
     data_dir = tmp_path_factory.mktemp("tournament-stack")
-    running = up_stack(tmp_path_factory, "tournament-stack", ("referee", "gateway"), data_dir=data_dir)
+    running = up_stack(
+        tmp_path_factory, "tournament-stack", ("referee", "gateway", "tournaments"), data_dir=data_dir
+    )
     url = next(running)
     try:
         swiss = Recorder("spring-swiss").open(
@@ -151,7 +156,7 @@ def test_the_list_and_two_tournaments_pages(
         assert sorted(m[0] for m in marks) == ["0", "0", "0", "1", "1", "1"]  # round 1: three wins
         # a round 2 cell is a result only at the one game played
         assert sorted(m[1] for m in marks) == ["", "", "", "", "0", "1"]
-        assert page.locator("#tournament-join").count() == 0  # registration is closed
+        assert page.locator("#tournament-join").is_hidden()  # registration is closed: no join
         assert_fits(page, width, "the Swiss tournament's page")
         if lang == "ru":
             assert_russian(page, "the Swiss tournament's page")
@@ -197,6 +202,64 @@ def test_the_page_follows_its_tournament_live(browser: Any, tournaments_stack: t
         while page.locator("#tournament-standings tr[data-player]").count() != 3:
             assert time.monotonic() < deadline, "the standings did not come"
             page.wait_for_timeout(50)
+    finally:
+        context.close()
+    assert not errors, errors
+
+
+def test_a_player_joins_and_withdraws_from_the_page(
+    browser: Any, tournaments_stack: tuple[str, Path]
+) -> None:
+    """On a phone, in Russian: the name typed, *Join*, the entrants list them (the socket's next
+    view) and the box offers withdrawing, which takes them off again."""
+    url, _ = tournaments_stack
+    context, page, errors = new_page(browser, PHONE, "ru")
+    try:
+        page.goto(f"{url}/?lang=ru#/tournament/open-rr")
+        page.wait_for_selector("#tournament-join-button")
+        assert page.locator("#tournament-join-button").inner_text() == "Записаться на турнир"
+        page.fill("#tournament-player", "zoya")
+        page.click("#tournament-join-button")
+        page.wait_for_selector("#tournament-entrants li[data-player='zoya']")
+        page.wait_for_selector("#tournament-withdraw")
+        assert page.locator("#tournament-entered").inner_text() == "Вы участвуете в этом турнире как zoya."
+        assert page.locator("#tournament-phase").inner_text().startswith("Идёт запись: 3 игрока")
+        assert_fits(page, PHONE["width"], "the join box")
+        assert_russian(page, "the join box")
+        page.click("#tournament-withdraw")
+        page.wait_for_function("!document.querySelector(\"#tournament-entrants li[data-player='zoya']\")")
+        page.wait_for_selector("#tournament-join-button")
+        assert page.locator("#tournament-phase").inner_text().startswith("Идёт запись: 2 игрока")
+    finally:
+        context.close()
+    assert not errors, errors
+
+
+def test_a_player_with_a_game_to_play_gets_the_link_to_it(
+    browser: Any, tournaments_stack: tuple[str, Path]
+) -> None:
+    url, _ = tournaments_stack
+    view = httpx.get(f"{url}/api/tournaments/spring-swiss", timeout=30).json()
+    game = next(g for g in view["rounds"][1]["games"] if g["status"] == "to_play")
+    player = game["seats"][1]
+    signed = httpx.post(f"{url}/api/accounts", json={"name": player}, timeout=30).json()
+    context, page, errors = new_page(browser, DESKTOP, "en")
+    try:
+        page.goto(f"{url}/?lang=en#/tournaments")
+        page.evaluate(
+            "([name, token]) => localStorage.setItem('gh.account', JSON.stringify({name, token}))",
+            [player, signed["token"]],
+        )
+        page.goto(f"{url}/?lang=en#/tournament/spring-swiss")
+        link = page.wait_for_selector("#tournament-your-game")
+        assert link.inner_text() == f"Your game in round 2 (table {game['table']}): play it"
+        seat = httpx.get(
+            f"{url}/api/tournaments/spring-swiss/seat",
+            headers={"Authorization": f"Bearer {signed['token']}"},
+            timeout=30,
+        ).json()
+        assert link.get_attribute("href") == f"#/play/{seat['match_id']}"
+        assert page.evaluate(f"localStorage.getItem('gh.token.{seat['match_id']}')") == seat["token"]
     finally:
         context.close()
     assert not errors, errors

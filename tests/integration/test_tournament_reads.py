@@ -1,6 +1,7 @@
 """The tournaments' read side through a real gateway: records stored on GH_TOURNAMENTS (as the
 tournaments service stores them) are listed, viewed in English and Russian, given back as stored
-for auditors and pushed over the tournament WebSocket; unknown, malformed and broken ones get
+for auditors and pushed over the tournament WebSocket (the ``nc`` fixture's ensure_streams makes
+GH_TOURNAMENTS as every service does); unknown, malformed and broken ones get
 typed errors."""
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from websockets.sync.client import connect as ws_connect
 from contracts.tournaments import TournamentBundle
 from domain.tournaments import audit
 from services.common.tournaments import audit_records, bundle_records
-from tests.support.tournament_records import Recorder, ensure_tournament_stream
+from tests.support.tournament_records import Recorder
 
 pytestmark = pytest.mark.integration
 
@@ -41,7 +42,6 @@ async def test_a_round_robin_listed_viewed_in_both_languages_and_given_back_as_s
     nc: Client, client: httpx.Client
 ) -> None:
     js = nc.jetstream()
-    await ensure_tournament_stream(js)
     t = Recorder("rr-reads").open(["ann", "bob", "cy", "dan"])
     await t.publish(js)
     # a read waits for the gateway's consumer to reach the subject's last record
@@ -94,7 +94,6 @@ async def test_unknown_malformed_and_broken_tournaments_get_typed_errors(
     nc: Client, client: httpx.Client
 ) -> None:
     js = nc.jetstream()
-    await ensure_tournament_stream(js)
     missing = client.get("/api/tournaments/no-such-tournament")
     assert missing.status_code == 404 and missing.json()["code"] == "tournament_not_found"
     assert client.get("/api/tournaments/no-such-tournament/records").json()["code"] == "tournament_not_found"
@@ -116,7 +115,6 @@ async def test_the_tournament_socket_pushes_the_view_after_every_record(
     nc: Client, gateway: str, client: httpx.Client
 ) -> None:
     js = nc.jetstream()
-    await ensure_tournament_stream(js)
     t = Recorder("rr-live").open(["ann", "bob", "cy"])
     await t.publish(js)
     until(lambda: client.get("/api/tournaments/rr-live").status_code == 200)

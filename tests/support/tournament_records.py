@@ -11,7 +11,6 @@ from pathlib import Path
 
 import msgspec
 from nats.js import JetStreamContext
-from nats.js.api import StreamConfig
 from nats.js.errors import NotFoundError
 
 from contracts import subjects
@@ -118,18 +117,6 @@ async def _last_seq(js: JetStreamContext, subject: str) -> int:
     except NotFoundError:
         return 0
     return int(msg.seq or 0)
-
-
-async def ensure_tournament_stream(js: JetStreamContext) -> None:
-    """``GH_TOURNAMENTS``, made here when nothing has made it yet."""
-    try:
-        await js.stream_info(subjects.TOURNAMENT_STREAM)
-    except NotFoundError:
-        await js.add_stream(
-            StreamConfig(
-                name=subjects.TOURNAMENT_STREAM, subjects=[subjects.TOURNAMENT_SUBJECTS], allow_direct=True
-            )
-        )
 
 
 async def publish_to_stack(data_dir: Path, *recorders: Recorder) -> None:

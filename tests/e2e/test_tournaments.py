@@ -69,6 +69,9 @@ def test_sixteen_computer_players_in_two_tournaments_finish_and_audit(tmp_path: 
                     pending.discard(tid)
             assert time.monotonic() < deadline, f"not finished: {[seen[t] for t in pending]}"
             time.sleep(2.0)
+        # fair tables report their measure: 16 players at 4 seats over 3 rounds can all meet once at most
+        even = seen["tables16"]["evenness"]
+        assert even is not None and even["max_meetings"] <= 2 and even["min_meetings"] >= 0
         for tid, rounds in (("swiss16", 4), ("tables16", 3)):
             assert seen[tid]["rounds"] == rounds and len(seen[tid]["standings"]) == 16
             audited = cli(env, "tournaments", "audit", tid)

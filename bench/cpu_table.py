@@ -3,8 +3,8 @@
     .venv/bin/python bench/cpu_table.py [--secs 8] [--rounds 1]
 
 Runs the bare reference pipeline (../shared/bench/raw_pipeline.py --configs main), then
-bench/pipeline.py over NATS with one referee and with two, and through the gateway over HTTP
-(64 matches, two referees), each on a fresh nats-server, ``--rounds`` times in that order (the
+bench/pipeline.py over NATS with one referee and with two, through the gateway over HTTP and on
+the seats' WebSockets (64 matches, two referees each), each on a fresh nats-server, ``--rounds`` times in that order (the
 figures of a round are measured minutes apart on the same machine).  Prints a Markdown table per
 round on stderr: moves/s and the ratio to the reference, the CPU microseconds per move of every
 process (referees, scoring, leaderboard, nats-server, gateway, client), the total outside the
@@ -106,6 +106,7 @@ def main() -> None:
             ("NATS, 1 referee", ["--mode", "nats", "--referees", "1"]),
             ("NATS, 2 referees", ["--mode", "nats", "--referees", "2"]),
             ("gateway (HTTP), 2 referees", ["--mode", "gateway", "--matches", "64", "--referees", "2"]),
+            ("WebSocket, 2 referees", ["--mode", "ws", "--matches", "64", "--referees", "2"]),
         ):
             say(f"      {title}...")
             runs[title] = run_json([*pipeline, *args], BENCH_ROOT)

@@ -1,11 +1,12 @@
 """gamehall's own pipeline under load, every stage its own process, on one fresh nats-server.
 
-    python bench/pipeline.py --mode nats|gateway --secs 8 --matches 256
+    python bench/pipeline.py --mode nats|gateway|ws --secs 8 --matches 256
 
 Clients replay precomputed legal Ugolki games (so the client spends no CPU on rules) against
 real referees that validate every move with the full rules, append with expected sequence and
 reply; the scoring/leaderboard-side consumers that exist read the integration stream.  With
-``--mode gateway`` clients speak HTTP to the gateway instead of NATS.  Prints one JSON line.
+``--mode gateway`` clients speak HTTP to the gateway instead of NATS, with ``--mode ws`` they send
+their commands on the seats' WebSockets (each match created over HTTP).  Prints one JSON line.
 """
 
 from __future__ import annotations
@@ -193,6 +194,64 @@ async def http_client(url: str, games: list, slots: int, phase: Phase) -> None:
     await asyncio.gather(*(slot(i) for i in range(slots)))
 
 
+async def ws_client(url: str, games: list, slots: int, phase: Phase) -> None:
+    """Each match created over HTTP, then played on its seats' WebSockets: every command sent on
+    the socket of the seat that makes it (``{"type": "command", ...}``) and its ``reply`` frame
+    awaited there, the view and events frames of every decision read on both sockets as they
+    come (docs/api.md "WebSocket")."""
+    import msgspec
+    from websockets.asyncio.client import connect
+
+    host, port = url.rsplit("//", 1)[1].split(":")
+    create_body = msgspec.json.encode({"game": "ugolki"})
+    frame = msgspec.json.Decoder()
+
+    async def slot(i: int) -> None:
+        conn = RawHttp(host, int(port))
+        await conn.connect()
+        g = i
+        while not phase.stop:
+            status, data = await conn.post("/api/matches", create_body)
+            if status != 201:
+                await asyncio.sleep(0.2)
+                continue
+            created = msgspec.json.decode(data)
+            phase.created += phase.measure
+            mid = created["match_id"]
+            sockets = {
+                s["seat"]: await connect(
+                    f"ws://{host}:{port}/ws/matches/{mid}?token={s['token']}", compression=None, max_queue=None
+                )
+                for s in created["seats"]
+            }
+            try:
+                for n, (seat, command) in enumerate(games[g % len(games)]):
+                    if phase.stop:
+                        break
+                    ws = sockets[seat]
+                    command_id = str(n)
+                    t = time.perf_counter()
+                    await ws.send(msgspec.json.encode({"type": "command", "command": command, "command_id": command_id}).decode())
+                    while True:  # the frames of earlier decisions first, then this command's reply
+                        got = frame.decode(await ws.recv(decode=False))
+                        if got.get("type") == "reply" and got.get("command_id") == command_id:
+                            break
+                    if got["reply"].get("type") == "rejected.v1" or "seq" not in got["reply"]:
+                        phase.fail += 1
+                        break
+                    if phase.measure:
+                        phase.ok += 1
+                        phase.lat.append(time.perf_counter() - t)
+            finally:
+                for ws in sockets.values():
+                    await ws.close()
+            g += slots
+        assert conn.writer is not None
+        conn.writer.close()
+
+    await asyncio.gather(*(slot(i) for i in range(slots)))
+
+
 def spawn_service(name: str, env: dict) -> subprocess.Popen:
     return spawn(gamehall_args("serve", name), env)
 
@@ -247,9 +306,10 @@ async def run(mode: str, secs: float, warm: float, slots: int, referees: int = 1
     procs: dict[str, subprocess.Popen] = {}
     wanted = ["referee"] + [s for s in available_services() if s in ("scoring", "leaderboard")]
     port = free_port()
-    if mode == "gateway":
+    if mode in ("gateway", "ws"):
         wanted.append("gateway")
         env["GAMEHALL_HTTP_PORT"] = str(port)
+        env.setdefault("GAMEHALL_MAX_SOCKETS_PER_ADDRESS", "0")  # two sockets per match in flight
     try:
         for name in wanted:
             if name == "referee" and referees > 1:
@@ -263,7 +323,7 @@ async def run(mode: str, secs: float, warm: float, slots: int, referees: int = 1
             procs[name] = spawn_service(name, env)
         await asyncio.sleep(2.0)
         await projections_reading(server.url, wanted)
-        if mode == "gateway":
+        if mode in ("gateway", "ws"):
             await asyncio.to_thread(
                 wait_until, lambda: port_open("127.0.0.1", port), "the gateway", procs["gateway"], 10.0
             )
@@ -274,7 +334,7 @@ async def run(mode: str, secs: float, warm: float, slots: int, referees: int = 1
         client = (
             nats_client(server.url, games, slots, phase)
             if mode == "nats"
-            else http_client(f"http://127.0.0.1:{port}", games, slots, phase)
+            else (http_client if mode == "gateway" else ws_client)(f"http://127.0.0.1:{port}", games, slots, phase)
         )
         task = asyncio.create_task(client)
         await asyncio.sleep(warm)
@@ -318,7 +378,7 @@ async def run(mode: str, secs: float, warm: float, slots: int, referees: int = 1
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--mode", choices=("nats", "gateway"), default="nats")
+    ap.add_argument("--mode", choices=("nats", "gateway", "ws"), default="nats", help="ws: commands and replies on the seats' WebSockets")
     ap.add_argument("--secs", type=float, default=8.0)
     ap.add_argument("--warm", type=float, default=2.0)
     ap.add_argument("--matches", type=int, default=256, help="concurrent matches")

@@ -39,6 +39,7 @@ from contracts.matchmaking import (
     Seeks,
 )
 from contracts.seasons import SeasonRecord
+from contracts.tournaments import TournamentRecord, TournamentViewFrame
 
 REF = "#/components/schemas/{name}"
 
@@ -168,6 +169,14 @@ def _platform(b: _Builder) -> None:
         {"match_id": "The disputed match."},
     )
     b.channel(
+        "tournaments",
+        "tournament.{tournament_id}",
+        "Tournaments (stream GH_TOURNAMENTS, appended by the tournaments service): each message one "
+        "decision, hash-chained to the one before (prev_hash: sha256 of its stored bytes).",
+        {"tournament_record": b.message("tournament_record", TournamentRecord, "One decision of a tournament.")},
+        {"tournament_id": "The tournament's id."},
+    )
+    b.channel(
         "seasons",
         "season.{season_id}",
         "Seasons and leagues with divisions (stream GH_SEASONS, appended by the operator command "
@@ -190,7 +199,7 @@ def _platform(b: _Builder) -> None:
     ):
         b.channel(cid, subject, f"{text} (stream GH_INTEGRATION).", {cid: b.message(cid, kind, text)})
         b.operation(f"receive{cid[0].upper()}{cid[1:]}", "receive", cid, text)
-    for cid in ("certificates", "publicKeys", "disputes", "seasons"):
+    for cid in ("certificates", "publicKeys", "disputes", "tournaments", "seasons"):
         b.operation(f"receive{cid[0].upper()}{cid[1:]}", "receive", cid, b.channels[cid]["description"])
 
 
@@ -275,6 +284,23 @@ def _socket(b: _Builder) -> None:
         "receiveMatchSocket", "receive", "matchSocket", "Watch a match live (events, views, replies)."
     )
     b.operation("sendOnMatchSocket", "send", "matchSocket", "Send a command as the socket's seat.")
+    b.channel(
+        "tournamentSocket",
+        "/ws/tournaments/{tournament_id}",
+        "The gateway's live socket of one tournament (&lang=en|ru): its view at once and after every "
+        "record stored for it (the latest only, for a socket that reads slowly).",
+        {
+            "tournament_view_frame": b.message(
+                "tournament_view_frame", TournamentViewFrame, "The tournament as it stands now.", "view"
+            ),
+            "tournament_error_frame": b.message(
+                "tournament_error_frame", ErrorFrame, "Sent before a close with a 44xx code.", "error"
+            ),
+        },
+        {"tournament_id": "The tournament's id."},
+        server="gateway",
+    )
+    b.operation("receiveTournamentSocket", "receive", "tournamentSocket", "Watch a tournament live (its views).")
     b.types.append(CommandReply)
 
 

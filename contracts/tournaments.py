@@ -438,3 +438,10 @@ class TournamentSeat(msgspec.Struct, frozen=True, kw_only=True):
     seat: str
     token: str
     players: tuple[str, ...]  # in seat order
+
+
+class TournamentViewFrame(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="view"):
+    """What ``/ws/tournaments/{tournament_id}`` sends at once and after every record stored for the
+    tournament (an error, the match socket's ``ErrorFrame``, before a 44xx close)."""
+
+    view: TournamentView

@@ -18,7 +18,7 @@ import pytest
 from nats.aio.client import Client
 from websockets.sync.client import connect as ws_connect
 
-from contracts.tournaments import TournamentBundle
+from contracts.tournaments import TournamentBundle, TournamentViewFrame
 from domain.tournaments import audit
 from services.common.tournaments import audit_records, bundle_records
 from tests.support.tournament_records import Recorder
@@ -120,7 +120,9 @@ async def test_the_tournament_socket_pushes_the_view_after_every_record(
     until(lambda: client.get("/api/tournaments/rr-live").status_code == 200)
     url = gateway.replace("http", "ws", 1) + "/ws/tournaments/rr-live?lang=ru"
     with ws_connect(url, open_timeout=10) as ws:
-        first = json.loads(ws.recv(timeout=10))
+        raw = ws.recv(timeout=10)
+        assert msgspec.json.decode(raw, type=TournamentViewFrame).view.tournament_id == "rr-live"
+        first = json.loads(raw)
         assert first["type"] == "view" and first["view"]["seq"] == 4 and first["view"]["lang"] == "ru"
         t.close()
         await t.publish(js)

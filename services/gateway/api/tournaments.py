@@ -160,7 +160,8 @@ async def tournament_records(tournament_id: str, at: TournamentBook = Depends(bo
 async def ws_tournament(
     websocket: WebSocket, tournament_id: str, lang: str | None = None, at: TournamentBook = Depends(book)
 ) -> None:
-    """Frames ``{"type": "view", "view": <TournamentView>}``: the view at once, then after every
+    """Frames ``{"type": "view", "view": <TournamentView>}`` (``TournamentViewFrame``, written from
+    the cached view's bytes): the view at once, then after every
     record stored for the tournament (a client that falls behind gets only the latest)."""
     await websocket.accept()
     metrics.WS_CONNECTIONS.inc()

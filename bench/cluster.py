@@ -397,6 +397,8 @@ def main() -> None:
         result["single_moves_s"] = one["moves_s"]
         result["single_p50_ms"] = one["p50_ms"]
         result["single_p99_ms"] = one["p99_ms"]
+        prefix = "cpu_us_per_move["
+        result["single_cpu_us_per_move"] = {k[len(prefix) : -1]: v for k, v in one.items() if k.startswith(prefix)}
         say(f"      {one['moves_s']} moves/s, p99 {one['p99_ms']} ms")
     stale_namespaces()
     spaces = Namespaces(f"ghb{os.getpid()}")

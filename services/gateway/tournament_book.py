@@ -9,7 +9,7 @@ bytes, the first one's of the tournament id) and its events are folded
 (409 ``unreadable_tournament``), never half folded.  Reads cost no fold: a view is rendered from
 the state held.  A read of one tournament first looks up its subject's last sequence and waits
 (briefly) for the consumer to get there, so a client that has just had a command accepted reads
-its own write.  Watchers (the tournament WebSocket) get the tournament's new sequence after every
+its own write; while NATS does not answer that look-up, reads answer from what is held.  Watchers (the tournament WebSocket) get the tournament's new sequence after every
 record.  Until the stream exists (the tournaments service creates it) the book waits for it and
 holds nothing."""
 
@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import msgspec
+import nats.errors
 import structlog
 from nats.aio.client import Client
 from nats.js.api import ConsumerConfig, DeliverPolicy
@@ -133,6 +134,9 @@ class TournamentBook:
             )
             last = int(msg.seq or 0)
         except NotFoundError:  # no such subject, or no stream yet
+            return self._held.get(tournament_id)
+        except (nats.errors.Error, TimeoutError) as exc:  # NATS slow or away: what is held now
+            log.warning("tournament_last_seq_failed", tournament_id=tournament_id, error=repr(exc))
             return self._held.get(tournament_id)
         deadline = asyncio.get_running_loop().time() + CATCH_UP_S
         async with self._changed:

@@ -142,3 +142,20 @@ async def test_the_tournament_socket_pushes_the_view_after_every_record(
             "code": "tournament_not_found",
             "detail": "no tournament 'nobody-here'",
         }
+
+
+async def test_reads_answer_from_what_is_held_while_nats_does_not(nats_url: str) -> None:
+    """The book's look-up of a subject's last record fails on a closed connection: the read
+    answers with the tournament as held, not an error."""
+    from services.common.natsio import connect
+    from services.gateway.tournament_book import TournamentBook
+
+    closed = await connect(nats_url, "test-closed")
+    await closed.close()
+    book = TournamentBook(lambda: closed)
+    t = Recorder("held-only").open(["ann", "bob"])
+    for i, data in enumerate(t.records, start=1):
+        book.apply("tournament.held-only", data, i)
+    held = await book.current("held-only")
+    assert held is not None and held.seq == len(t.records)
+    assert await book.current("not-held") is None

@@ -79,19 +79,19 @@ def scores(order: Sequence[str], finished: Iterable[tuple[tuple[str, ...], tuple
     wins = dict.fromkeys(order, 0)
     streak = dict.fromkeys(order, 0)
     sheets: dict[str, list[int]] = {p: [] for p in order}
-    for seats, ranks in finished:
-        for i, player in enumerate(seats):
-            result = result_for(ranks, i)
-            run = streak.get(player, 0)
-            got = BASE[result] * (2 if run >= FIRE_AFTER else 1)
-            points[player] = points.get(player, 0) + got
-            games[player] = games.get(player, 0) + 1
-            sheets.setdefault(player, []).append(got)
-            if result == WIN:
-                wins[player] = wins.get(player, 0) + 1
-                streak[player] = run + 1
+    for (a, b), (ra, rb) in finished:
+        base_a, base_b = (2, 0) if ra < rb else (1, 1) if ra == rb else (0, 2)
+        for p, base in ((a, base_a), (b, base_b)):
+            run = streak[p]
+            got = base + base if run >= FIRE_AFTER else base
+            points[p] += got
+            games[p] += 1
+            sheets[p].append(got)
+            if base == 2:
+                wins[p] += 1
+                streak[p] = run + 1
             else:
-                streak[player] = 0
+                streak[p] = 0
     return {
         p: ArenaScore(
             player=p,
@@ -106,21 +106,36 @@ def scores(order: Sequence[str], finished: Iterable[tuple[tuple[str, ...], tuple
     }
 
 
-def ranked(order: Sequence[str], score: Mapping[str, ArenaScore]) -> list[str]:
+def points(order: Sequence[str], finished: Iterable[tuple[tuple[str, ...], tuple[int, ...]]]) -> dict[str, int]:
+    """``scores``' points alone (what pairing and standings need), by player."""
+    total = dict.fromkeys(order, 0)
+    streak = dict.fromkeys(order, 0)
+    for (a, b), (ra, rb) in finished:
+        base_a, base_b = (2, 0) if ra < rb else (1, 1) if ra == rb else (0, 2)
+        run = streak[a]
+        total[a] += base_a + base_a if run >= FIRE_AFTER else base_a
+        streak[a] = run + 1 if base_a == 2 else 0
+        run = streak[b]
+        total[b] += base_b + base_b if run >= FIRE_AFTER else base_b
+        streak[b] = run + 1 if base_b == 2 else 0
+    return total
+
+
+def ranked(order: Sequence[str], total: Mapping[str, int]) -> list[str]:
     """``order`` (the seeding) by points, high to low; level players in seeding order."""
     seed = {p: i for i, p in enumerate(order)}
-    return sorted(order, key=lambda p: (-score[p].points, seed[p]))
+    return sorted(order, key=lambda p: (-total[p], seed[p]))
 
 
-def standings(order: Sequence[str], score: Mapping[str, ArenaScore]) -> tuple[Standing, ...]:
+def standings(order: Sequence[str], total: Mapping[str, int]) -> tuple[Standing, ...]:
     """Points high to low; players level on points share a rank (listed in seeding order)."""
     out: list[Standing] = []
     last: int | None = None
     rank = 0
-    for i, p in enumerate(ranked(order, score), 1):
-        if score[p].points != last:
-            rank, last = i, score[p].points
-        out.append(Standing(rank=rank, player=p, points=float(score[p].points)))
+    for i, p in enumerate(ranked(order, total), 1):
+        if total[p] != last:
+            rank, last = i, total[p]
+        out.append(Standing(rank=rank, player=p, points=float(total[p])))
     return tuple(out)
 
 
@@ -170,6 +185,10 @@ def current_scores(state: TournamentState) -> dict[str, ArenaScore]:
     return scores(state.order, finished_games(state))
 
 
+def current_points(state: TournamentState) -> dict[str, int]:
+    return points(state.order, finished_games(state))
+
+
 def next_pairing(state: TournamentState) -> tuple[Table, ...]:
     """The tables of a pairing now: the waiting players paired (``pair``)."""
     gone = state.withdrawn_players()
@@ -184,7 +203,6 @@ def next_pairing(state: TournamentState) -> tuple[Table, ...]:
             balance[second] = balance.get(second, 0) - 1
             if g.ranks is None and not g.voided:
                 busy.update(g.seats)
-    score = current_scores(state)
-    pool = [p for p in ranked(state.order, score) if p not in gone and p not in busy]
+    pool = [p for p in ranked(state.order, current_points(state)) if p not in gone and p not in busy]
     pairs, _left = pair(pool, last_opponent, balance)
     return tuple(Table(table=i, seats=seats) for i, seats in enumerate(pairs, 1))

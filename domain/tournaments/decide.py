@@ -104,7 +104,7 @@ def current_standings(state: TournamentState) -> tuple[Standing, ...]:
     s = state.settings
     assert s is not None
     if s.format == "arena":
-        return arena.standings(state.order, arena.current_scores(state))
+        return arena.standings(state.order, arena.current_points(state))
     games: list[CountedGame] = []
     byes: dict[str, int] = {}
     for rnd in state.rounds:

@@ -169,7 +169,8 @@ def _pair_s1_s2(
         for c in classes:
             cb, sb = c
             by_clash.setdefault(min(sa, sb) if ca and ca == cb else 0, []).append(list(unused[c]))
-        groups = [by_clash[k] for k in sorted(by_clash)]
+        # a clash of ``level`` or more is never compatible: those S2 players are not listed
+        groups = [by_clash[k] for k in sorted(by_clash) if k < level]
         return itertools.chain.from_iterable(g[0] if len(g) == 1 else heapq.merge(*g) for g in groups)
 
     def enter(i: int) -> bool | None:
@@ -265,6 +266,28 @@ def _first_pairing(players: Sequence[SwissPlayer], cap: int) -> list[tuple[Swiss
     failed: set[int] = set()  # masks of taken players known not to complete
     mask = 0
     stack: list[list[int]] = []  # per frame: [i, the next j to try]
+    # A player with an absolute colour preference may not meet one with the same: each frame
+    # scans only the free players it may meet (by colour), in ranking order.  The free players of
+    # each kind are kept in sorted lists; a scan stops at the first pair it takes.
+    absolute = [c if s == 3 else "" for c, s in (_preference(p.colours) for p in ordered)]
+    rows = {k: [j for j in range(n) if absolute[j] == k] for k in ("", WHITE, BLACK)}
+    allowed = {
+        "": (rows[""], rows[WHITE], rows[BLACK]),
+        WHITE: (rows[""], rows[BLACK]),
+        BLACK: (rows[""], rows[WHITE]),
+    }
+
+    def scan(i: int, start: int) -> Iterator[int]:
+        return heapq.merge(*(itertools.islice(r, bisect.bisect_left(r, start), None) for r in allowed[absolute[i]]))
+
+    def taken(j: int) -> None:
+        free[j] = False
+        row = rows[absolute[j]]
+        del row[bisect.bisect_left(row, j)]
+
+    def freed(j: int) -> None:
+        free[j] = True
+        bisect.insort(rows[absolute[j]], j)
 
     def enter() -> bool | None:
         """Start a frame: its result at once, or None (pushed)."""
@@ -279,7 +302,7 @@ def _first_pairing(players: Sequence[SwissPlayer], cap: int) -> list[tuple[Swiss
             i = free.index(True, stack[-1][0] + 1 if stack else 0)
         except ValueError:
             return True
-        free[i] = False
+        taken(i)
         stack.append([i, i + 1])
         return None
 
@@ -291,21 +314,21 @@ def _first_pairing(players: Sequence[SwissPlayer], cap: int) -> list[tuple[Swiss
             if not stack:
                 return None
             i, j = chosen.pop()  # the frame on top tried its pair in vain
-            free[j] = True
+            freed(j)
             mask &= ~((1 << i) | (1 << j))
         frame = stack[-1]
         i = frame[0]
         a = ordered[i]
-        for j in range(frame[1], n):
+        for j in scan(i, frame[1]):
             if free[j] and compatible(a, ordered[j]):
                 frame[1] = j + 1
-                free[j] = False
+                taken(j)
                 mask |= (1 << i) | (1 << j)
                 chosen.append((i, j))
                 result = enter()
                 break
         else:
-            free[i] = True
+            freed(i)
             failed.add(mask)
             stack.pop()
             if not stack:

@@ -824,10 +824,32 @@ class RatingSeries(BaseModel):
     standings: list[SeasonPlace] = Field(description="The player's standing per season, the latest first.")
 
 
+class PlayerDivision(BaseModel):
+    """The player's division in a game's season in force, when that season was opened with
+    divisions (`gamehall seasons open`), and their line of its table."""
+
+    game: str
+    season: str
+    status: Literal["open", "ending", "closed"]
+    division: str = Field(description="Where the player is placed (a player not placed: the newcomers' division).")
+    place: int = Field(description="The player's place in the division table; 0 until they are in it (a newcomer's first match).")
+    players: int = Field(description="Players in the division table.")
+    points: Number
+    games: int
+    zone: Literal["promotion", "relegation", ""] = Field(
+        description="Goes up or down at the close as the table stands (frozen once closed)."
+    )
+
+
 class RatingHistory(BaseModel):
     player: str
     current_seasons: dict[str, str] = Field(
-        description="Per game of the series: the season in force now (GAMEHALL_SEASONS, else the calendar quarter)."
+        description="Per game of the series: the season in force now (a season opened with `gamehall seasons "
+        "open`, else GAMEHALL_SEASONS, else the calendar quarter)."
+    )
+    divisions: list[PlayerDivision] = Field(
+        default_factory=list,
+        description="Per game whose season in force has divisions: the player's division and place in it.",
     )
     series: list[RatingSeries]
 

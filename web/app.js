@@ -910,26 +910,22 @@ async function showPlayer(player) {
   }
   for (const el of [season, charts]) el.classList.remove("muted");
   season.innerHTML = seasonHtml(history);
-  playerDivisions(document.getElementById("player-division"), player, history.current_seasons);
   charts.innerHTML = history.series.map((s) => ratingChart(s, Math.min(Math.max(charts.clientWidth, 280), 1100))).join("");
 }
 
-// The player's division in each game's season in force, when that season has divisions (opened
-// with `gamehall seasons open`): its name and the player's place in its table; otherwise the
-// page says there is none.
-async function playerDivisions(target, player, current) {
-  if (!target) return;
-  const opened = await api("/api/seasons").then((d) => d.seasons || [], () => []);
-  const lines = [];
-  for (const [game, season] of Object.entries(current)) {
-    if (!opened.some((x) => x.season_id === season)) continue;
-    const detail = await api(`/api/seasons/${encodeURIComponent(season)}?${new URLSearchParams({ game })}`).catch(() => null);
-    for (const table of (detail && detail.standings) || []) {
-      const row = table.rows.find((r) => r.player === player);
-      if (row) lines.push(`<a href="#/leaderboard/${esc(game)}?${new URLSearchParams({ season, division: table.division })}" data-division="${esc(table.division)}">${esc(gameTitle(game))}: ${t("player.division_place", { division: esc(table.division), rank: row.place, n: table.rows.length })}</a>`);
-    }
-  }
-  if (lines.length) target.innerHTML = lines.join("; ");
+// The player's division in each game whose season in force has divisions (opened with `gamehall
+// seasons open`; the server's `divisions` beside the rating history): the division, the place in
+// its table (a link to it) and the zone the player stands in; otherwise the page says there is
+// none.
+function divisionHtml(divisions) {
+  if (!divisions.length) return `<p id="player-division">${t("player.division_none")}</p>`;
+  const line = (d) => {
+    const where = d.place ? t("player.division_place", { division: esc(d.division), rank: d.place, n: d.players }) : t("player.division_unplaced", { division: esc(d.division) });
+    const zone = d.zone ? ` — <span class="zone-mark zone-${d.zone}">${d.zone === "promotion" ? "↑" : "↓"} ${t(`board.zone_${d.zone}`)}</span>` : "";
+    const final = d.status === "closed" ? ` (${t("player.division_final")})` : "";
+    return `<li data-game="${esc(d.game)}"><a href="#/leaderboard/${esc(d.game)}?${esc(new URLSearchParams({ season: d.season, division: d.division }).toString())}" data-division="${esc(d.division)}" data-place="${d.place}" data-zone="${d.zone}">${esc(gameTitle(d.game))}: ${where}</a>, ${t("player.season_now", { season: esc(seasonText(d.season)) })}${final}${zone}</li>`;
+  };
+  return `<div id="player-division"><b>${t("player.division_heading")}</b><ul>${divisions.map(line).join("")}</ul></div>`;
 }
 
 // The season in force now per game (the server's calendar or a season opened as an operation)
@@ -943,7 +939,7 @@ function seasonHtml(history) {
     });
     return `<li data-game="${esc(game)}" data-season="${esc(now)}"><b>${esc(gameTitle(game))}</b>: ${t("player.season_now", { season: esc(seasonText(now)) })} — ${places.join("; ")}</li>`;
   });
-  return `<ul id="season-list">${items.join("")}</ul><p id="player-division">${t("player.division_none")}</p>`;
+  return `<ul id="season-list">${items.join("")}</ul>${divisionHtml(history.divisions || [])}`;
 }
 
 // The player's finished matches (GET /api/finished?player=), newest first, with "More".

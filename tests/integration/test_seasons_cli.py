@@ -153,6 +153,15 @@ async def test_open_play_close_show_and_rebuild(
             missing = await api.get("/api/leaderboard/ugolki", params={"season": "l1", "division": "gold"})
             assert missing.status_code == 404 and missing.json()["code"] == "unknown_division"
             assert (await api.get("/api/seasons/nope")).status_code == 404
+            # a player's rating history names their division in the season in force: place and zone
+            history = (await api.get("/api/players/dan/ratings/history")).json()
+            assert history["current_seasons"] == {"ugolki": "l1"}
+            assert history["divisions"] == [
+                {"game": "ugolki", "season": "l1", "status": "open", "division": "low", "place": 1, "players": 3,
+                 "points": 2.0, "games": 3, "zone": "promotion"},
+            ]  # fmt: skip
+            ann_at = (await api.get("/api/players/ann/ratings/history")).json()["divisions"]
+            assert [(d["division"], d["place"], d["players"], d["zone"]) for d in ann_at] == [("top", 2, 2, "relegation")]
 
             closed = await cli("seasons", "close", "l1", "--lead", "1", "--by", "olga")
             assert closed.exit_code == 0, closed.output
@@ -179,6 +188,9 @@ async def test_open_play_close_show_and_rebuild(
             await play("after-0", "cat", "eve")
             await caught_up(js, engine)
             assert seasons_of(engine)["after-0"] == quarter_of(now_ms())
+            # the season in force is the calendar's again: no division
+            after = (await api.get("/api/players/dan/ratings/history")).json()
+            assert after["current_seasons"] == {"ugolki": quarter_of(now_ms())} and after["divisions"] == []
             check = await cli("ratings", "rebuild", "--check")
             assert check.exit_code == 0, check.output
 

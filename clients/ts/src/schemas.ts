@@ -954,6 +954,26 @@ export interface PlayerArea {
   area: AreaCard[];
 }
 
+/**
+ * The player's division in a game's season in force, when that season was opened with
+ * divisions (`gamehall seasons open`), and their line of its table.
+ */
+export interface PlayerDivision {
+  game: string;
+  season: string;
+  status: "open" | "ending" | "closed";
+  /** Where the player is placed (a player not placed: the newcomers' division). */
+  division: string;
+  /** The player's place in the division table; 0 until they are in it (a newcomer's first match). */
+  place: number;
+  /** Players in the division table. */
+  players: number;
+  points: number;
+  games: number;
+  /** Goes up or down at the close as the table stands (frozen once closed). */
+  zone: "promotion" | "relegation" | "";
+}
+
 export interface PlayerJoined {
   type: "tournament_player_joined.v1";
   player: string;
@@ -1044,8 +1064,10 @@ export interface QueuedOut {
 
 export interface RatingHistory {
   player: string;
-  /** Per game of the series: the season in force now (GAMEHALL_SEASONS, else the calendar quarter). */
+  /** Per game of the series: the season in force now (a season opened with `gamehall seasons open`, else GAMEHALL_SEASONS, else the calendar quarter). */
   current_seasons: Record<string, string>;
+  /** Per game whose season in force has divisions: the player's division and place in it. */
+  divisions?: PlayerDivision[];
   series: RatingSeries[];
 }
 

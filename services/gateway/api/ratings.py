@@ -182,7 +182,8 @@ async def player(player: str, at: Lobby = Depends(lobby)) -> dict[str, Any]:
     "standing per season and one point per rated match, oldest first (at most `limit` latest points "
     "a series). A point is the Glicko-2 rating or the OpenSkill mu before and after the match, as the "
     "match history records it (recomputed after a ruling; a void match has no point). Seasons are "
-    "those of docs/ranked.md (divisions: GET /api/seasons/{id}).",
+    "those of docs/ranked.md; where a game's season in force has divisions, `divisions` gives the player's "
+    "division, place and zone in it (the tables: GET /api/seasons/{id}).",
     response_model=RatingHistory,
     response_class=PLAIN,
     responses=errors(422),
@@ -203,7 +204,11 @@ async def rating_history(
     state = await seasons_now(at)
     now = int(time.time() * 1000)
     current = {s["game"]: season_name(calendar, state, s["game"], now) for s in series}
-    return {"player": player, "current_seasons": current, "series": series}
+    try:
+        divisions = await asyncio.to_thread(season_book.player_divisions, at.engine(), state, player, current)
+    except SQLAlchemyError:  # no read model yet
+        divisions = []
+    return {"player": player, "current_seasons": current, "divisions": divisions, "series": series}
 
 
 @router.get(

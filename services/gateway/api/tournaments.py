@@ -32,14 +32,16 @@ from services.gateway.tournament_book import Folded, TournamentBook
 router = APIRouter(tags=["tournaments"])
 
 TOURNAMENT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
-VIEWS_KEPT = 512  # rendered views kept per (tournament, records, language)
+VIEWS_KEPT = 512  # rendered views kept per (tournament, records, language), at most
+VIEW_BYTES_KEPT = 64 * 1024 * 1024  # and at most this many bytes of them (a big view is 2 MB)
 Status = Literal["registration", "running", "finished"]
 
 COALESCE_S = 0.05  # a socket woken by a record waits this long for the records stored with it
 BIG_VIEW = 256 * 1024  # a socket that was sent a view this big gets at most one a BIG_VIEW_S
 BIG_VIEW_S = 2.0
 
-_views: dict[tuple[str, int, str], bytes] = {}
+_views: dict[tuple[str, int, str], bytes] = {}  # oldest first
+_kept = [0]  # bytes in _views
 _rendering: dict[tuple[str, int, str], asyncio.Future[bytes]] = {}
 
 
@@ -90,9 +92,11 @@ async def view_bytes(folded: Folded, words: Lang) -> bytes:
         pending = _rendering[key] = asyncio.ensure_future(asyncio.to_thread(_render, state, seq, words))
         pending.add_done_callback(lambda _: _rendering.pop(key, None))
     found = await asyncio.shield(pending)
-    _views[key] = found
-    while len(_views) > VIEWS_KEPT:
-        del _views[next(iter(_views))]
+    if key not in _views:
+        _views[key] = found
+        _kept[0] += len(found)
+    while len(_views) > 1 and (len(_views) > VIEWS_KEPT or _kept[0] > VIEW_BYTES_KEPT):
+        _kept[0] -= len(_views.pop(next(iter(_views))))
     return found
 
 

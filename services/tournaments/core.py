@@ -75,6 +75,8 @@ TOURNAMENT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 SYSTEM = "system"
 OPERATOR = "operator"
 MAX_CONFLICTS = 20
+REANNOUNCE_MS = 15_000  # a table whose match is missing this long after its announcement: again
+MAX_ANNOUNCEMENTS = 20
 
 record_decoder = msgspec.json.Decoder(TournamentRecord)
 request_decoder = msgspec.json.Decoder(TournamentRequest)
@@ -174,6 +176,7 @@ class Tournaments:
         self.clock = clock
         self.held: dict[str, Held] = {}
         self.games: dict[str, tuple[str, int, int]] = {}  # match id -> (tournament, round, table)
+        self.announced: dict[str, tuple[int, int]] = {}  # table id -> (announcements, last at ms)
 
     # ------------------------------------------------------------------ the log
     async def load_all(self) -> None:
@@ -378,17 +381,43 @@ class Tournaments:
                 tournament_id=held.tournament_id,
                 time_control=clock,
             )
+            tries = self.announced.get(tid, (0, 0))[0]
+            # the first announcement is deduplicated (a restart announces it again harmlessly); a
+            # later one is for a match still missing (every gateway was away) and goes through
+            msg_id = f"tournament-table:{tid}" + (f":{tries}" if tries else "")
             await self.js.publish(
-                subjects.TABLE_FORMED,
-                _encoder.encode(table),
-                headers={subjects.MSG_ID: f"tournament-table:{tid}"},
+                subjects.TABLE_FORMED, _encoder.encode(table), headers={subjects.MSG_ID: msg_id}
             )
+            self.announced[tid] = (tries + 1, self.clock())
             log.info(
                 "tournament_table_announced",
                 tournament_id=held.tournament_id,
                 table_id=tid,
                 match_id=table_match_id(tid),
+                attempt=tries + 1,
             )
+
+    async def announce_missing(self, held: Held) -> None:
+        """The current round's games whose match does not exist ``REANNOUNCE_MS`` after their
+        table was announced (the gateway skips a table older than 30 s: every gateway was down,
+        say) are announced again, fresh, up to ``MAX_ANNOUNCEMENTS`` times."""
+        s = held.state.settings
+        rnd = held.state.rounds[-1]
+        assert s is not None
+        now = self.clock()
+        missing: list[Table] = []
+        for g in rnd.games:
+            tid = table_id(held.tournament_id, rnd.round, g.table)
+            tries, at = self.announced.get(tid, (0, 0))
+            if g.ranks is not None or not tries or tries >= MAX_ANNOUNCEMENTS or now - at < REANNOUNCE_MS:
+                continue
+            subject = subjects.match_subject(s.game, table_match_id(tid))
+            if await self.store.last_seq(subjects.MATCH_STREAM, subject) == 0:
+                missing.append(Table(table=g.table, seats=g.seats))
+            else:
+                self.announced[tid] = (MAX_ANNOUNCEMENTS, at)  # made: never look again
+        if missing:
+            await self.announce(held, RoundStarted(round=rnd.round, tables=tuple(missing)))
 
     async def reannounce(self) -> None:
         """At start: the unfinished games of every running round again (deduplicated within the
@@ -502,6 +531,7 @@ class Tournaments:
             else:
                 await self._system(held, "system:finish", FinishTournament())
             return
+        await self.announce_missing(held)
         started = held.round_started_at.get(current.round)
         if s.round_deadline_s and started is not None and now >= started + s.round_deadline_s * 1000:
             for game in current.games:

@@ -20,9 +20,11 @@ import httpx
 import msgspec
 import pytest
 from nats.aio.client import Client
+from nats.js.api import DeliverPolicy
 
 from contracts import subjects
 from contracts.envelope import Rejected
+from contracts.integration import TableFormed
 from contracts.tournaments import (
     CloseRegistration,
     CreateTournament,
@@ -43,6 +45,8 @@ from domain.tournaments import current_standings, fold
 from services.cli.stackrun import in_process_stack
 from services.common import accounts, db, natsio
 from services.common import tournaments as client
+from services.common.tickets import table_match_id
+from services.tournaments.core import Tournaments
 from tests.support.gateway import open_settings, running_bots
 
 pytestmark = pytest.mark.integration
@@ -368,3 +372,55 @@ async def test_an_operator_records_and_voids_results_by_hand(stack: Client, nats
     assert voided.voided and voided.ranks is None and len(state.rounds) == 2
     # what is left of the points: the two rounds' byes (a point each), round 2's game not played yet
     assert sum(s.points for s in current_standings(state)) == 2
+
+
+async def test_a_table_whose_match_never_came_is_announced_again(nc: Client) -> None:
+    """No gateway turns the round's table into a match (every gateway was down longer than the
+    30 s a gateway still takes a table): 15 s later the service announces it again, fresh; once
+    the match exists it stops."""
+    js = nc.jetstream()
+    seeds = await natsio.ensure_own_bucket(js, subjects.TOURNAMENT_SEEDS_BUCKET)
+    now = [1_800_000_000_000]
+    service = Tournaments(js, seeds, clock=lambda: now[0])
+    seen: list[TableFormed] = []
+
+    async def on_table(msg: Any) -> None:
+        found = msgspec.json.decode(msg.data, type=TableFormed)
+        if found.tournament_id == t:
+            seen.append(found)
+
+    t = tid()
+    sub = await js.subscribe(subjects.TABLE_FORMED, cb=on_table, ordered_consumer=True, deliver_policy=DeliverPolicy.NEW)
+    try:
+        for command in (
+            CreateTournament(tournament_id=t, settings=ugolki(bots=("greedy", "random"))),
+            CloseRegistration(server_seed=""),
+            StartRound(),
+        ):
+            reply = await service.handle(TournamentRequest(tournament_id=t, command_id=uuid.uuid4().hex, actor="operator", command=command))
+            assert isinstance(reply, TournamentAccepted), reply
+
+        async def announced(n: int) -> bool:
+            return len(seen) >= n
+
+        await until(lambda: announced(1), "the round's table")
+        assert seen[0].players and seen[0].strengths and seen[0].bots == (0, 1)
+        await service.tick()
+        now[0] += 10_000
+        await service.tick()
+        await asyncio.sleep(0.5)
+        assert len(seen) == 1  # not yet: 15 s
+        now[0] += 6_000
+        await service.tick()
+        await until(lambda: announced(2), "the table again")
+        assert seen[1].table_id == seen[0].table_id and seen[1].formed_at == seen[0].formed_at + 16_000
+        # the match is made now (any message on its subject): no more announcements
+        await js.publish(subjects.match_subject("ugolki", table_match_id(seen[0].table_id)), b"{}")
+        now[0] += 16_000
+        await service.tick()
+        now[0] += 16_000
+        await service.tick()
+        await asyncio.sleep(0.5)
+        assert len(seen) == 2
+    finally:
+        await sub.unsubscribe()

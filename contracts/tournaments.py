@@ -59,7 +59,7 @@ REJECTION_CODES: tuple[str, ...] = (
     "wrong_format",  # a command another format takes (PairArena outside an arena, StartRound in one)
 )
 # What the tournaments service itself answers, besides the rules' codes above.
-SERVICE_REJECTION_CODES: tuple[str, ...] = ("malformed", "unavailable", "not_allowed")
+SERVICE_REJECTION_CODES: tuple[str, ...] = ("malformed", "unavailable", "not_allowed", "unreadable_tournament")
 
 
 class TournamentSettings(msgspec.Struct, frozen=True, kw_only=True):

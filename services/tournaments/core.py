@@ -149,6 +149,7 @@ class Held:
     round_started_at: dict[int, int] = field(default_factory=dict)  # round -> recorded_at
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     said: set[str] = field(default_factory=set)  # scheduling refusals already logged
+    broken: str = ""  # why its stored log does not fold (then every command is refused)
 
     def apply(self, record: TournamentRecord, data: bytes, stream_seq: int) -> None:
         for event in record.events:
@@ -204,11 +205,29 @@ class Tournaments:
         if held is None:
             held = Held(tournament_id=tournament_id)
             self.held[tournament_id] = held
+        if held.broken:
+            return held
         stored = await self.store.load(
             subjects.tournament_subject(tournament_id), stream=subjects.TOURNAMENT_STREAM, after=held.last_seq
         )
         for s in stored:
-            record = record_decoder.decode(s.data)
+            problem = ""
+            try:
+                record = record_decoder.decode(s.data)
+            except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+                problem = f"record at stream sequence {s.stream_seq} is not a tournament record: {exc}"
+            else:
+                if record.tournament_id != tournament_id or record.seq != held.records + 1:
+                    problem = (
+                        f"record {held.records + 1} is numbered {record.seq} of {record.tournament_id!r}"
+                    )
+                elif record.prev_hash != (held.last_hash or first_hash(tournament_id)):
+                    problem = f"record {record.seq}: the hash chain breaks"
+            if problem:
+                # never decided on, never half folded: every command is refused until the log is mended
+                held.broken = problem
+                log.error("tournament_log_unreadable", tournament_id=tournament_id, problem=problem)
+                return held
             held.apply(record, s.data, s.stream_seq)
             self._index(record)
         return held
@@ -239,6 +258,8 @@ class Tournaments:
         if problem is not None:
             return problem
         held = await self.get(request.tournament_id)
+        if held.broken:
+            return reject("unreadable_tournament", held.broken)
         async with held.lock:
             reply = await self._decide_and_store(held, request)
         if isinstance(reply, TournamentAccepted) and not reply.duplicate:
@@ -250,6 +271,8 @@ class Tournaments:
     ) -> TournamentAccepted | Rejected:
         fresh = False
         for _ in range(MAX_CONFLICTS):
+            if held.broken:
+                return reject("unreadable_tournament", held.broken)
             known = held.replies.get(request.command_id)
             if known is not None:
                 return msgspec.structs.replace(known, duplicate=True)
@@ -508,7 +531,7 @@ class Tournaments:
     async def _schedule(self, held: Held) -> None:
         st = held.state
         s = st.settings
-        if s is None or st.phase == "finished":
+        if s is None or st.phase == "finished" or held.broken:
             return
         now = self.clock()
         if st.phase == "registration":

@@ -70,7 +70,10 @@ async def stack(nats_url: str, tmp_path: Path) -> AsyncIterator[Client]:
     """A referee, a gateway and the tournaments service in this process, the bots service
     playing through the gateway; yields a connection to the nats-server."""
     settings = open_settings(nats_url, tmp_path)
-    async with in_process_stack(settings, ("referee", "gateway", "tournaments")) as url, running_bots(settings, url):
+    async with (
+        in_process_stack(settings, ("referee", "gateway", "tournaments")) as url,
+        running_bots(settings, url),
+    ):
         nc = await natsio.connect(nats_url, "test-tournaments")
         try:
             yield nc
@@ -92,7 +95,9 @@ async def send(
 
 
 def ugolki(**kw: object) -> TournamentSettings:
-    return TournamentSettings(format="round_robin", game="ugolki", preset="mini-3x3", seed_commitment="", **kw)  # type: ignore[arg-type]
+    return TournamentSettings(
+        format="round_robin", game="ugolki", preset="mini-3x3", seed_commitment="", **kw
+    )  # type: ignore[arg-type]
 
 
 async def records(nc: Client, tournament_id: str) -> list[TournamentRecord]:
@@ -120,7 +125,10 @@ async def test_a_round_robin_of_four_computer_players_runs_to_the_end(stack: Cli
     assert len(commitment) == 64  # the service's own seed, committed
     closed = await send(stack, t, CloseRegistration(server_seed=""))
     assert isinstance(closed, TournamentAccepted), closed
-    assert closed.events[0].server_seed and hashlib.sha256(bytes.fromhex(closed.events[0].server_seed)).hexdigest() == commitment  # type: ignore[union-attr]
+    assert (
+        closed.events[0].server_seed
+        and hashlib.sha256(bytes.fromhex(closed.events[0].server_seed)).hexdigest() == commitment
+    )  # type: ignore[union-attr]
     started = await send(stack, t, StartRound())
     assert isinstance(started, TournamentAccepted), started
     log = await finished(stack, t)
@@ -140,7 +148,9 @@ async def test_a_game_nobody_plays_is_forfeited_at_the_deadline(stack: Client) -
     # two people who never come, against each other: the deadline forfeits the first seat (it
     # never moved); the computer players' game is played
     settings = ugolki(bots=("greedy", "greedy"), round_deadline_s=3)
-    assert isinstance(await send(stack, t, CreateTournament(tournament_id=t, settings=settings)), TournamentAccepted)
+    assert isinstance(
+        await send(stack, t, CreateTournament(tournament_id=t, settings=settings)), TournamentAccepted
+    )
     for p in ("ann", "bob"):
         joined = await send(stack, t, JoinTournament(player=p), actor=p)
         assert isinstance(joined, TournamentAccepted), joined
@@ -168,7 +178,9 @@ async def test_retries_malformed_and_refused_commands(stack: Client) -> None:
     assert isinstance(bad, Rejected) and bad.code == "not_computer_player"
     not_self = await send(stack, t, JoinTournament(player="bob"), actor="ann")
     assert isinstance(not_self, Rejected) and not_self.code == "not_allowed"
-    wrong_game = await send(stack, "x-" + t, CreateTournament(tournament_id="x-" + t, settings=ugolki(bots=("genius",))))
+    wrong_game = await send(
+        stack, "x-" + t, CreateTournament(tournament_id="x-" + t, settings=ugolki(bots=("genius",)))
+    )
     assert isinstance(wrong_game, Rejected) and wrong_game.code == "bad_settings"
     rated = await send(stack, "r-" + t, CreateTournament(tournament_id="r-" + t, settings=ugolki(rated=True)))
     assert isinstance(rated, Rejected) and rated.code == "bad_settings"
@@ -182,7 +194,10 @@ async def test_retries_malformed_and_refused_commands(stack: Client) -> None:
 
 async def test_a_tampered_record_is_found_by_the_audit(stack: Client) -> None:
     t = tid()
-    assert isinstance(await send(stack, t, CreateTournament(tournament_id=t, settings=ugolki(bots=("greedy",) * 3))), TournamentAccepted)
+    assert isinstance(
+        await send(stack, t, CreateTournament(tournament_id=t, settings=ugolki(bots=("greedy",) * 3))),
+        TournamentAccepted,
+    )
     assert isinstance(await send(stack, t, CloseRegistration(server_seed="")), TournamentAccepted)
     assert isinstance(await send(stack, t, StartRound()), TournamentAccepted)
     await finished(stack, t)
@@ -195,12 +210,18 @@ async def test_a_tampered_record_is_found_by_the_audit(stack: Client) -> None:
     decoded = [msgspec.json.decode(s, type=TournamentRecord) for s in stored]
     rs = decoded[started_at].events[0]
     swapped = msgspec.structs.replace(
-        rs, tables=tuple(msgspec.structs.replace(tb, seats=tb.seats[::-1]) for tb in rs.tables)  # type: ignore[union-attr]
+        rs,
+        tables=tuple(msgspec.structs.replace(tb, seats=tb.seats[::-1]) for tb in rs.tables),  # type: ignore[union-attr]
     )
-    decoded[started_at] = msgspec.structs.replace(decoded[started_at], events=(swapped, *decoded[started_at].events[1:]))
+    decoded[started_at] = msgspec.structs.replace(
+        decoded[started_at], events=(swapped, *decoded[started_at].events[1:])
+    )
     forged = [msgspec.json.encode(r) for r in decoded]
     problem = client.audit_records(t, forged)
-    assert problem == f"record {started_at + 2}: the hash chain breaks (prev_hash is not the sha256 of record {started_at + 1})"
+    assert (
+        problem
+        == f"record {started_at + 2}: the hash chain breaks (prev_hash is not the sha256 of record {started_at + 1})"
+    )
     # the chain made again over the changed record: the audit names the round whose pairings differ
     rechained: list[bytes] = []
     prev = hashlib.sha256(t.encode()).hexdigest()
@@ -221,7 +242,9 @@ async def gamehall(env: dict[str, str], *args: str) -> tuple[int, str, str]:
     return proc.returncode, out.decode(), err.decode()
 
 
-async def test_the_command_line_runs_exports_and_audits_a_tournament(stack: Client, nats_url: str, tmp_path: Path) -> None:
+async def test_the_command_line_runs_exports_and_audits_a_tournament(
+    stack: Client, nats_url: str, tmp_path: Path
+) -> None:
     env = dict(os.environ, NATS_URL=nats_url, GAMEHALL_DATA_DIR=str(tmp_path / "cli"))
     (tmp_path / "cli").mkdir()
     t = tid()
@@ -272,7 +295,10 @@ async def test_the_command_line_runs_exports_and_audits_a_tournament(stack: Clie
 async def api(nats_url: str, tmp_path: Path) -> AsyncIterator[tuple[httpx.AsyncClient, Any]]:
     """The stack as ``stack``, and an HTTP client of its gateway; yields (client, database)."""
     settings = open_settings(nats_url, tmp_path)
-    async with in_process_stack(settings, ("referee", "gateway", "tournaments")) as url, running_bots(settings, url):
+    async with (
+        in_process_stack(settings, ("referee", "gateway", "tournaments")) as url,
+        running_bots(settings, url),
+    ):
         async with httpx.AsyncClient(base_url=url, timeout=30) as http:
             engine = db.open_database(settings.database_url)
             try:
@@ -287,7 +313,9 @@ async def sign_up(http: httpx.AsyncClient, name: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {r.json()['token']}"}
 
 
-async def test_the_write_routes_create_join_close_start_and_seat_a_player(api: tuple[httpx.AsyncClient, Any]) -> None:
+async def test_the_write_routes_create_join_close_start_and_seat_a_player(
+    api: tuple[httpx.AsyncClient, Any],
+) -> None:
     http, engine = api
     t = tid()
     olga, ann, bob = [await sign_up(http, f"{n}-{t}") for n in ("olga", "ann", "bob")]
@@ -307,7 +335,9 @@ async def test_the_write_routes_create_join_close_start_and_seat_a_player(api: t
     for who, name in ((ann, "ann"), (bob, "bob")):
         joined = await http.post(f"/api/tournaments/{t}/join", json={}, headers=who)
         assert joined.status_code == 200, joined.text
-        assert joined.json()["events"] == [{"type": "tournament_player_joined.v1", "player": f"{name}-{t}", "rating": 0.0}]
+        assert joined.json()["events"] == [
+            {"type": "tournament_player_joined.v1", "player": f"{name}-{t}", "rating": 0.0}
+        ]
     twice = await http.post(f"/api/tournaments/{t}/join", json={}, headers=ann)
     assert (twice.status_code, twice.json()["code"]) == (409, "already_joined")
     other = await http.post(f"/api/tournaments/{t}/withdraw", json={"player": f"bob-{t}"}, headers=ann)
@@ -334,18 +364,24 @@ async def test_the_write_routes_create_join_close_start_and_seat_a_player(api: t
     assert seat["players"] == mine["seats"] and seat["token"].startswith(seat["seat"] + ".")
 
     async def viewed() -> Any:  # the gateway creates the match from the announced table
-        r = await http.get(f"/api/matches/{seat['match_id']}", headers={"Authorization": f"Bearer {seat['token']}"})
+        r = await http.get(
+            f"/api/matches/{seat['match_id']}", headers={"Authorization": f"Bearer {seat['token']}"}
+        )
         return r.json() if r.status_code == 200 else None
 
     view = await until(viewed, "ann's match")
     assert isinstance(view, dict) and view["players"] == mine["seats"]
 
 
-async def test_an_operator_records_and_voids_results_by_hand(stack: Client, nats_url: str, tmp_path: Path) -> None:
+async def test_an_operator_records_and_voids_results_by_hand(
+    stack: Client, nats_url: str, tmp_path: Path
+) -> None:
     env = dict(os.environ, NATS_URL=nats_url, GAMEHALL_DATA_DIR=str(tmp_path / "cli"))
     (tmp_path / "cli").mkdir()
     t = tid()
-    assert isinstance(await send(stack, t, CreateTournament(tournament_id=t, settings=ugolki())), TournamentAccepted)
+    assert isinstance(
+        await send(stack, t, CreateTournament(tournament_id=t, settings=ugolki())), TournamentAccepted
+    )
     for p in ("ann", "bob", "cy"):
         assert isinstance(await send(stack, t, JoinTournament(player=p)), TournamentAccepted)
     assert isinstance(await send(stack, t, CloseRegistration(server_seed="")), TournamentAccepted)
@@ -390,14 +426,20 @@ async def test_a_table_whose_match_never_came_is_announced_again(nc: Client) -> 
             seen.append(found)
 
     t = tid()
-    sub = await js.subscribe(subjects.TABLE_FORMED, cb=on_table, ordered_consumer=True, deliver_policy=DeliverPolicy.NEW)
+    sub = await js.subscribe(
+        subjects.TABLE_FORMED, cb=on_table, ordered_consumer=True, deliver_policy=DeliverPolicy.NEW
+    )
     try:
         for command in (
             CreateTournament(tournament_id=t, settings=ugolki(bots=("greedy", "random"))),
             CloseRegistration(server_seed=""),
             StartRound(),
         ):
-            reply = await service.handle(TournamentRequest(tournament_id=t, command_id=uuid.uuid4().hex, actor="operator", command=command))
+            reply = await service.handle(
+                TournamentRequest(
+                    tournament_id=t, command_id=uuid.uuid4().hex, actor="operator", command=command
+                )
+            )
             assert isinstance(reply, TournamentAccepted), reply
 
         async def announced(n: int) -> bool:
@@ -424,3 +466,29 @@ async def test_a_table_whose_match_never_came_is_announced_again(nc: Client) -> 
         assert len(seen) == 2
     finally:
         await sub.unsubscribe()
+
+
+async def test_a_log_that_does_not_read_is_refused_never_decided_on(nc: Client) -> None:
+    js = nc.jetstream()
+    seeds = await natsio.ensure_own_bucket(js, subjects.TOURNAMENT_SEEDS_BUCKET)
+    t = tid()
+    service = Tournaments(js, seeds)
+    made = await service.handle(
+        TournamentRequest(
+            tournament_id=t,
+            command_id="c1",
+            actor="operator",
+            command=CreateTournament(tournament_id=t, settings=ugolki()),
+        )
+    )
+    assert isinstance(made, TournamentAccepted)
+    await js.publish(subjects.tournament_subject(t), b"not a record")
+    fresh = Tournaments(js, seeds)
+    await fresh.load_all()  # a start with a broken log among the tournaments goes on
+    refused = await fresh.handle(
+        TournamentRequest(tournament_id=t, command_id="c2", actor="ann", command=JoinTournament(player="ann"))
+    )
+    assert isinstance(refused, Rejected) and refused.code == "unreadable_tournament"
+    assert "not a tournament record" in refused.detail
+    await fresh.tick()  # the schedule leaves it alone
+    assert len(await client.stored(js, t)) == 2

@@ -145,6 +145,18 @@ class VoidResult(msgspec.Struct, frozen=True, kw_only=True, tag="void_result.v1"
     reason: str = ""
 
 
+class AmendResult(msgspec.Struct, frozen=True, kw_only=True, tag="amend_result.v1"):
+    """A recorded (or voided) game's result replaced, e.g. by a dispute's ruling: in any round of
+    any format, in a knockout only in the current round; also after the tournament finished (the
+    final standings are then stated again)."""
+
+    round: int
+    table: int
+    ranks: tuple[int, ...]  # per seat, 0 = first, as RecordResult
+    scores: tuple[int, ...] = ()
+    reason: str = ""
+
+
 class FinishTournament(msgspec.Struct, frozen=True, kw_only=True, tag="finish_tournament.v1"):
     pass
 
@@ -165,6 +177,7 @@ TournamentCommand = (
     | VoidResult
     | FinishTournament
     | PairArena
+    | AmendResult
 )
 
 
@@ -220,7 +233,19 @@ class ResultVoided(msgspec.Struct, frozen=True, kw_only=True, tag="tournament_re
     reason: str = ""
 
 
+class ResultAmended(msgspec.Struct, frozen=True, kw_only=True, tag="tournament_result_amended.v1"):
+    """A game's result replaced (``AmendResult``): the game counts with these ranks and scores."""
+
+    round: int
+    table: int
+    ranks: tuple[int, ...]
+    scores: tuple[int, ...] = ()
+    reason: str = ""
+
+
 class TournamentFinished(msgspec.Struct, frozen=True, kw_only=True, tag="tournament_finished.v1"):
+    """The final standings; stated again after a void or amendment of a finished tournament."""
+
     standings: tuple[Standing, ...]
 
 
@@ -235,6 +260,7 @@ TournamentEvent = (
     | Forfeit
     | ResultVoided
     | TournamentFinished
+    | ResultAmended
 )
 
 

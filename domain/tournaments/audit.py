@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from contracts.envelope import Rejected
 from contracts.tournaments import (
+    AmendResult,
     Bye,
     CloseRegistration,
     CreateTournament,
@@ -24,6 +25,7 @@ from contracts.tournaments import (
     RecordForfeit,
     RecordResult,
     RegistrationClosed,
+    ResultAmended,
     ResultRecorded,
     ResultVoided,
     RoundStarted,
@@ -57,6 +59,10 @@ def _command(event: TournamentEvent, state: TournamentState) -> TournamentComman
         return RecordForfeit(round=event.round, table=event.table, player=event.player)
     if isinstance(event, ResultVoided):
         return VoidResult(round=event.round, table=event.table, reason=event.reason)
+    if isinstance(event, ResultAmended):
+        return AmendResult(
+            round=event.round, table=event.table, ranks=event.ranks, scores=event.scores, reason=event.reason
+        )
     if isinstance(event, TournamentFinished):
         return FinishTournament()
     return None  # a Bye is only ever part of a round's start

@@ -19,6 +19,7 @@ from contracts.matchmaking import computer_player, is_computer_player
 from contracts.tournaments import (
     FORMATS,
     TIE_BREAKS,
+    AmendResult,
     Bye,
     CloseRegistration,
     CreateTournament,
@@ -31,6 +32,7 @@ from contracts.tournaments import (
     RecordForfeit,
     RecordResult,
     RegistrationClosed,
+    ResultAmended,
     ResultRecorded,
     ResultVoided,
     RoundStarted,
@@ -138,6 +140,52 @@ def _open_game(state: TournamentState, rnd: int, table: int) -> GameState | Reje
     return game
 
 
+def _bad_result(
+    s: TournamentSettings, game: GameState, ranks: tuple[int, ...], scores: tuple[int, ...]
+) -> Rejected | None:
+    n = len(game.seats)
+    if len(ranks) != n or min(ranks, default=-1) != 0 or max(ranks) >= n:
+        return _reject("bad_result", f"{n} ranks from 0 expected")
+    if scores and len(scores) != n:
+        return _reject("bad_result", f"{n} scores expected")
+    if s.format == "knockout" and ranks.count(0) > 1:
+        return _reject("draw_not_allowed", "a knockout game needs a winner")
+    return None
+
+
+def _ruling(state: TournamentState, command: VoidResult | AmendResult) -> tuple[TournamentEvent, ...] | Rejected:
+    """A void or an amendment of a game with a result (an amendment also of a voided game), in
+    any round; in a knockout only in the current round, whose winners the next round is drawn
+    from."""
+    s = state.settings
+    assert s is not None
+    game = _game(state, command.round, command.table)
+    if isinstance(game, Rejected):
+        return game
+    where = f"round {command.round} table {command.table}"
+    if isinstance(command, VoidResult):
+        if game.ranks is None:
+            return _reject("not_recorded", f"{where} has no result")
+    elif game.ranks is None and not game.voided:
+        return _reject("not_recorded", f"{where} has no result to amend")
+    if s.format == "knockout" and command.round != len(state.rounds):
+        return _reject("round_closed", "a knockout result stands once the next round is drawn")
+    if isinstance(command, VoidResult):
+        return (ResultVoided(round=command.round, table=command.table, reason=command.reason),)
+    bad = _bad_result(s, game, command.ranks, command.scores)
+    if bad:
+        return bad
+    return (
+        ResultAmended(
+            round=command.round,
+            table=command.table,
+            ranks=command.ranks,
+            scores=command.scores,
+            reason=command.reason,
+        ),
+    )
+
+
 def _running(state: TournamentState) -> Rejected | None:
     if state.phase == "new":
         return _reject("not_created")
@@ -158,6 +206,12 @@ def decide(state: TournamentState, command: TournamentCommand) -> Decision:
         return (TournamentCreated(tournament_id=command.tournament_id, settings=command.settings),)
     if state.phase == "new":
         return _reject("not_created")
+    if state.phase == "finished" and isinstance(command, (VoidResult, AmendResult)):
+        ruled = _ruling(state, command)
+        if isinstance(ruled, Rejected):
+            return ruled
+        # the final standings follow the changed game
+        return (*ruled, TournamentFinished(standings=current_standings(fold(ruled, state))))
     if state.phase == "finished":
         return _reject("finished")
     s = state.settings
@@ -220,13 +274,9 @@ def decide(state: TournamentState, command: TournamentCommand) -> Decision:
         game = _open_game(state, command.round, command.table)
         if isinstance(game, Rejected):
             return game
-        n = len(game.seats)
-        if len(command.ranks) != n or min(command.ranks) != 0 or max(command.ranks) >= n:
-            return _reject("bad_result", f"{n} ranks from 0 expected")
-        if command.scores and len(command.scores) != n:
-            return _reject("bad_result", f"{n} scores expected")
-        if s.format == "knockout" and command.ranks.count(0) > 1:
-            return _reject("draw_not_allowed", "a knockout game needs a winner")
+        bad = _bad_result(s, game, command.ranks, command.scores)
+        if bad:
+            return bad
         return (
             ResultRecorded(
                 round=command.round, table=command.table, ranks=command.ranks, scores=command.scores
@@ -239,15 +289,8 @@ def decide(state: TournamentState, command: TournamentCommand) -> Decision:
         if command.player not in game.seats:
             return _reject("not_at_table", command.player)
         return (Forfeit(round=command.round, table=command.table, player=command.player),)
-    if isinstance(command, VoidResult):
-        game = _game(state, command.round, command.table)
-        if isinstance(game, Rejected):
-            return game
-        if game.ranks is None:
-            return _reject("not_recorded", f"round {command.round} table {command.table} has no result")
-        if s.format == "knockout" and command.round != len(state.rounds):
-            return _reject("round_closed", "a knockout result stands once the next round is drawn")
-        return (ResultVoided(round=command.round, table=command.table, reason=command.reason),)
+    if isinstance(command, (VoidResult, AmendResult)):
+        return _ruling(state, command)
     if isinstance(command, FinishTournament):
         if s.format == "arena":  # at the window's end: games without a result do not count
             return (TournamentFinished(standings=current_standings(state)),)
@@ -317,6 +360,22 @@ def evolve(state: TournamentState, event: TournamentEvent) -> TournamentState:
     if isinstance(event, ResultVoided):
         return _set_game(
             state, event.round, event.table, ranks=None, scores=(), forfeit="", voided=True, finished_seq=0
+        )
+    if isinstance(event, ResultAmended):
+        game = state.rounds[event.round - 1].games[event.table - 1]
+        seq = game.finished_seq  # an arena's streaks keep the order the game finished in
+        if not seq:  # a voided game given a result counts from now
+            seq = state.results + 1
+            state = replace(state, results=seq)
+        return _set_game(
+            state,
+            event.round,
+            event.table,
+            ranks=event.ranks,
+            scores=event.scores,
+            forfeit="",
+            voided=False,
+            finished_seq=seq,
         )
     if isinstance(event, TournamentFinished):
         return replace(state, phase="finished", standings=event.standings)

@@ -109,6 +109,8 @@ def _event_line(event: Any) -> str:
         return f"round {event.round} table {event.table}: {event.player} forfeits"
     if isinstance(event, t.ResultVoided):
         return f"round {event.round} table {event.table}: result voided"
+    if isinstance(event, t.ResultAmended):
+        return f"round {event.round} table {event.table}: result amended, ranks {list(event.ranks)}"
     if isinstance(event, t.TournamentFinished):
         return "finished: " + ", ".join(f"{s.rank}. {s.player} {s.points:g}" for s in event.standings)
     return type(event).__name__

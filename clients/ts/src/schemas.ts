@@ -19,6 +19,20 @@ export interface Accepted {
   finished?: boolean;
 }
 
+/**
+ * A recorded (or voided) game's result replaced, e.g. by a dispute's ruling: in any round of
+ * any format, in a knockout only in the current round; also after the tournament finished (the
+ * final standings are then stated again).
+ */
+export interface AmendResult {
+  type: "amend_result.v1";
+  round: number;
+  table: number;
+  ranks: number[];
+  scores?: number[];
+  reason?: string;
+}
+
 export interface AreaCard {
   value: string;
   lost_group?: number | null;
@@ -1184,6 +1198,16 @@ export interface Resign {
   type: "resign.v1";
 }
 
+/** A game's result replaced (`AmendResult`): the game counts with these ranks and scores. */
+export interface ResultAmended {
+  type: "tournament_result_amended.v1";
+  round: number;
+  table: number;
+  ranks: number[];
+  scores?: number[];
+  reason?: string;
+}
+
 export interface ResultRecorded {
   type: "tournament_result_recorded.v1";
   round: number;
@@ -1683,7 +1707,7 @@ export interface TournamentAccepted {
   tournament_id: string;
   seq: number;
   command_id: string;
-  events: (TournamentCreated | PlayerJoined | PlayerWithdrew | RegistrationClosed | RoundStarted | Bye | ResultRecorded | Forfeit | ResultVoided | TournamentFinished)[];
+  events: (TournamentCreated | PlayerJoined | PlayerWithdrew | RegistrationClosed | RoundStarted | Bye | ResultRecorded | Forfeit | ResultVoided | TournamentFinished | ResultAmended)[];
   duplicate?: boolean;
 }
 
@@ -1729,6 +1753,7 @@ export interface TournamentEntryBody {
   command_id?: string;
 }
 
+/** The final standings; stated again after a void or amendment of a finished tournament. */
 export interface TournamentFinished {
   type: "tournament_finished.v1";
   standings: Standing[];
@@ -1754,8 +1779,8 @@ export interface TournamentRecord {
   recorded_at: number;
   prev_hash: string;
   actor: string;
-  command: CreateTournament | JoinTournament | WithdrawFromTournament | CloseRegistration | StartRound | RecordResult | RecordForfeit | VoidResult | FinishTournament | PairArena;
-  events: (TournamentCreated | PlayerJoined | PlayerWithdrew | RegistrationClosed | RoundStarted | Bye | ResultRecorded | Forfeit | ResultVoided | TournamentFinished)[];
+  command: CreateTournament | JoinTournament | WithdrawFromTournament | CloseRegistration | StartRound | RecordResult | RecordForfeit | VoidResult | FinishTournament | PairArena | AmendResult;
+  events: (TournamentCreated | PlayerJoined | PlayerWithdrew | RegistrationClosed | RoundStarted | Bye | ResultRecorded | Forfeit | ResultVoided | TournamentFinished | ResultAmended)[];
 }
 
 /**

@@ -38,6 +38,7 @@ bye inside the last bracket's pairing rather than before it.
 from __future__ import annotations
 
 import bisect
+import contextvars
 import functools
 import heapq
 import itertools
@@ -227,9 +228,28 @@ def _pair_s1_s2(
             result = False
 
 
+# Within one ``pair_round`` the answers of ``pairable`` by (set of players, cap): the bracket
+# searches ask the same question many times (a mover search may ask each of its leaves again),
+# and the answer depends only on the set, its players being fixed for the round.
+_PAIRABLE: contextvars.ContextVar[dict[tuple[frozenset[str], int], bool] | None] = contextvars.ContextVar(
+    "swiss_pairable", default=None
+)
+
+
 def pairable(players: Sequence[SwissPlayer], cap: int = REST_CAP) -> bool:
     """Can these players all be paired without breaking an absolute criterion?  A capped search:
     running out of nodes on a large field answers True (the fallback pairs such a field)."""
+    memo = _PAIRABLE.get()
+    key = (frozenset(p.player for p in players), cap)
+    if memo is not None and len(key[0]) == len(players):
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = _pairable(players, cap)
+        return found
+    return _pairable(players, cap)
+
+
+def _pairable(players: Sequence[SwissPlayer], cap: int) -> bool:
     try:
         return _first_pairing(players, cap) is not None
     except _OutOfBudget:
@@ -486,6 +506,14 @@ def _pair_brackets(groups: list[list[SwissPlayer]]) -> list[tuple[SwissPlayer, S
 
 def pair_round(players: Sequence[SwissPlayer], initial_colour: str) -> SwissPairing | None:
     """The round's games, or None when no pairing keeps the absolute criteria."""
+    token = _PAIRABLE.set({})
+    try:
+        return _pair_round(players, initial_colour)
+    finally:
+        _PAIRABLE.reset(token)
+
+
+def _pair_round(players: Sequence[SwissPlayer], initial_colour: str) -> SwissPairing | None:
     ranked = sorted(players, key=_rank_key)
     bye: SwissPlayer | None = None
     if len(ranked) % 2:

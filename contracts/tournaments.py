@@ -143,6 +143,9 @@ class VoidResult(msgspec.Struct, frozen=True, kw_only=True, tag="void_result.v1"
     round: int
     table: int
     reason: str = ""
+    # True (a dispute's ruling): the game is not played again; it counts for nobody and its round
+    # may close without it.  False: a game of the current round waits for a result again.
+    final: bool = False
 
 
 class AmendResult(msgspec.Struct, frozen=True, kw_only=True, tag="amend_result.v1"):
@@ -231,6 +234,7 @@ class ResultVoided(msgspec.Struct, frozen=True, kw_only=True, tag="tournament_re
     round: int
     table: int
     reason: str = ""
+    final: bool = False  # as VoidResult's: the game is done, for nobody
 
 
 class ResultAmended(msgspec.Struct, frozen=True, kw_only=True, tag="tournament_result_amended.v1"):

@@ -58,7 +58,7 @@ def _command(event: TournamentEvent, state: TournamentState) -> TournamentComman
     if isinstance(event, Forfeit):
         return RecordForfeit(round=event.round, table=event.table, player=event.player)
     if isinstance(event, ResultVoided):
-        return VoidResult(round=event.round, table=event.table, reason=event.reason)
+        return VoidResult(round=event.round, table=event.table, reason=event.reason, final=event.final)
     if isinstance(event, ResultAmended):
         return AmendResult(
             round=event.round, table=event.table, ranks=event.ranks, scores=event.scores, reason=event.reason

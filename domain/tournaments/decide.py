@@ -137,6 +137,8 @@ def _open_game(state: TournamentState, rnd: int, table: int) -> GameState | Reje
         return _reject("round_closed", f"round {rnd} is over; results go to round {len(state.rounds)}")
     if game.ranks is not None:
         return _reject("result_exists", f"round {rnd} table {table} has a result")
+    if game.final_void:
+        return _reject("result_exists", f"round {rnd} table {table} was voided for good (amend_result gives it one)")
     return game
 
 
@@ -164,14 +166,18 @@ def _ruling(state: TournamentState, command: VoidResult | AmendResult) -> tuple[
         return game
     where = f"round {command.round} table {command.table}"
     if isinstance(command, VoidResult):
-        if game.ranks is None:
+        # a game voided to be played again may still be voided for good
+        if game.ranks is None and not (command.final and game.voided and not game.final_void):
             return _reject("not_recorded", f"{where} has no result")
     elif game.ranks is None and not game.voided:
         return _reject("not_recorded", f"{where} has no result to amend")
     if s.format == "knockout" and command.round != len(state.rounds):
         return _reject("round_closed", "a knockout result stands once the next round is drawn")
     if isinstance(command, VoidResult):
-        return (ResultVoided(round=command.round, table=command.table, reason=command.reason),)
+        if s.format == "knockout" and command.final:
+            return _reject("draw_not_allowed", "a knockout game needs a winner: amend it, or void it to be played again")
+        voided = ResultVoided(round=command.round, table=command.table, reason=command.reason, final=command.final)
+        return (voided,)
     bad = _bad_result(s, game, command.ranks, command.scores)
     if bad:
         return bad
@@ -359,7 +365,15 @@ def evolve(state: TournamentState, event: TournamentEvent) -> TournamentState:
         )
     if isinstance(event, ResultVoided):
         return _set_game(
-            state, event.round, event.table, ranks=None, scores=(), forfeit="", voided=True, finished_seq=0
+            state,
+            event.round,
+            event.table,
+            ranks=None,
+            scores=(),
+            forfeit="",
+            voided=True,
+            final_void=event.final,
+            finished_seq=0,
         )
     if isinstance(event, ResultAmended):
         game = state.rounds[event.round - 1].games[event.table - 1]
@@ -375,6 +389,7 @@ def evolve(state: TournamentState, event: TournamentEvent) -> TournamentState:
             scores=event.scores,
             forfeit="",
             voided=False,
+            final_void=False,
             finished_seq=seq,
         )
     if isinstance(event, TournamentFinished):

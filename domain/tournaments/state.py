@@ -18,6 +18,7 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     scores: tuple[int, ...] = ()
     forfeit: str = ""  # the player who forfeited
     voided: bool = False
+    final_void: bool = False  # voided for good (a ruling): done, counting for nobody
     # The result's number among every result recorded (``TournamentState.results``): the order
     # games finished in, which an arena's streaks follow.  0 until recorded.
     finished_seq: int = 0
@@ -29,7 +30,7 @@ class RoundState(msgspec.Struct, frozen=True, kw_only=True):
     byes: tuple[tuple[str, int], ...] = ()  # (player, half points)
 
     def complete(self) -> bool:
-        return all(g.ranks is not None for g in self.games)
+        return all(g.ranks is not None or g.final_void for g in self.games)
 
 
 class TournamentState(msgspec.Struct, frozen=True, kw_only=True):

@@ -1221,6 +1221,7 @@ export interface ResultVoided {
   round: number;
   table: number;
   reason?: string;
+  final?: boolean;
 }
 
 export interface RoundStarted {
@@ -1914,6 +1915,7 @@ export interface VoidResult {
   round: number;
   table: number;
   reason?: string;
+  final?: boolean;
 }
 
 export interface WithdrawFromTournament {

@@ -233,3 +233,38 @@ def test_the_audit_finds_tampered_standings_after_a_ruling_on_a_finished_tournam
     assert found is not None and "rank 1" in found
     assert audit(events[:-1]) is not None  # the amendment without its standings
     assert fold(events).standings == restated.standings
+
+
+def test_a_final_void_closes_the_game_for_nobody_and_lets_the_round_end() -> None:
+    run = opened("round_robin", ["a", "b", "c", "d"])
+    started = run.start()
+    run.do(RecordResult(round=1, table=1, ranks=(0, 1)))
+    run.do(VoidResult(round=1, table=1, reason="ruling", final=True))
+    assert run.refuse(StartRound()) == "round_in_progress"  # table 2 still plays
+    run.do(RecordResult(round=1, table=2, ranks=(0, 1)))
+    assert run.state.rounds[0].complete()  # the voided game does not hold the round up
+    first, second = started.tables[0].seats, started.tables[1].seats
+    assert _points(run) == {first[0]: 0.0, first[1]: 0.0, second[0]: 1.0, second[1]: 0.0}
+    assert run.refuse(RecordResult(round=1, table=1, ranks=(0, 1))) == "result_exists"
+    assert run.refuse(RecordForfeit(round=1, table=1, player=first[0])) == "result_exists"
+    assert run.refuse(VoidResult(round=1, table=1, final=True)) == "not_recorded"
+    run.start()
+    # the ruling amended later: the game counts again
+    run.do(AmendResult(round=1, table=1, ranks=(1, 0)))
+    assert _points(run)[first[1]] == 1.0
+    assert audit(run.events) is None
+
+
+def test_a_void_to_play_again_may_become_final_and_a_knockout_refuses_a_final_void() -> None:
+    run = opened("round_robin", ["a", "b", "c", "d"])
+    run.start()
+    run.do(RecordResult(round=1, table=1, ranks=(0, 1)))
+    run.do(VoidResult(round=1, table=1))
+    assert run.refuse(VoidResult(round=1, table=1)) == "not_recorded"
+    run.do(VoidResult(round=1, table=1, final=True))
+    assert run.state.rounds[0].games[0].final_void
+    knockout = opened("knockout", ["p1", "p2", "p3", "p4"], ratings=[4, 3, 2, 1])
+    knockout.start()
+    knockout.do(RecordResult(round=1, table=1, ranks=(0, 1)))
+    assert knockout.refuse(VoidResult(round=1, table=1, final=True)) == "draw_not_allowed"
+    knockout.do(VoidResult(round=1, table=1))  # to be played again

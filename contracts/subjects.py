@@ -38,6 +38,8 @@ TOURNAMENTS_QUEUE = "tournaments"
 # The tournaments service's durable consumer of finished matches (its games' results), and the
 # key-value bucket of the server seeds of tournaments still in registration (only it reads them).
 TOURNAMENTS_CONSUMER = "tournaments"
+# ... and of the disputes stream: operators' rulings on its games (services/tournaments/rulings.py).
+TOURNAMENT_RULINGS_CONSUMER = "tournaments-rulings"
 TOURNAMENT_SEEDS_BUCKET = "GH_TOURNAMENT_SEEDS"
 
 DEFAULT_PARTITIONS = 4

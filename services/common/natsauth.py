@@ -310,6 +310,12 @@ TABLE: dict[str, tuple[Use, ...]] = {
         durable(
             _INTEGRATION, subjects.TOURNAMENTS_CONSUMER, subjects.MATCH_FINISHED, "record finished tournament games"
         ),
+        durable(
+            _DISPUTES,
+            subjects.TOURNAMENT_RULINGS_CONSUMER,
+            subjects.DISPUTE_SUBJECTS,
+            "void or amend tournament games by operators' rulings",
+        ),
         append(_INTEGRATION, subjects.TABLE_FORMED, "announce the tables of a started round"),
         read(_MATCHES, "see who moved in a game unfinished at its round's deadline"),
     ),

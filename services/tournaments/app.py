@@ -2,7 +2,9 @@
 
 It answers ``TournamentRequest`` on ``tournaments.cmd`` (queue group ``tournaments``, so several
 instances share the load), records finished tournament games from the integration stream (the
-durable consumer ``tournaments``) and runs the schedule every half second.
+durable consumer ``tournaments``), voids or amends them by dispute rulings (the durable consumer
+``tournaments-rulings`` of the disputes stream, ``services.tournaments.rulings``) and runs the
+schedule every half second.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from contracts.integration import MatchFinished
 from services.common import logs, natsio
 from services.common.settings import Settings
 from services.common.shell import service_shell
+from services.tournaments import rulings
 from services.tournaments.core import Tournaments
 
 SERVICE = "tournaments"
@@ -77,6 +80,9 @@ async def run_tournaments(
                 return
         await msg.ack()
 
+    async def on_ruling(msg: Any) -> None:
+        await rulings.on_message(service, msg)
+
     requests = await nc.subscribe(
         subjects.TOURNAMENT_COMMANDS, queue=subjects.TOURNAMENTS_QUEUE, cb=on_request
     )
@@ -88,6 +94,15 @@ async def run_tournaments(
         cb=on_finished,
         manual_ack=True,
         config=ConsumerConfig(deliver_policy=DeliverPolicy.NEW, ack_wait=30, max_ack_pending=256),
+    )
+    ruled = await js.subscribe(
+        subjects.DISPUTE_SUBJECTS,
+        queue=subjects.TOURNAMENT_RULINGS_CONSUMER,
+        durable=subjects.TOURNAMENT_RULINGS_CONSUMER,
+        stream=subjects.DISPUTE_STREAM,
+        cb=on_ruling,
+        manual_ack=True,
+        config=ConsumerConfig(deliver_policy=DeliverPolicy.ALL, ack_wait=30, max_ack_pending=64),
     )
     log.info("tournaments_ready", held=len(service.held))
     ticks = 0
@@ -101,7 +116,7 @@ async def run_tournaments(
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(stop.wait(), tick_s)
     finally:
-        for sub in (requests, finished):
+        for sub in (requests, finished, ruled):
             with contextlib.suppress(Exception):
                 await sub.unsubscribe()
         for task in list(tasks):

@@ -317,6 +317,8 @@ PUBLISH_PROBES: tuple[tuple[str, str, frozenset[str]], ...] = tuple(
         ("take over the gateways' consumer", "$JS.API.CONSUMER.DURABLE.CREATE.GH_INTEGRATION.gateway-tables", {"gateway"}),
         ("ack for the gateways", "$JS.ACK.GH_INTEGRATION.gateway-tables.1.1.1.1.0", {"gateway"}),
         ("delete the gateways' consumer", "$JS.API.CONSUMER.DELETE.GH_INTEGRATION.gateway-tables", ()),
+        ("take over the tournaments' rulings durable", "$JS.API.CONSUMER.DURABLE.CREATE.GH_DISPUTES.tournaments-rulings", {"tournaments"}),
+        ("ack for the tournaments' rulings", "$JS.ACK.GH_DISPUTES.tournaments-rulings.1.1.1.1.0", {"tournaments"}),
         ("create a stream (to capture subjects)", "$JS.API.STREAM.CREATE.GH_CAPTURE", ()),
         ("create the match log", "$JS.API.STREAM.CREATE.GH_MATCHES", {"referee"}),
         ("change the queue bucket", "$JS.API.STREAM.UPDATE.KV_GH_TICKETS", {"referee", "matchmaking"}),

@@ -133,6 +133,22 @@ def test_only_the_tournaments_service_reads_the_seeds_of_open_tournaments() -> N
     assert not may_publish("tournaments", subjects.match_subject("ugolki", "m1"))
 
 
+def test_only_the_tournaments_service_follows_rulings_for_its_games() -> None:
+    durable = subjects.TOURNAMENT_RULINGS_CONSUMER
+    stream = subjects.DISPUTE_STREAM
+    for api in (
+        f"$JS.API.CONSUMER.DURABLE.CREATE.{stream}.{durable}",
+        f"$JS.API.CONSUMER.CREATE.{stream}.{durable}.{subjects.DISPUTE_SUBJECTS}",
+        f"$JS.ACK.{stream}.{durable}.1.1.1.1.0",
+    ):
+        assert who_publishes(api) == {"tournaments"}, api
+    # it reads rulings, it never writes a dispute event nor reaches scoring's consumer
+    assert not may_publish("tournaments", subjects.dispute_subject("m1"))
+    assert not may_publish("tournaments", f"$JS.ACK.{stream}.{subjects.RULINGS_CONSUMER}.1.1.1.1.0")
+    assert not may_publish("tournaments", f"$JS.API.CONSUMER.DELETE.{stream}.{durable}")
+    assert not may_publish("tournaments", f"$JS.API.CONSUMER.CREATE.{stream}")  # no other consumer there
+
+
 def test_bots_and_cli_have_only_what_they_need() -> None:
     bots = natsauth.permissions("bots")
     assert bots.publish == () and bots.subscribe == (subjects.BOTS_ASSIGN, "_INBOX_bots.>") and bots.responds

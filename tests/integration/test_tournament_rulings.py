@@ -2,7 +2,7 @@
 GH_DISPUTES (the durable consumer ``tournaments-rulings``) and voids or amends the game a ruling
 names; a ruling on a match that is no tournament game is ignored; a ruling delivered twice
 changes nothing more; a later dispute's ruling (upheld) gives the game the match's own result
-again."""
+again; a ruling that comes before its game's result waits for it."""
 
 from __future__ import annotations
 
@@ -134,7 +134,9 @@ async def ruled(nc: Client, t: str, dispute_id: str) -> list[TournamentRecord]:
     return got
 
 
-async def test_rulings_void_amend_and_restore_tournament_games_once(service: asyncio.Task[None], nc: Client) -> None:
+async def test_rulings_void_amend_and_restore_tournament_games_once(
+    service: asyncio.Task[None], nc: Client
+) -> None:
     t = "t-" + uuid.uuid4().hex[:10]
     settings = TournamentSettings(format="round_robin", game="ugolki", preset="mini-3x3", seed_commitment="")
     for command in (
@@ -200,4 +202,19 @@ async def test_rulings_void_amend_and_restore_tournament_games_once(service: asy
     )  # the match's result
     assert points(state_of(found)) == {g1.seats[0]: 1.0, g1.seats[1]: 0.0, g2.seats[0]: 0.0, g2.seats[1]: 1.0}
     # the log audits, rulings and all
+    assert client.audit_records(t, await client.stored(nc.jetstream(), t)) is None
+
+    # a ruling that comes before its game's result (the match's end still on its way) waits for
+    # it, then amends it
+    second = state_of(found).rounds[1]
+    g = second.games[0]
+    m = table_match_id(table_id(t, 2, g.table))
+    await rule(nc, m, 1, "amended", ranks=(1, 1))
+    await asyncio.sleep(0.5)
+    assert not any(r.command_id == f"ruling:{m}-1" for r in await records(nc, t))
+    await finish(nc, m, g.seats, (1, 2))
+    found = await ruled(nc, t, f"{m}-1")
+    commands = [r.command_id for r in found]
+    assert commands.index(f"system:result:2:{g.table}") < commands.index(f"ruling:{m}-1")
+    assert state_of(found).rounds[1].games[0].ranks == (0, 0)  # the ruling's draw, not the match's win
     assert client.audit_records(t, await client.stored(nc.jetstream(), t)) is None

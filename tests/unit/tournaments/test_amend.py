@@ -10,6 +10,7 @@ from contracts.envelope import Rejected
 from contracts.tournaments import (
     AmendResult,
     FinishTournament,
+    PairArena,
     RecordForfeit,
     RecordResult,
     ResultAmended,
@@ -268,3 +269,36 @@ def test_a_void_to_play_again_may_become_final_and_a_knockout_refuses_a_final_vo
     knockout.do(RecordResult(round=1, table=1, ranks=(0, 1)))
     assert knockout.refuse(VoidResult(round=1, table=1, final=True)) == "draw_not_allowed"
     knockout.do(VoidResult(round=1, table=1))  # to be played again
+
+
+def test_an_arena_amendment_keeps_the_games_order_and_its_streaks_follow() -> None:
+    run = opened(
+        "arena", ["ann", "bob", "cat", "dan"], [4, 3, 2, 1], window_start=1_000, window_end=3_600_000
+    )
+
+    def play(rnd: int, player: str, winner: str) -> None:
+        game = next(g for g in run.state.rounds[rnd - 1].games if player in g.seats)
+        run.do(RecordResult(round=rnd, table=game.table, ranks=_first_wins(game.seats, winner)))
+
+    def arena_points() -> dict[str, float]:
+        return {s.player: s.points for s in current_standings(run.state)}
+
+    for rnd in (1, 2, 3):
+        run.do(PairArena())
+        opponent = next(
+            p for g in run.state.rounds[rnd - 1].games if "ann" in g.seats for p in g.seats if p != "ann"
+        )
+        play(rnd, "ann", "ann" if rnd != 1 else opponent)  # ann: L, W, W
+        other = next(g for g in run.state.rounds[rnd - 1].games if "ann" not in g.seats)
+        run.do(RecordResult(round=rnd, table=other.table, ranks=(0, 0)))
+    assert arena_points()["ann"] == 4.0  # arena points: 0 + 2 + 2, not on fire yet
+    # round 1 amended to a win for ann: W, W, W in the order they finished: 2 + 2 + 4
+    game = next(g for g in run.state.rounds[0].games if "ann" in g.seats)
+    run.do(AmendResult(round=1, table=game.table, ranks=_first_wins(game.seats, "ann")))
+    assert arena_points()["ann"] == 8.0
+    # voided (W W: 4), then given a result again: it counts from now, after rounds 2 and 3
+    run.do(VoidResult(round=1, table=game.table))
+    assert arena_points()["ann"] == 4.0
+    run.do(AmendResult(round=1, table=game.table, ranks=(0, 0)))  # W W then a draw on fire: 2 + 2 + 2
+    assert arena_points()["ann"] == 6.0
+    assert audit(run.events) is None

@@ -191,16 +191,40 @@ def representative_path(state: UgolkiState, side: int, move: Move) -> tuple[int,
     return path_to(parent, t)
 
 
+# The side to move's legal moves in the last state asked about, with its legal commands once
+# they are asked for: (state, moves, commands or None), replaced whole.  A decision's views ask
+# for them more than once (the mover's game view lists the moves as labels, the match layer's
+# view the commands, once per language its sockets read), and listing them with the anti-lock
+# checks is most of what a view costs.  Kept by identity: states are frozen, and the state held
+# here cannot be freed and its id reused.
+_last: list[tuple[UgolkiState | None, tuple[Move, ...], tuple[MovePiece, ...] | None]] = [(None, (), None)]
+
+
+def mover_moves(state: UgolkiState) -> tuple[Move, ...]:
+    """``legal_moves(state)`` (the side to move's), computed once for the same state object."""
+    held, moves, _ = _last[0]
+    if held is state:
+        return moves
+    moves = tuple(legal_moves(state))
+    _last[0] = (state, moves, None)
+    return moves
+
+
 def legal_commands(state: UgolkiState, seat: str) -> tuple[MovePiece, ...]:
     """One MovePiece per legal (from, to), sorted by (from, to), each with a full path."""
     if state.result is not None or seat != state.seats[state.side]:
         return ()
+    moves = mover_moves(state)
+    held, _, commands = _last[0]
+    if held is state and commands is not None:
+        return commands
     geo = state.geo
     side = state.side
-    return tuple(
-        MovePiece(path=tuple(geo.names[i] for i in representative_path(state, side, move)))
-        for move in legal_moves(state, side)
+    commands = tuple(
+        MovePiece(path=tuple(geo.names[i] for i in representative_path(state, side, move))) for move in moves
     )
+    _last[0] = (state, moves, commands)
+    return commands
 
 
 # A bound on the continuation tree of one view (D1); beyond it a client plays by end square.

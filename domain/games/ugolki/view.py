@@ -7,7 +7,7 @@ from domain.core.words import DEFAULT_LANG, Lang
 
 from .explain import warnings
 from .geometry import Geometry
-from .legal import continuations, legal_moves
+from .legal import continuations, mover_moves
 from .notation import format_path
 from .state import BLACK, WHITE, UgolkiState
 from .tempo import tempo, tempo_to_go
@@ -37,7 +37,7 @@ def view(state: UgolkiState, viewer: str | None, lang: Lang = DEFAULT_LANG) -> U
     legal: tuple[str, ...] = ()
     chains: dict[str, tuple[str, ...]] = {}
     if viewer is not None and viewer == mover:
-        legal = tuple(f"{geo.names[f]}-{geo.names[t]}" for f, t in legal_moves(state))
+        legal = tuple(f"{geo.names[f]}-{geo.names[t]}" for f, t in mover_moves(state))
         chains = continuations(state)
     return UgolkiView(
         board=geo.n,

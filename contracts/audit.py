@@ -36,8 +36,11 @@ class AuditReport(msgspec.Struct, frozen=True, kw_only=True):
     outcome: dict[str, object] | None = None
     notes: tuple[str, ...] = ()
     certified_by: str | None = None  # key id of a certificate that checked out
-    # A ranked match's matchmaking table whose signature checked out: the signing key's id.
+    # A ranked match's table whose signature checked out: the signing key's id, who signed it
+    # (``matchmaking`` or ``tournaments``) and, for a rated tournament's game, its tournament.
     table_signed_by: str | None = None
+    table_signer: str = ""
+    table_tournament: str = ""
     sealed: int = 0  # sealed decisions in the log (docs/audit.md "Sealed decisions")
     opened: int = 0  # ... opened with the key of the revealed server seed and checked
     # Decisions not re-decided because they draw chance and the server seed is not revealed

@@ -7,7 +7,7 @@ chance, the commitment to the server seed (rng_v1, ARCHITECTURE §4).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
@@ -45,12 +45,14 @@ class TimeControl(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
 
 
 class SignedTable(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """A matchmaking table as matchmaking signed it (docs/audit.md "Where a ranked match came
-    from"): the fields that say who sits where in which game, and an Ed25519 signature over their
-    canonical bytes (``domain.matchmaking.provenance.signing_bytes``) by the matchmaking key
-    ``key_id``.  A ranked ``CreateMatch`` carries it; the referee creates the match only when the
-    signature verifies under a key it trusts and the creation is exactly this table, and records it
-    in ``MatchCreated``."""
+    """A table as its signer signed it (docs/audit.md "Where a ranked match came from"): the
+    fields that say who sits where in which game, and an Ed25519 signature over their canonical
+    bytes (``domain.matchmaking.provenance.signing_bytes``) by the key ``key_id``.  ``signer`` says
+    who formed it: ``matchmaking`` (a ranked queue's table) or ``tournaments`` (a rated
+    tournament's game, ``tournament_id`` set); each signer has its own key, and a referee checks a
+    table only against the keys it trusts for that signer.  A ranked ``CreateMatch`` carries it;
+    the referee creates the match only when the signature verifies under a key it trusts and the
+    creation is exactly this table, and records it in ``MatchCreated``."""
 
     table_id: str
     game: str
@@ -61,6 +63,9 @@ class SignedTable(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     formed_at: int = 0  # unix ms
     key_id: str = ""
     signature: str = ""  # hex
+    # Who formed and signed it (a table stored before tournaments signed tables is matchmaking's).
+    signer: Literal["matchmaking", "tournaments"] = "matchmaking"
+    tournament_id: str = ""  # a tournament table's tournament ("" for matchmaking's)
 
 
 # ---------------------------------------------------------------- commands

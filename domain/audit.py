@@ -133,9 +133,14 @@ def _with_table(bundle: AuditBundle, report: AuditReport, tables: provenance.Tab
         )
     assert created.table is not None
     if tables is None:
-        note = f"table {created.table.table_id}: signature not checked (no matchmaking keys given)"
+        note = f"table {created.table.table_id}: signature not checked (no table keys given)"
         return msgspec.structs.replace(report, notes=(*report.notes, note))
-    return msgspec.structs.replace(report, table_signed_by=created.table.key_id)
+    return msgspec.structs.replace(
+        report,
+        table_signed_by=created.table.key_id,
+        table_signer=created.table.signer,
+        table_tournament=created.table.tournament_id,
+    )
 
 
 def _created(bundle: AuditBundle) -> MatchCreated | None:

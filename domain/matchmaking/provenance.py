@@ -1,12 +1,17 @@
-"""Where a ranked match comes from: only a matchmaking table makes one (docs/audit.md "Where a
+"""Where a ranked match comes from: only a signed table makes one (docs/audit.md "Where a
 ranked match came from").
 
-Matchmaking signs every ranked table it forms with an Ed25519 key only it holds; the gateway
-passes the signed table in the ``CreateMatch`` it sends; the referee creates a ranked match only
-when that table's signature verifies under a matchmaking key it trusts and the creation is
-exactly the table (``creation_problem``), and records the table in ``MatchCreated`` so that an
-auditor can check it later.  Pure: the signature itself is checked by the caller's ``verify``
-(``services/common/tablekeys.py``); here are the signed bytes and the comparison.
+Two services form ranked tables, each signing with an Ed25519 key only it holds: matchmaking
+(its ranked queues' tables) and the tournaments service (the games of a rated tournament).  The
+signed table says which (``SignedTable.signer``), the bytes signed begin with a label of its own
+per signer, and a key's id names its signer (``mm-``, ``tn-``), so a signature made for one
+signer never verifies as the other's and a referee checks a table only against the keys it
+trusts for that signer.  The gateway passes the signed table in the ``CreateMatch`` it sends; the
+referee creates a ranked match only when that table's signature verifies under a key it trusts
+and the creation is exactly the table (``creation_problem``), and records the table in
+``MatchCreated`` so that an auditor can check it later.  Pure: the signature itself is checked by
+the caller's ``verify`` (``services/common/tablekeys.py``); here are the signed bytes and the
+comparison.
 """
 
 from __future__ import annotations
@@ -24,42 +29,70 @@ from domain.core.decider import Decider
 
 # The version label that opens the signed bytes: a later layout gets a new label, and a signature
 # over one layout never verifies as another.
-SIGNING_LABEL = "gamehall.table.v1"
+SIGNING_LABEL = "gamehall.table.v1"  # matchmaking's tables
+TOURNAMENT_SIGNING_LABEL = "gamehall.tournament-table.v1"  # the tournaments service's
 REFUSED = "ranked_needs_matchmaking"
 # A table is turned into its match at once (the gateway gives up on it after 30 s, matchmaking
 # frees its players after 60 s): a creation more than this away from the table's ``formed_at``
 # (either way, for clocks of different machines) is refused.
 TABLE_MAX_AGE_MS = 60_000
 KEY_ID_PREFIX = "mm-"
+# A key id's prefix per signer (``SignedTable.signer``), and the signer as sentences name it.
+KEY_ID_PREFIXES = {"matchmaking": KEY_ID_PREFIX, "tournaments": "tn-"}
+SIGNER_NAMES = {"matchmaking": "matchmaking", "tournaments": "the tournaments service"}
 
 TableCheck = Callable[[SignedTable], str | None]
 
 
 def signing_bytes(table: SignedTable) -> bytes:
-    """The bytes matchmaking signs: the compact JSON array (no spaces, UTF-8, non-ASCII written as
-    is; what Python's ``json.dumps(value, separators=(",", ":"), ensure_ascii=False)`` writes)
+    """The bytes a table's signer signs: the compact JSON array (no spaces, UTF-8, non-ASCII
+    written as is; what Python's ``json.dumps(value, separators=(",", ":"), ensure_ascii=False)``
+    writes), for matchmaking's tables
 
     ``["gamehall.table.v1", table_id, game, preset, ranked, [players...], [bots...], formed_at]``
 
+    and for the tournaments service's
+
+    ``["gamehall.tournament-table.v1", table_id, game, preset, ranked, [players...], [bots...],
+    formed_at, tournament_id]``
+
     with the players in seat order and ``bots`` the seat indexes played by computer players."""
-    return msgspec.json.encode(
-        [
-            SIGNING_LABEL,
-            table.table_id,
-            table.game,
-            table.preset,
-            table.ranked,
-            list(table.players),
-            list(table.bots),
-            table.formed_at,
-        ]
-    )
+    fields: list[Any] = [
+        table.table_id,
+        table.game,
+        table.preset,
+        table.ranked,
+        list(table.players),
+        list(table.bots),
+        table.formed_at,
+    ]
+    if table.signer == "tournaments":
+        return msgspec.json.encode([TOURNAMENT_SIGNING_LABEL, *fields, table.tournament_id])
+    return msgspec.json.encode([SIGNING_LABEL, *fields])
 
 
-def key_id(public_key: bytes) -> str:
-    """A matchmaking key's id: ``mm-`` and the first 16 hex digits of the sha256 of its 32 raw
-    public-key bytes (anyone holding the public key derives it)."""
-    return KEY_ID_PREFIX + hashlib.sha256(public_key).hexdigest()[:16]
+def key_id(public_key: bytes, signer: str = "matchmaking") -> str:
+    """A table key's id: its signer's prefix (``mm-`` for matchmaking, ``tn-`` for the tournaments
+    service) and the first 16 hex digits of the sha256 of its 32 raw public-key bytes (anyone
+    holding the public key derives it)."""
+    return KEY_ID_PREFIXES[signer] + hashlib.sha256(public_key).hexdigest()[:16]
+
+
+def signer_problem(table: SignedTable) -> str | None:
+    """What does not hold between a table's signer, its tournament and its key id, or None: a
+    matchmaking table names no tournament; a tournament table names its tournament, whose id
+    begins its table id (``<tournament_id>:<round>:<table>``); the key id is its signer's."""
+    if table.signer == "tournaments":
+        if not table.tournament_id:
+            return f"table {table.table_id} is signed as a tournament table but names no tournament"
+        if not table.table_id.startswith(table.tournament_id + ":"):
+            return f"table {table.table_id} is not a table of tournament {table.tournament_id!r}"
+    elif table.tournament_id:
+        return f"table {table.table_id} names tournament {table.tournament_id!r} but is signed as matchmaking's"
+    prefix = KEY_ID_PREFIXES.get(table.signer, "")
+    if not table.key_id.startswith(prefix):
+        return f"key {table.key_id!r} is not a {table.signer} key (its ids begin {prefix!r})"
+    return None
 
 
 def table_match_id(table_id: str) -> str:
@@ -68,7 +101,8 @@ def table_match_id(table_id: str) -> str:
 
 
 def signed_table(table: TableFormed) -> SignedTable:
-    """What of a formed table is signed and travels with its match (never its queue tickets)."""
+    """What of a formed table is signed and travels with its match (never its queue tickets): a
+    table with a ``tournament_id`` is the tournaments service's, any other matchmaking's."""
     return SignedTable(
         table_id=table.table_id,
         game=table.game,
@@ -79,6 +113,8 @@ def signed_table(table: TableFormed) -> SignedTable:
         formed_at=table.formed_at,
         key_id=table.key_id,
         signature=table.signature,
+        signer="tournaments" if table.tournament_id else "matchmaking",
+        tournament_id=table.tournament_id,
     )
 
 
@@ -106,14 +142,15 @@ def creation_problem(
         if not needs_table(game, command):
             return None
         return _refused(
-            "a ranked match is created only for a matchmaking table, and this creation carries none "
-            "(players get ranked matches by joining a ranked queue: POST /api/queue)"
+            "a ranked match is created only for a signed table (a matchmaking table or a rated tournament's), "
+            "and this creation carries none "
+            "(players get ranked matches by joining a ranked queue: POST /api/queue, or a rated tournament)"
         )
     problem = _mismatch(game, match_id, command, table, at)
     if problem is None:
         bad = verify(table)
         if bad is not None:
-            problem = f"the table's signature is not matchmaking's: {bad}"
+            problem = f"the table's signature is not {SIGNER_NAMES[table.signer]}'s: {bad}"
     return None if problem is None else _refused(problem)
 
 
@@ -158,7 +195,11 @@ def table_mismatch(
     at: int,
 ) -> str | None:
     """How a match (its id, game, preset, ranked flag, players and seat count, created at ``at``)
-    differs from the table it was created for, or None."""
+    differs from the table it was created for (or the table's signer from its tournament and key,
+    ``signer_problem``), or None."""
+    signer = signer_problem(table)
+    if signer is not None:
+        return signer
     if table.ranked != ranked:
         kind = "a ranked" if table.ranked else "an unranked"
         return f"table {table.table_id} is {kind} table, the match says ranked={ranked}"
@@ -184,11 +225,14 @@ def table_mismatch(
 def recorded_problem(match_id: str, created: MatchCreated, at: int, verify: TableCheck | None) -> str | None:
     """What an auditor finds wrong with a stored match's provenance (``at``: its first envelope's
     ``recorded_at``), or None: a ranked match must record a table, and a recorded table must be the
-    match's own and (with ``verify``) carry matchmaking's signature."""
+    match's own and (with ``verify``) carry its signer's signature."""
     table = created.table
     if table is None:
         if created.ranked:
-            return "the match is ranked but records no matchmaking table: it was not created by matchmaking"
+            return (
+                "the match is ranked but records no signed table: "
+                "it was created neither by matchmaking nor for a rated tournament"
+            )
         return None
     problem = table_mismatch(
         table, match_id, created.game, created.preset, created.ranked, created.players, len(created.seats), at
@@ -196,5 +240,5 @@ def recorded_problem(match_id: str, created: MatchCreated, at: int, verify: Tabl
     if problem is None and verify is not None:
         bad = verify(table)
         if bad is not None:
-            problem = f"the table's signature is not matchmaking's: {bad}"
+            problem = f"the table's signature is not {SIGNER_NAMES[table.signer]}'s: {bad}"
     return problem

@@ -1,4 +1,5 @@
-"""``gamehall keys``: the Ed25519 keys that sign match certificates."""
+"""``gamehall keys``: the Ed25519 keys that sign match certificates, and the table keys referees
+trust (matchmaking's and the tournaments service's)."""
 
 from __future__ import annotations
 
@@ -60,6 +61,24 @@ def keys_matchmaking() -> None:
         typer.echo(
             "no matchmaking key yet (matchmaking makes one when it first starts: "
             f"{settings.matchmaking_key_file})"
+        )
+        return
+    for kid, public in trusted.public_keys().items():
+        typer.echo(f"{kid}  ed25519  {public}")
+
+
+@keys_app.command("tournaments")
+def keys_tournaments() -> None:
+    """The tournaments service's public keys referees trust to sign rated tournaments' tables
+    (docs/audit.md "Where a ranked match came from"): key id and hex Ed25519 public key, one a line."""
+    from services.common.tablekeys import TrustedTableKeys
+
+    settings = context.settings()
+    trusted = TrustedTableKeys.from_entries(settings.trusted_tournament_keys, "tournaments")
+    if not trusted.key_ids:
+        typer.echo(
+            "no tournaments key yet (the tournaments service makes one when it first starts: "
+            f"{settings.tournaments_key_file})"
         )
         return
     for kid, public in trusted.public_keys().items():

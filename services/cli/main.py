@@ -554,14 +554,16 @@ def _verifier(keys_file: Path | None) -> Any:
 
 
 def _table_check() -> Any:
-    """The signature check of ranked matches' matchmaking tables: the data folder's trusted
-    matchmaking keys (``GAMEHALL_MATCHMAKING_KEYS``), None without a data folder or a key."""
+    """The signature check of ranked matches' tables: the data folder's trusted matchmaking keys
+    (``GAMEHALL_MATCHMAKING_KEYS``) for matchmaking's tables and tournament keys
+    (``GAMEHALL_TOURNAMENT_KEYS``) for rated tournaments', None without a data folder or a key."""
     from services.common.settings import explicit_data_dir
-    from services.common.tablekeys import TrustedTableKeys
+    from services.common.tablekeys import TableTrust
 
     if find_data_dir(Path.cwd(), explicit_data_dir()) is None:
         return None
-    trusted = TrustedTableKeys.from_entries(context.settings().trusted_matchmaking_keys)
+    settings = context.settings()
+    trusted = TableTrust.from_entries(settings.trusted_matchmaking_keys, settings.trusted_tournament_keys)
     return trusted.check if trusted.key_ids else None
 
 
@@ -611,7 +613,13 @@ def _audit_bytes(
                 "their public events checked"
             )
         if report.table_signed_by:
-            typer.echo(f"ranked: created for a matchmaking table signed by key {report.table_signed_by}")
+            if report.table_tournament:
+                typer.echo(
+                    f"ranked: created for a table of rated tournament {report.table_tournament}, signed by "
+                    f"the tournaments service's key {report.table_signed_by}"
+                )
+            else:
+                typer.echo(f"ranked: created for a matchmaking table signed by key {report.table_signed_by}")
         if report.certified_by:
             typer.echo(f"finished and certified by key {report.certified_by}")
         elif report.finished and bundle.certificate is None:

@@ -65,12 +65,20 @@ class RefereeSettings(_Section):
         "`GAMEHALL_MATCHMAKING_KEY` when unset",
     )
 
+    tournament_keys: Annotated[tuple[str, ...] | None, NoDecode] = Field(
+        None,
+        validation_alias="GAMEHALL_TOURNAMENT_KEYS",
+        description="the tournaments service's public keys a referee trusts to sign rated tournaments' tables "
+        "(only those become ranked tournament games; never a matchmaking key): hex Ed25519 keys or files of "
+        "them, comma-separated; the `.pub` beside `GAMEHALL_TOURNAMENTS_KEY` when unset",
+    )
+
     @field_validator("owned_partitions", mode="before")
     @classmethod
     def _parts(cls, raw: Any) -> Any:
         return _split(raw, ",")
 
-    @field_validator("matchmaking_keys", mode="before")
+    @field_validator("matchmaking_keys", "tournament_keys", mode="before")
     @classmethod
     def _keys(cls, raw: Any) -> Any:
         parts = _split(raw, ",")
@@ -151,6 +159,16 @@ class MatchmakingSettings(_Section):
             except ValueError:
                 raise ValueError("write the steps as wait_ms:gap,wait_ms:gap,...") from None
         return parts
+
+
+class TournamentsSettings(_Section):
+    table_key: Path | None = Field(
+        None,
+        validation_alias="GAMEHALL_TOURNAMENTS_KEY",
+        description="file of the tournaments service's Ed25519 key that signs rated tournaments' tables, "
+        "readable by the tournaments service only (made on first start, mode 0600, its public key beside it "
+        "as `.pub`); `keys/tournaments.key` in the data folder when unset",
+    )
 
 
 class BotsSettings(_Section):
@@ -430,6 +448,7 @@ class Settings(_Section):
     referee: RefereeSettings = Field(default_factory=RefereeSettings)
     scoring: ScoringSettings = Field(default_factory=ScoringSettings)
     matchmaking: MatchmakingSettings = Field(default_factory=MatchmakingSettings)
+    tournaments: TournamentsSettings = Field(default_factory=TournamentsSettings)
     bots: BotsSettings = Field(default_factory=BotsSettings)
     gateway: GatewaySettings = Field(default_factory=GatewaySettings)
 
@@ -460,6 +479,15 @@ class Settings(_Section):
         return self.referee.matchmaking_keys or (str(self.matchmaking_key_file.with_suffix(".pub")),)
 
     @property
+    def tournaments_key_file(self) -> Path:
+        return self.tournaments.table_key or self.data_dir / "keys" / "tournaments.key"
+
+    @property
+    def trusted_tournament_keys(self) -> tuple[str, ...]:
+        """``GAMEHALL_TOURNAMENT_KEYS``, else the public key file beside the tournaments service's key."""
+        return self.referee.tournament_keys or (str(self.tournaments_key_file.with_suffix(".pub")),)
+
+    @property
     def sqlite_url(self) -> str:
         return f"sqlite:///{self.data_dir / 'gamehall.sqlite3'}"
 
@@ -473,6 +501,7 @@ SECTIONS: dict[str, type[_Section]] = {
     "referee": RefereeSettings,
     "scoring": ScoringSettings,
     "matchmaking": MatchmakingSettings,
+    "tournaments": TournamentsSettings,
     "bots": BotsSettings,
     "gateway": GatewaySettings,
 }

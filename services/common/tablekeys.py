@@ -1,11 +1,19 @@
-"""Matchmaking's table-signing key and the matchmaking keys a referee trusts (Ed25519, PyNaCl).
+"""The table-signing keys and the table keys a referee trusts (Ed25519, PyNaCl).
 
-Only matchmaking makes ranked matches (docs/audit.md "Where a ranked match came from"): it signs
-each ranked table with a key only it reads, ``GAMEHALL_MATCHMAKING_KEY`` (default
-``<data dir>/keys/matchmaking.key``: the hex seed, mode 0600, made on first start), and writes the
-public key beside it (``matchmaking.pub``).  A referee trusts the public keys of
-``GAMEHALL_MATCHMAKING_KEYS`` (hex keys or files of them), by default that ``matchmaking.pub``, so
-``gamehall up`` needs no configuration; on several machines the referees are given the public key.
+Only signed tables make ranked matches (docs/audit.md "Where a ranked match came from"), and two
+services sign them, each with a key only it reads, made on first start (the hex seed, mode 0600)
+with its public key written beside it (``.pub``):
+
+- matchmaking, its ranked queues' tables: ``GAMEHALL_MATCHMAKING_KEY`` (default
+  ``<data dir>/keys/matchmaking.key``); a referee trusts ``GAMEHALL_MATCHMAKING_KEYS`` (hex keys or
+  files of them), by default that ``matchmaking.pub``;
+- the tournaments service, a rated tournament's games: ``GAMEHALL_TOURNAMENTS_KEY`` (default
+  ``<data dir>/keys/tournaments.key``); a referee trusts ``GAMEHALL_TOURNAMENT_KEYS``, by default
+  that ``tournaments.pub``.
+
+So ``gamehall up`` needs no configuration; on several machines the referees are given the public
+keys.  A referee checks a table only against the keys of its signer (``TableTrust``): a
+matchmaking key never stands in for a tournament key, nor the other way round.
 """
 
 from __future__ import annotations
@@ -43,7 +51,7 @@ def _write(path: Path, text: str, exclusive: bool) -> None:
         os.close(fd)
 
 
-def load_or_create(path: Path) -> SigningKey:
+def load_or_create(path: Path, signer: str = "matchmaking") -> SigningKey:
     """The signing key in ``path`` (hex seed), made on first use (mode 0600, its folder 0700);
     its public key is written beside it unless the file there already holds exactly that key."""
     path = Path(path)
@@ -57,7 +65,7 @@ def load_or_create(path: Path) -> SigningKey:
         key = SigningKey(bytes.fromhex(path.read_text().strip()))
     except (ValueError, CryptoError) as exc:
         raise SystemExit(
-            f"gamehall: {path} is not a matchmaking signing key (a 64-digit hex seed): {exc}"
+            f"gamehall: {path} is not a {signer} signing key (a 64-digit hex seed): {exc}"
         ) from None
     public = bytes(key.verify_key)
     pub = public_file(path)
@@ -67,24 +75,28 @@ def load_or_create(path: Path) -> SigningKey:
         written = []
     if written != [public]:  # a file that already holds this key is left as it is (it may be mounted read-only)
         tmp = pub.with_suffix(".pub.tmp")
-        _write(tmp, f"{public.hex()}  # {key_id(public)}\n", exclusive=False)
+        _write(tmp, f"{public.hex()}  # {key_id(public, signer)}\n", exclusive=False)
         tmp.replace(pub)
     return key
 
 
 class TableSigner:
-    """Signs the ranked tables matchmaking forms."""
+    """Signs the ranked tables matchmaking forms (``signer="matchmaking"``) or the tournaments
+    service announces (``signer="tournaments"``: tables with a ``tournament_id``)."""
 
-    def __init__(self, key: SigningKey) -> None:
+    def __init__(self, key: SigningKey, signer: str = "matchmaking") -> None:
         self._key = key
+        self.signer = signer
         self.public_key = bytes(key.verify_key)
-        self.key_id = key_id(self.public_key)
+        self.key_id = key_id(self.public_key, signer)
 
     @classmethod
-    def from_file(cls, path: Path) -> TableSigner:
-        return cls(load_or_create(path))
+    def from_file(cls, path: Path, signer: str = "matchmaking") -> TableSigner:
+        return cls(load_or_create(path, signer), signer)
 
     def sign(self, table: TableFormed) -> TableFormed:
+        if bool(table.tournament_id) != (self.signer == "tournaments"):
+            raise ValueError(f"a {self.signer} key signs no table of {table.tournament_id or 'matchmaking'!r}")
         named = msgspec.structs.replace(table, key_id=self.key_id, signature="")
         signature = self._key.sign(signing_bytes(signed_table(named))).signature
         return msgspec.structs.replace(named, signature=signature.hex())
@@ -123,12 +135,14 @@ def read_key_file(path: Path) -> list[bytes]:
 
 
 class TrustedTableKeys:
-    """The matchmaking public keys a referee (or an auditor) trusts, by key id: hex keys given
-    directly and key files, read again when a table names a key id not known yet (a matchmaker
-    that made its key after this process started, or a key added to a file) when one of them
-    changed since they were read."""
+    """The public keys of one signer (``matchmaking`` or ``tournaments``) a referee (or an
+    auditor) trusts, by key id: hex keys given directly and key files, read again when a table
+    names a key id not known yet (a signer that made its key after this process started, or a key
+    added to a file) when one of them changed since they were read.  A table of another signer is
+    never checked here."""
 
-    def __init__(self, keys: Iterable[bytes] = (), files: Iterable[Path] = ()) -> None:
+    def __init__(self, keys: Iterable[bytes] = (), files: Iterable[Path] = (), signer: str = "matchmaking") -> None:
+        self.signer = signer
         self._fixed = tuple(keys)
         self._files = tuple(Path(f) for f in files)
         self._keys: dict[str, VerifyKey] = {}
@@ -136,8 +150,9 @@ class TrustedTableKeys:
         self._load()  # a bad key file stops the process at start-up
 
     @classmethod
-    def from_entries(cls, entries: Iterable[str]) -> TrustedTableKeys:
-        """``GAMEHALL_MATCHMAKING_KEYS``: each entry a hex public key or the path of a key file."""
+    def from_entries(cls, entries: Iterable[str], signer: str = "matchmaking") -> TrustedTableKeys:
+        """``GAMEHALL_MATCHMAKING_KEYS`` (``GAMEHALL_TOURNAMENT_KEYS``): each entry a hex public key
+        or the path of a key file."""
         keys, files = [], []
         for entry in entries:
             entry = entry.strip()
@@ -147,7 +162,7 @@ class TrustedTableKeys:
                 raise ValueError(f"{entry[:12]}… is not a hex Ed25519 public key (64 hex digits)")
             elif entry:
                 files.append(Path(entry).expanduser())
-        return cls(keys, files)
+        return cls(keys, files, signer)
 
     def _files_stamp(self) -> tuple[tuple[int, int] | None, ...]:
         stamps: list[tuple[int, int] | None] = []
@@ -164,7 +179,7 @@ class TrustedTableKeys:
         found = list(self._fixed)
         for path in self._files:
             found.extend(read_key_file(path))
-        self._keys = {key_id(k): VerifyKey(k) for k in found}
+        self._keys = {key_id(k, self.signer): VerifyKey(k) for k in found}
 
     @property
     def key_ids(self) -> tuple[str, ...]:
@@ -183,18 +198,56 @@ class TrustedTableKeys:
                 try:
                     self._load()
                 except (OSError, ValueError) as exc:  # keeps the keys it had
-                    log.error("matchmaking_keys_unreadable", error=str(exc))
+                    log.error("table_keys_unreadable", signer=self.signer, error=str(exc))
                 key = self._keys.get(kid)
         return key
 
     def check(self, table: SignedTable) -> str | None:
         """None when the table's signature verifies under a trusted key, else what is wrong."""
+        if table.signer != self.signer:
+            return f"a {table.signer} table is not checked with {self.signer} keys"
         key = self._key(table.key_id)
         if key is None:
             known = ", ".join(self.key_ids) or "none"
-            return f"key {table.key_id!r} is not among the matchmaking keys trusted here ({known})"
+            return f"key {table.key_id!r} is not among the {self.signer} keys trusted here ({known})"
         try:
             key.verify(signing_bytes(table), bytes.fromhex(table.signature))
         except (CryptoError, ValueError):
-            return f"the signature does not verify with matchmaking key {table.key_id}"
+            return f"the signature does not verify with {self.signer} key {table.key_id}"
         return None
+
+
+class TableTrust:
+    """The table keys a referee (or an auditor) trusts, per signer: a table is checked only
+    against the keys of the signer it names (``SignedTable.signer``).  One public key trusted for
+    both signers is refused at start (each signer has a key of its own)."""
+
+    def __init__(self, matchmaking: TrustedTableKeys, tournaments: TrustedTableKeys | None = None) -> None:
+        self.by_signer = {"matchmaking": matchmaking, "tournaments": tournaments or TrustedTableKeys(signer="tournaments")}
+        for signer, keys in self.by_signer.items():
+            if keys.signer != signer:
+                raise ValueError(f"the {signer} keys are given as {keys.signer} keys")
+        mm = set(matchmaking.public_keys().values())
+        both = mm & set(self.by_signer["tournaments"].public_keys().values())
+        if both:
+            raise ValueError(
+                f"public key {sorted(both)[0][:16]}… is trusted both as a matchmaking and as a tournaments "
+                "key: each signs with a key of its own (GAMEHALL_MATCHMAKING_KEYS, GAMEHALL_TOURNAMENT_KEYS)"
+            )
+
+    @classmethod
+    def from_entries(cls, matchmaking: Iterable[str], tournaments: Iterable[str] = ()) -> TableTrust:
+        return cls(
+            TrustedTableKeys.from_entries(matchmaking, "matchmaking"),
+            TrustedTableKeys.from_entries(tournaments, "tournaments"),
+        )
+
+    @property
+    def key_ids(self) -> tuple[str, ...]:
+        return tuple(kid for keys in self.by_signer.values() for kid in keys.key_ids)
+
+    def check(self, table: SignedTable) -> str | None:
+        keys = self.by_signer.get(table.signer)
+        if keys is None:
+            return f"no table keys are trusted for signer {table.signer!r}"
+        return keys.check(table)

@@ -18,7 +18,7 @@ from services.common.certificates import KeyRing
 from services.common.health import REFEREE_PING, Check
 from services.common.settings import Settings
 from services.common.shell import service_shell
-from services.common.tablekeys import TrustedTableKeys
+from services.common.tablekeys import TableTrust
 from services.referee.core import Referee, now_ms
 
 
@@ -150,8 +150,9 @@ async def run(settings: Settings, stop: asyncio.Event, metrics_port: int | None 
                 secrets_js, replicas=settings.stream_replicas, streams=natsio.SECRET_STREAMS
             )
             phase("secrets")
-            # The matchmaking keys whose ranked tables become ranked matches (a bad entry stops here).
-            trusted = TrustedTableKeys.from_entries(settings.trusted_matchmaking_keys)
+            # The matchmaking and tournament keys whose ranked tables become ranked matches, each
+            # only for its own signer's tables (a bad entry, or one key for both, stops here).
+            trusted = TableTrust.from_entries(settings.trusted_matchmaking_keys, settings.trusted_tournament_keys)
             referee = Referee(
                 shell.nc,
                 shell.nc.jetstream(),
@@ -181,7 +182,8 @@ async def run(settings: Settings, stop: asyncio.Event, metrics_port: int | None 
                 nats=settings.nats_url,
                 partitions=owned or "all",
                 startup_s=phases,
-                matchmaking_keys=trusted.key_ids,
+                matchmaking_keys=trusted.by_signer["matchmaking"].key_ids,
+                tournament_keys=trusted.by_signer["tournaments"].key_ids,
             )
             await stop.wait()
             await sampler

@@ -85,7 +85,7 @@ def now_ms() -> int:
 
 
 def _no_trusted_key(table: Any) -> str:
-    return "this referee trusts no matchmaking key (GAMEHALL_MATCHMAKING_KEYS)"
+    return "this referee trusts no table key (GAMEHALL_MATCHMAKING_KEYS, GAMEHALL_TOURNAMENT_KEYS)"
 
 
 class Referee:
@@ -102,8 +102,8 @@ class Referee:
         table_check: provenance.TableCheck | None = None,
     ) -> None:
         self.nc = nc
-        # Verifies the matchmaking signature of a ranked creation's table
-        # (services.common.tablekeys.TrustedTableKeys.check); None trusts no matchmaking key.
+        # Verifies the signature of a ranked creation's table, matchmaking's or a rated
+        # tournament's (services.common.tablekeys.TableTrust.check); None trusts no key.
         self.table_check = table_check or _no_trusted_key
         # Signs a certificate of every match that ends (None: no certificates, e.g. in tests).
         self.keys = keys
@@ -280,7 +280,7 @@ class Referee:
         if isinstance(command, CreateMatch):
             if live.state is not None:
                 return Rejected(code="match_exists", detail=f"match {env.match_id!r} exists")
-            # Only matchmaking makes ranked matches: before anything is drawn or stored.
+            # Only signed tables make ranked matches: before anything is drawn or stored.
             refused = match_layer.live_creation_problem(game, command) or provenance.creation_problem(
                 game, env.match_id, command, self.table_check, now_ms()
             )

@@ -22,6 +22,7 @@ from contracts.integration import MatchFinished
 from services.common import logs, natsio
 from services.common.settings import Settings
 from services.common.shell import service_shell
+from services.common.tablekeys import TableSigner
 from services.tournaments import rulings
 from services.tournaments.core import Tournaments
 
@@ -44,7 +45,10 @@ async def run_tournaments(
     seeds = await natsio.ensure_own_bucket(
         js, subjects.TOURNAMENT_SEEDS_BUCKET, replicas=settings.stream_replicas
     )
-    service = Tournaments(js, seeds)
+    # Signs the tables of rated tournaments (a key only this service reads, made on first start).
+    signer = TableSigner.from_file(settings.tournaments_key_file, "tournaments")
+    log.info("table_key", key_id=signer.key_id, public_key=signer.public_key.hex())
+    service = Tournaments(js, seeds, signer=signer)
     await service.load_all()
     await service.reannounce()
     tasks: set[asyncio.Task[None]] = set()

@@ -13,8 +13,10 @@ hash-chained ``TournamentRecord`` messages on ``tournament.<id>`` (docs/architec
 - A round's start announces each table as ``TableFormed`` (with ``tournament_id``) on the
   integration stream, and the gateway creates its match as it does for matchmaking's tables (the
   match id derived from the table id ``<id>:<round>:<table>``); computer entrants go to the bots
-  service through the gateway.  A finished match (``MatchFinished``) is recorded as
-  ``RecordResult`` by the actor ``system``.
+  service through the gateway.  A rated tournament's tables are ranked and signed with the
+  service's own key (``GAMEHALL_TOURNAMENTS_KEY``, ``services.common.tablekeys``), which referees
+  trust for tournament tables only (docs/audit.md "Where a ranked match came from").  A
+  finished match (``MatchFinished``) is recorded as ``RecordResult`` by the actor ``system``.
 - ``tick`` (every half second) is the schedule: registration closes and round 1 starts at the
   settings' ``start_at``; a game unfinished at the round's deadline is forfeited by the player who
   never moved (else the one whose last move is oldest); the next round starts when a round is
@@ -63,9 +65,11 @@ from contracts.tournaments import (
 )
 from domain.core import match as match_layer
 from domain.games import registry
+from domain.matchmaking.clocks import ranked_time_control
 from domain.tournaments import TournamentState, decide, evolve, initial_state
 from domain.tournaments.pairing import total_rounds
 from services.common import logs, natsio
+from services.common.tablekeys import TableSigner
 from services.common.tickets import table_match_id
 from services.common.tournaments import table_id
 
@@ -114,14 +118,15 @@ def strength_of(settings: TournamentSettings, player: str) -> str:
 
 def settings_problem(s: TournamentSettings) -> str | None:
     """What the service cannot run (the rules check the rest): an unknown game, preset, seat
-    count, computer strength or clock; a rated tournament."""
+    count, computer strength or clock; a rated tournament of a game that is never rated (a table
+    helper) or with a clock that hands a seat to a computer player (a ranked match forfeits)."""
     game = registry.GAMES.get(s.game)
     if game is None:
         return f"unknown game {s.game!r}; known: {', '.join(sorted(registry.GAMES))}"
-    if s.rated:
-        # A ranked match needs a table matchmaking signed (docs/ranked.md); tournament tables are
-        # not signed yet, so their games could not be rated.
-        return "rated tournaments are not served yet: create it with rated false"
+    if s.rated and game.helper:
+        return f"{s.game} is a table helper and is never rated: create it with rated false"
+    if s.rated and s.time_control is not None and s.time_control.on_timeout == "bot":
+        return 'a rated tournament\'s games are ranked and always forfeit: on_timeout "bot" is for unrated ones'
     for n in sorted({s.table_size, s.min_table_size or s.table_size}):
         ruleset = match_layer.resolve_ruleset(game, s.preset, {}, n)
         if isinstance(ruleset, Rejected):
@@ -170,8 +175,17 @@ class Held:
 class Tournaments:
     """The tournaments in memory, deciding and storing their commands."""
 
-    def __init__(self, js: JetStreamContext, seeds: KeyValue, clock: Callable[[], int] = now_ms) -> None:
+    def __init__(
+        self,
+        js: JetStreamContext,
+        seeds: KeyValue,
+        clock: Callable[[], int] = now_ms,
+        signer: TableSigner | None = None,
+    ) -> None:
         self.js = js
+        # Signs a rated tournament's tables (only a signed table becomes a ranked match); None:
+        # this instance refuses to create a rated tournament.
+        self.signer = signer
         self.store = natsio.EventStore(js)
         self.seeds = seeds
         self.clock = clock
@@ -341,10 +355,17 @@ class Tournaments:
             problem = settings_problem(command.settings)
             if problem:
                 return reject("bad_settings", problem)
+            if command.settings.rated and self.signer is None:
+                return reject("bad_settings", "this tournaments service has no table key: it runs no rated tournament")
             seed = secrets.token_bytes(32)
             commitment = hashlib.sha256(seed).hexdigest()
             await self.seeds.put(seed_key(held.tournament_id, commitment), seed.hex().encode())
             settings = msgspec.structs.replace(command.settings, seed_commitment=commitment)
+            if settings.rated and settings.time_control is None:
+                # a rated game has a ranked match's clock (docs/ranked.md "Time controls"), recorded
+                settings = msgspec.structs.replace(
+                    settings, time_control=ranked_time_control(settings.game, settings.preset)
+                )
             return CreateTournament(tournament_id=held.tournament_id, settings=settings)
         if (
             isinstance(command, CloseRegistration)
@@ -396,7 +417,7 @@ class Tournaments:
                 table_id=tid,
                 game=s.game,
                 preset=s.preset,
-                ranked=False,
+                ranked=s.rated,
                 players=t.seats,
                 bots=bots,
                 strengths=tuple(strength_of(s, t.seats[i]) for i in bots),
@@ -404,6 +425,11 @@ class Tournaments:
                 tournament_id=held.tournament_id,
                 time_control=clock,
             )
+            if s.rated:
+                if self.signer is None:
+                    log.error("tournament_table_unsigned", tournament_id=held.tournament_id, table_id=tid)
+                    continue  # an unsigned ranked table would only be refused
+                table = self.signer.sign(table)
             tries = self.announced.get(tid, (0, 0))[0]
             # the first announcement is deduplicated (a restart announces it again harmlessly); a
             # later one is for a match still missing (every gateway was away) and goes through

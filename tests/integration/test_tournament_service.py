@@ -25,6 +25,7 @@ from nats.js.api import DeliverPolicy
 from contracts import subjects
 from contracts.envelope import Rejected
 from contracts.integration import TableFormed
+from contracts.match import TimeControl
 from contracts.tournaments import (
     CloseRegistration,
     CreateTournament,
@@ -182,8 +183,9 @@ async def test_retries_malformed_and_refused_commands(stack: Client) -> None:
         stack, "x-" + t, CreateTournament(tournament_id="x-" + t, settings=ugolki(bots=("genius",)))
     )
     assert isinstance(wrong_game, Rejected) and wrong_game.code == "bad_settings"
-    rated = await send(stack, "r-" + t, CreateTournament(tournament_id="r-" + t, settings=ugolki(rated=True)))
-    assert isinstance(rated, Rejected) and rated.code == "bad_settings"
+    handed = ugolki(rated=True, time_control=TimeControl(base_s=60, on_timeout="bot"))
+    rated = await send(stack, "r-" + t, CreateTournament(tournament_id="r-" + t, settings=handed))
+    assert isinstance(rated, Rejected) and rated.code == "bad_settings" and "always forfeit" in rated.detail
     for data in (b"{not json", b'{"type": "tournament_request.v1"}', msgspec.json.encode({"type": "nope"})):
         reply = await stack.request(subjects.TOURNAMENT_COMMANDS, data, timeout=10)
         answer = msgspec.json.decode(reply.data, type=Rejected)

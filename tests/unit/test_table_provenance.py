@@ -360,7 +360,7 @@ def test_the_audit_fails_a_ranked_match_of_no_table_or_of_another_key() -> None:
     from domain.audit import audit
 
     bare = audit(ranked_bundle(None), tables=tables.trusted().check)
-    assert not bare.ok and any("records no matchmaking table" in p for p in bare.problems)
+    assert not bare.ok and any("records no signed table" in p for p in bare.problems)
     assert not audit(ranked_bundle(None)).ok  # whether or not keys are given
     stranger = TableSigner(SigningKey(bytes(32)))
     theirs = tables.table(

@@ -17,6 +17,7 @@ from contracts.tournaments import (
     TournamentRequest,
     TournamentSettings,
 )
+from domain.games import registry
 from services.common.tournaments import audit_records, chain_problem
 from services.tournaments.core import dense_ranks, first_hash, request_problem, settings_problem
 
@@ -52,7 +53,13 @@ def test_the_service_refuses_what_it_cannot_run() -> None:
     assert "unknown game" in (settings_problem(msgspec.structs.replace(settings(), game="chess")) or "")
     assert "preset" in (settings_problem(msgspec.structs.replace(settings(), preset="nope")) or "")
     assert "computer players" in (settings_problem(settings(bots=("genius",))) or "")
-    assert "rated" in (settings_problem(settings(rated=True)) or "")
+    # rated: served, except for a game that is never rated or a clock that hands a seat to a computer
+    assert settings_problem(settings(rated=True)) is None
+    helper = msgspec.structs.replace(settings(rated=True), game="kings-cup", preset=registry.get("kings-cup").default_preset)
+    assert "never rated" in (settings_problem(helper) or "")
+    handed = settings(rated=True, time_control=TimeControl(base_s=60, on_timeout="bot"))
+    assert "always forfeit" in (settings_problem(handed) or "")
+    assert settings_problem(settings(time_control=TimeControl(base_s=60, on_timeout="bot"))) is None
     assert "time_control" in (settings_problem(settings(time_control=TimeControl(base_s=-1))) or "")
     four = TournamentSettings(format="fair_tables", game="ugolki", preset="mini-3x3", seed_commitment="", rounds=2, table_size=4)
     assert "at 4 seats" in (settings_problem(four) or "")

@@ -12,7 +12,7 @@ import json
 import time
 import uuid
 from collections.abc import Awaitable, Callable
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -138,20 +138,18 @@ def _clock(text: str | None, grace: float) -> Any:
     )
 
 
-def _start_at(text: str | None) -> int:
+def _start_at(text: str | None, option: str = "--start-at") -> int:
     """``+SECONDS`` from now, or an ISO 8601 time (UTC when it names no zone)."""
     if not text:
         return 0
     if text.startswith("+"):
-        return int(time.time() * 1000 + _numbers(text[1:], "--start-at") * 1000)
+        return int(time.time() * 1000 + _numbers(text[1:], option) * 1000)
     try:
         when = datetime.fromisoformat(text)
     except ValueError:
-        typer.echo(f"--start-at: {text!r} is neither +SECONDS nor an ISO time (2026-12-05T18:00Z)", err=True)
+        typer.echo(f"{option}: {text!r} is neither +SECONDS nor an ISO time (2026-12-05T18:00Z)", err=True)
         raise typer.Exit(2) from None
     if when.tzinfo is None:
-        from datetime import UTC
-
         when = when.replace(tzinfo=UTC)
     return int(when.timestamp() * 1000)
 
@@ -164,7 +162,7 @@ def create(
         typer.Option(
             "--format",
             metavar="FORMAT",
-            help="round_robin, double_round_robin, swiss, knockout or fair_tables.",
+            help="round_robin, double_round_robin, swiss, knockout, fair_tables or arena (with --window-start/--window-end).",
         ),
     ],
     game: Annotated[str, typer.Option("--game", metavar="GAME", help="The game (gamehall rules list).")],
@@ -206,6 +204,22 @@ def create(
             help="Close registration and start round 1 then: +SECONDS or an ISO time; default: by hand (close, start-round).",
         ),
     ] = None,
+    window_start: Annotated[
+        str | None,
+        typer.Option(
+            "--window-start",
+            metavar="WHEN",
+            help="Arena: the window opens (registration closes, pairing begins) then: +SECONDS or an ISO time; default: now.",
+        ),
+    ] = None,
+    window_end: Annotated[
+        str | None,
+        typer.Option(
+            "--window-end",
+            metavar="WHEN",
+            help="Arena: pairing stops and the arena finishes then (games still running do not count): +SECONDS or an ISO time.",
+        ),
+    ] = None,
     round_deadline: Annotated[
         int,
         typer.Option(
@@ -229,7 +243,10 @@ def create(
     command_id: CommandId = "",
     as_json: AsJson = False,
 ) -> None:
-    """Create a tournament (the service draws and commits its seed); computer entrants join at once."""
+    """Create a tournament (the service draws and commits its seed); computer entrants join at once.
+
+    An arena (--format arena) needs --window-end (and takes --window-start): players are paired
+    again as soon as they finish, until the window ends."""
     import msgspec
 
     from contracts.tournaments import CreateTournament, TournamentSettings
@@ -250,6 +267,8 @@ def create(
                 "start_at": _start_at(start_at),
                 "round_deadline_s": round_deadline,
                 "time_control": msgspec.to_builtins(_clock(clock, grace)),
+                "window_start": _start_at(window_start, "--window-start"),
+                "window_end": _start_at(window_end, "--window-end"),
             },
             TournamentSettings,
         )
@@ -414,7 +433,50 @@ def _summary(tournament_id: str, records: list[bytes]) -> dict[str, Any]:
             for x in state.standings
         ],
         "evenness": even,
+        "arena": _arena_rows(state) if s is not None and s.format == "arena" else None,
+        "window": [s.window_start, s.window_end] if s is not None and s.format == "arena" else None,
     }
+
+
+def _arena_rows(state: Any) -> list[dict[str, Any]]:
+    """An arena's standings now (the final ones once finished) with each player's games, wins,
+    current run of wins, whether they are on fire (the next game scores double) and the points of
+    each game in order."""
+    from domain.tournaments import arena
+
+    scores = arena.current_scores(state)
+    table = state.standings or arena.standings(state.order, {p: sc.points for p, sc in scores.items()})
+    out = []
+    for row in table:
+        sc = scores.get(row.player) or arena.ArenaScore(player=row.player)
+        out.append(
+            {
+                "rank": row.rank,
+                "player": row.player,
+                "points": row.points,
+                "games": sc.games,
+                "wins": sc.wins,
+                "streak": sc.streak,
+                "on_fire": sc.on_fire,
+                "sheet": list(sc.sheet),
+            }
+        )
+    return out
+
+
+def _sheet_marks(sheet: list[int]) -> str:
+    """A player's arena games in order: each game's points, a doubled one (scored on fire) with
+    a ``*``."""
+    from domain.tournaments import arena
+
+    marks: list[str] = []
+    streak = 0
+    for got in sheet:
+        fire = streak >= arena.FIRE_AFTER
+        marks.append(f"{got}*" if fire else str(got))
+        won = got == (4 if fire else 2)
+        streak = streak + 1 if won else 0
+    return " ".join(marks)
 
 
 @tournaments_app.command("show")
@@ -442,6 +504,21 @@ def show(tournament_id: TournamentId, as_json: AsJson = False) -> None:
             f"evenness (fair tables): pairs {even['pairs']:.2f}, positions {even['positions']:.2f}, total "
             f"{even['total']:.2f}; every pair met {even['min_meetings']} to {even['max_meetings']} times"
         )
+    if out["arena"] is not None:
+        start, end = (
+            datetime.fromtimestamp(ms / 1000, UTC).strftime("%Y-%m-%d %H:%M:%S") for ms in out["window"]
+        )
+        typer.echo(
+            f"window: {start} to {end} UTC; pairings: {out['rounds']}, games open: {out['games_open']}"
+        )
+        typer.echo("  (points per game in order; * scored double, on fire after two wins in a row)")
+        for row in out["arena"]:
+            fire = "  on fire" if row["on_fire"] else ""
+            typer.echo(
+                f"{row['rank']:>3}. {row['player']:<24} {row['points']:g}  games {row['games']}, wins "
+                f"{row['wins']}: {_sheet_marks(row['sheet']) or '-'}{fire}"
+            )
+        return
     for row in out["standings"]:
         typer.echo(f"{row['rank']:>3}. {row['player']:<24} {row['points']:g}  {row['tie_breaks']}")
 

@@ -22,7 +22,8 @@ hash-chained ``TournamentRecord`` messages on ``tournament.<id>`` (docs/architec
   never moved (else the one whose last move is oldest); the next round starts when a round is
   complete, and the tournament finishes when no round remains.  The system's command ids are
   derived from what they do (``system:start:<round>``, ...), so several instances ticking at
-  once store each decision once.
+  once store each decision once.  An arena's schedule (its window, pairing the waiting players on
+  the tick and after each result, its end) is ``services.tournaments.arena_schedule``.
 """
 
 from __future__ import annotations
@@ -72,6 +73,7 @@ from services.common import logs, natsio
 from services.common.tablekeys import TableSigner
 from services.common.tickets import table_match_id
 from services.common.tournaments import table_id
+from services.tournaments import arena_schedule
 
 log = logs.get("tournaments")
 
@@ -446,12 +448,13 @@ class Tournaments:
                 attempt=tries + 1,
             )
 
-    async def announce_missing(self, held: Held) -> None:
-        """The current round's games whose match does not exist ``REANNOUNCE_MS`` after their
-        table was announced (the gateway skips a table older than 30 s: every gateway was down,
-        say) are announced again, fresh, up to ``MAX_ANNOUNCEMENTS`` times."""
+    async def announce_missing(self, held: Held, number: int = 0) -> None:
+        """The current round's games (or round ``number``'s: an arena's pairings run at once)
+        whose match does not exist ``REANNOUNCE_MS`` after their table was announced (the gateway
+        skips a table older than 30 s: every gateway was down, say) are announced again, fresh, up
+        to ``MAX_ANNOUNCEMENTS`` times."""
         s = held.state.settings
-        rnd = held.state.rounds[-1]
+        rnd = held.state.rounds[number - 1 if number else -1]
         assert s is not None
         now = self.clock()
         missing: list[Table] = []
@@ -473,6 +476,9 @@ class Tournaments:
         stream's window; after it the gateway finds the match already made)."""
         for held in list(self.held.values()):
             st = held.state
+            if arena_schedule.is_arena(held):
+                await arena_schedule.reannounce(self, held)
+                continue
             if st.phase != "running" or not st.rounds or st.rounds[-1].complete():
                 continue
             rnd = st.rounds[-1]
@@ -507,6 +513,8 @@ class Tournaments:
         )
         if isinstance(reply, Rejected):
             log.info("tournament_result_refused", tournament_id=tid, round=rnd, table=table, code=reply.code)
+        elif arena_schedule.is_arena(held):
+            await arena_schedule.pair(self, held)  # the players who finished meet new opponents now
 
     async def no_show(self, held: Held, rnd: int, table: int) -> str:
         """Who forfeits a game unfinished at its deadline: the first seat that never moved, else
@@ -566,6 +574,10 @@ class Tournaments:
                     await self._system(
                         held, f"system:join:{i + 1}", JoinTournament(player=computer_player(s.game, i + 1))
                     )
+        if s.format == "arena":
+            await arena_schedule.schedule(self, held)
+            return
+        if st.phase == "registration":
             if s.start_at and now >= s.start_at:
                 closed = await self._system(held, "system:close", CloseRegistration(server_seed=""))
                 if isinstance(closed, TournamentAccepted):

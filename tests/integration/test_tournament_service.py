@@ -10,6 +10,7 @@ import hashlib
 import json
 import os
 import sys
+import time
 import uuid
 from asyncio.subprocess import PIPE
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -31,7 +32,9 @@ from contracts.tournaments import (
     CreateTournament,
     Forfeit,
     JoinTournament,
+    PairArena,
     ResultRecorded,
+    RoundStarted,
     StartRound,
     TournamentAccepted,
     TournamentBundle,
@@ -42,7 +45,7 @@ from contracts.tournaments import (
     TournamentRequest,
     TournamentSettings,
 )
-from domain.tournaments import current_standings, fold
+from domain.tournaments import arena, current_standings, fold
 from services.cli.stackrun import in_process_stack
 from services.common import accounts, db, natsio
 from services.common import tournaments as client
@@ -494,3 +497,117 @@ async def test_a_log_that_does_not_read_is_refused_never_decided_on(nc: Client) 
     assert "not a tournament record" in refused.detail
     await fresh.tick()  # the schedule leaves it alone
     assert len(await client.stored(js, t)) == 2
+
+
+def arena_points(state: Any) -> dict[str, float]:
+    """Lichess's arena scoring worked out here, independently of the rules: 2 a win, 1 a draw;
+    after two wins in a row every game scores double until one is not won."""
+    games = sorted(
+        (g for r in state.rounds for g in r.games if g.ranks is not None), key=lambda g: g.finished_seq
+    )
+    total = dict.fromkeys(state.order, 0.0)
+    run = dict.fromkeys(state.order, 0)
+    for g in games:
+        for seat, player in enumerate(g.seats):
+            mine, other = g.ranks[seat], g.ranks[1 - seat]
+            base = 2 if mine < other else 1 if mine == other else 0
+            total[player] += base * (2 if run[player] >= 2 else 1)
+            run[player] = run[player] + 1 if base == 2 else 0
+    return total
+
+
+async def test_an_arena_of_six_computer_players_runs_its_window_from_the_command_line(
+    stack: Client, nats_url: str, tmp_path: Path
+) -> None:
+    env = dict(os.environ, NATS_URL=nats_url, GAMEHALL_DATA_DIR=str(tmp_path / "cli"))
+    (tmp_path / "cli").mkdir()
+    t = tid()
+    # one strong player among five random ones: it wins game after game and catches fire
+    code, out, err = await gamehall(
+        env, "tournaments", "create", t, "--format", "arena", "--game", "ugolki", "--preset", "mini-3x3",
+        "--bots", "search,random,random,random,random,random", "--window-start", "+1", "--window-end", "+25",
+        "--round-deadline", "20",
+    )  # fmt: skip
+    assert code == 0, err
+    assert "created: arena of ugolki" in out
+    log = await finished(stack, t)
+    # replayed record by record: a pairing seats only players without a game in progress
+    state = fold([])
+    for record in log:
+        for event in record.events:
+            if isinstance(event, RoundStarted):
+                busy = {
+                    p
+                    for r in state.rounds
+                    for g in r.games
+                    if g.ranks is None and not g.voided
+                    for p in g.seats
+                }
+                seated = [p for tb in event.tables for p in tb.seats]
+                assert not busy & set(seated) and len(seated) == len(set(seated)), (event, busy)
+            state = fold([event], state)
+    assert state.phase == "finished" and state.settings is not None
+    games = [g for r in state.rounds for g in r.games]
+    counted = [g for g in games if g.ranks is not None]
+    played = {p: sum(p in g.seats for g in counted) for p in state.order}
+    assert len(state.rounds) >= 4 and min(played.values()) >= 2, played  # paired again after finishing
+    assert all(not g.forfeit for g in counted)  # every game was played
+    # the pairings came from the system, and every result from a finished match
+    assert {r.actor for r in log if isinstance(r.command, PairArena)} == {"system"}
+    assert {r.actor for r in log if any(isinstance(e, ResultRecorded) for e in r.events)} == {"system"}
+    # each game its own match: table ids <tournament>:<pairing>:<table>
+    matches = {table_match_id(f"{t}:{r.round}:{g.table}") for r in state.rounds for g in r.games}
+    assert len(matches) == len(games)
+    # the standings are the points with streak bonuses, and the strong player was on fire
+    expected = arena_points(state)
+    assert {s.player: s.points for s in state.standings} == expected
+    scores = arena.current_scores(state)
+    assert any(any(x == 4 for x in sc.sheet) for sc in scores.values()), scores
+    assert sum(expected.values()) > 2 * len(counted)  # more than the base points: bonuses counted
+    finish = next(r for r in log if any(isinstance(e, TournamentFinished) for e in r.events))
+    assert finish.recorded_at >= state.settings.window_end and finish is log[-1]
+    code, out, err = await gamehall(env, "tournaments", "show", t)
+    assert code == 0, err
+    assert f"tournament {t}: arena of ugolki (mini-3x3), finished" in out and "pairings:" in out
+    assert "*" in out  # a game scored double is marked
+    code, out, err = await gamehall(env, "tournaments", "audit", t)
+    assert code == 0, err
+    assert "ok: hash chain intact" in out
+
+
+async def test_an_arena_forfeits_no_shows_at_the_deadline_and_pairs_a_late_entrant(stack: Client) -> None:
+    t = tid()
+    now = time.time_ns() // 1_000_000
+    settings = TournamentSettings(
+        format="arena",
+        game="ugolki",
+        preset="mini-3x3",
+        seed_commitment="",
+        round_deadline_s=2,
+        window_start=now + 1_000,
+        window_end=now + 12_000,
+    )
+    assert isinstance(
+        await send(stack, t, CreateTournament(tournament_id=t, settings=settings)), TournamentAccepted
+    )
+    for p in ("ann", "bob"):
+        assert isinstance(await send(stack, t, JoinTournament(player=p), actor=p), TournamentAccepted)
+
+    async def paired() -> bool:
+        return len(fold(e for r in await records(stack, t) for e in r.events).rounds) >= 1
+
+    await until(paired, "the window opened and the first pairing made", 30)
+    late = await send(stack, t, JoinTournament(player="cid"), actor="cid")  # the arena is running
+    assert isinstance(late, TournamentAccepted), late
+    log = await finished(stack, t)
+    state = fold(e for r in log for e in r.events)
+    assert state.order[-1] == "cid"  # a late entrant is seeded last
+    games = [g for r in state.rounds for g in r.games]
+    # nobody moves: each game is forfeited at its deadline by its first seat (it never moved);
+    # the one still open at the window's end does not count
+    done = [g for g in games if g.ranks is not None]
+    assert len(done) >= 3 and all(g.forfeit == g.seats[0] for g in done), games
+    assert len(games) - len(done) <= 1
+    assert {r.actor for r in log if any(isinstance(e, Forfeit) for e in r.events)} == {"system"}
+    assert any("cid" in g.seats for g in games)  # the late entrant was paired once a game ended
+    assert client.audit_records(t, await client.stored(stack.jetstream(), t)) is None

@@ -240,6 +240,13 @@ def create(
             "--grace", metavar="SECONDS", help="With --clock: a seat silent this long has abandoned."
         ),
     ] = 0,
+    rated: Annotated[
+        bool,
+        typer.Option(
+            "--rated",
+            help="Rate its games as ranked matches (the service signs their tables; docs/ranked.md).",
+        ),
+    ] = False,
     command_id: CommandId = "",
     as_json: AsJson = False,
 ) -> None:
@@ -266,6 +273,7 @@ def create(
                 "bots": [b.strip() for b in bots.split(",") if b.strip()],
                 "start_at": _start_at(start_at),
                 "round_deadline_s": round_deadline,
+                "rated": rated,
                 "time_control": msgspec.to_builtins(_clock(clock, grace)),
                 "window_start": _start_at(window_start, "--window-start"),
                 "window_end": _start_at(window_end, "--window-end"),

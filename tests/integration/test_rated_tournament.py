@@ -9,7 +9,10 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import os
+import sys
 import uuid
+from asyncio.subprocess import PIPE
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -83,6 +86,15 @@ async def send(nc: Client, tournament_id: str, command: Any) -> Any:  # noqa: AN
     return await client.send(nc, request)
 
 
+async def gamehall(env: dict[str, str], *args: str) -> tuple[int, str, str]:
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "services.cli.main", *args, env=env, stdout=PIPE, stderr=PIPE
+    )
+    out, err = await asyncio.wait_for(proc.communicate(), 120)
+    assert proc.returncode is not None
+    return proc.returncode, out.decode(), err.decode()
+
+
 def public_key(data_dir: Path, name: str) -> str:
     return (data_dir / "keys" / f"{name}.pub").read_text().split("#")[0].strip()
 
@@ -147,6 +159,15 @@ async def test_a_rated_round_robin_of_four_computer_players_is_ranked_audited_an
         assert (report.table_signed_by, report.table_signer, report.table_tournament) == (key_id, "tournaments", t)
         wrong = audit(bundle, tables=matchmaking_only)
         assert not wrong.ok and any("not checked with matchmaking keys" in p for p in wrong.problems)
+
+    # `gamehall audit` with the data folder's trusted keys says so, and refuses another tournament key
+    env = dict(os.environ, NATS_URL=settings.nats_url or "", GAMEHALL_DATA_DIR=str(data_dir))
+    code, out, err = await gamehall(env, "audit", match_ids[0], "--quiet")
+    assert code == 0, out + err
+    assert f"ranked: created for a table of rated tournament {t}, signed by the tournaments service's key {key_id}" in out
+    stranger = dict(env, GAMEHALL_TOURNAMENT_KEYS="ab" * 32)
+    code, out, err = await gamehall(stranger, "audit", match_ids[0], "--quiet")
+    assert code == 1 and f"key '{key_id}' is not among the tournaments keys trusted here" in err, out + err
 
     # scoring rates every game as a ranked match, in the season in force
     engine = db.make_engine(settings.database_url)

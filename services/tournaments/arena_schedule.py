@@ -4,7 +4,8 @@ module only says when).
 - **Opening**: registration closes at the settings' ``window_start`` (the seed revealed, the
   seeding fixed); an arena takes late entries while its window lasts (a late entrant is seeded
   last and waits for the next pairing).  Fewer than two entrants then: the close is tried again
-  every tick until the window ends.
+  every tick until the window ends; an arena that never opened stays in registration (nothing
+  to finish) and the schedule leaves it alone.
 - **Pairing**: while the window lasts the waiting players (entered, not withdrawn, not at a game
   without a result) are paired by ``PairArena`` on every tick (half a second) and at once after a
   result is recorded, so a player who finishes meets a new opponent as soon as another one is
@@ -56,7 +57,7 @@ async def schedule(service: Tournaments, held: Held) -> None:
     assert s is not None
     now = service.clock()
     if st.phase == "registration":
-        if now >= s.window_start:
+        if s.window_start <= now < s.window_end:
             closed = await service._system(held, "system:close", CloseRegistration(server_seed=""))
             if isinstance(closed, TournamentAccepted):
                 await pair(service, held)

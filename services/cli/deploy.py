@@ -48,7 +48,13 @@ HEALTHY_AFTER_S = 60.0
 NATS_ADDRESS_VARS = ("GH_NATS_LISTEN", "GH_NATS_HTTP", "GH_NATS_CLUSTER_LISTEN")
 SERVICE_PORT_VARS = ("GAMEHALL_METRICS_PORT", "GAMEHALL_HTTP_PORT")
 # Variables naming a file compose mounts into the container: a process reads the mounted source.
-MOUNTED_FILE_VARS = ("GAMEHALL_SERVER_KEY", "GAMEHALL_MATCHMAKING_KEY", "GAMEHALL_MATCHMAKING_KEYS")
+MOUNTED_FILE_VARS = (
+    "GAMEHALL_SERVER_KEY",
+    "GAMEHALL_MATCHMAKING_KEY",
+    "GAMEHALL_MATCHMAKING_KEYS",
+    "GAMEHALL_TOURNAMENTS_KEY",
+    "GAMEHALL_TOURNAMENT_KEYS",
+)
 
 
 @dataclass
@@ -152,6 +158,16 @@ def ensure_matchmaking_key(creds: Path) -> Path:
 
     path = creds / "matchmaking.key"
     tablekeys.load_or_create(path)
+    return path
+
+
+def ensure_tournaments_key(creds: Path) -> Path:
+    """``creds/tournaments.key``, the tournaments service's key that signs rated tournaments'
+    tables, and ``creds/tournaments.pub`` beside it for the referees (made once, kept across starts)."""
+    from services.common import tablekeys
+
+    path = creds / "tournaments.key"
+    tablekeys.load_or_create(path, "tournaments")
     return path
 
 
@@ -346,6 +362,7 @@ def run_up(folder: Path, state: Path, db_url: str, metrics_port: int, echo: Any 
     ensure_nats_credentials(state / "creds")
     ensure_server_key(state / "creds")
     ensure_matchmaking_key(state / "creds")
+    ensure_tournaments_key(state / "creds")
     the_plan = plan(folder, state, db_url)
     port = metrics_port or free_port()
     server, _thread = start_http_server(port, addr=LOOPBACK)

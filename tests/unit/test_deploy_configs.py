@@ -125,6 +125,7 @@ def test_deploy_up_plans_compose_on_loopback(tmp_path: Path) -> None:
     deploy.ensure_nats_credentials(tmp_path / "creds")
     deploy.ensure_server_key(tmp_path / "creds")
     deploy.ensure_matchmaking_key(tmp_path / "creds")
+    deploy.ensure_tournaments_key(tmp_path / "creds")
     plan = deploy.plan(ROOT / "deploy", tmp_path, "postgresql+psycopg://postgres@127.0.0.1:5432/x")
     names = [p.name for p in plan.processes]
     services = compose()["services"]
@@ -154,6 +155,15 @@ def test_deploy_up_plans_compose_on_loopback(tmp_path: Path) -> None:
         if p.argv[-1] != "matchmaking":
             assert "GAMEHALL_MATCHMAKING_KEY" not in p.env, p.name
             assert not any("matchmaking.key" in v for v in services[p.name].get("volumes", [])), p.name
+    # the tournaments service signs rated tournaments' tables with its own key; referees trust its public key
+    creds = tmp_path / "creds"
+    assert plan.process("tournaments").env["GAMEHALL_TOURNAMENTS_KEY"] == str(creds / "tournaments.key")
+    for p in plan.processes:
+        if p.argv[-1] == "referee":
+            assert p.env["GAMEHALL_TOURNAMENT_KEYS"] == str(creds / "tournaments.pub"), p.name
+        if p.argv[-1] != "tournaments":
+            assert "GAMEHALL_TOURNAMENTS_KEY" not in p.env, p.name
+            assert not any("tournaments.key" in v for v in services[p.name].get("volumes", [])), p.name
     ports = [int(p.env["GAMEHALL_METRICS_PORT"]) for p in plan.processes if "GAMEHALL_METRICS_PORT" in p.env]
     assert len(ports) == len(set(ports)) == len([p for p in plan.processes if p.kind == "gamehall"])
     # the routes of each node name the other nodes' loopback cluster ports
@@ -196,4 +206,6 @@ def test_generated_passwords_are_read_as_strings_by_nats_server(tmp_path: Path) 
     assert all(deploy.new_password()[0].isalpha() for _ in range(100))
     deploy.ensure_nats_credentials(tmp_path / "creds")
     env = (tmp_path / "creds" / "nats-server.env").read_text().splitlines()
-    assert len(env) == 8 and all(line.split("=", 1)[1][0].isalpha() for line in env)
+    from services.common import natsauth
+
+    assert len(env) == len(natsauth.ALL_USERS) and all(line.split("=", 1)[1][0].isalpha() for line in env)

@@ -23,7 +23,6 @@ fold of each decision and nats-py's delivery of it are what is left.
 
 from __future__ import annotations
 
-import os
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -47,7 +46,7 @@ from services.common.projection import Projection, ProjectionOptions, at_end, qu
 RUNNING_KEPT = 4096  # running matches whose state the projection keeps in memory (the gateway keeps 2048)
 # The live projection's batches: after a batch, the next is read GATHER_S after its start, so a
 # running match's decisions of that time are one row write (the list is that much behind the log).
-GATHER_S = float(os.environ.get("GAMEHALL_MATCH_LIST_GATHER_S", "0.1"))
+GATHER_S = 0.1
 BATCH_SIZE = 2000
 
 Item = tuple[int, str, bytes]

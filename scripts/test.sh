@@ -11,7 +11,15 @@ echo "== import layers"; $BIN/lint-imports || status=1
 bash scripts/ensure-chromium.sh  # headless Chromium for tests/browser (Debian package, once)
 bash scripts/ensure-prometheus.sh  # prometheus + promtool for the monitoring tests (Debian package, once)
 echo "== pytest"
-$BIN/python -m pytest -q "$@"
+# The test files on two workers (pytest-xdist, a file's tests on one worker so its module
+# fixtures start once): most of the suite waits on real services, browsers and clocks, so two
+# workers on two cores halve the wall time.  GAMEHALL_TEST_WORKERS=0 runs it in one process.
+workers="${GAMEHALL_TEST_WORKERS:-2}"
+if [ "$workers" = "0" ]; then
+  $BIN/python -m pytest -q "$@"
+else
+  $BIN/python -m pytest -q -n "$workers" --dist loadfile "$@"
+fi
 rc=$?
 if [ $rc -eq 5 ]; then
   echo "pytest collected no tests"; rc=1

@@ -89,3 +89,13 @@ def test_the_chain_names_the_first_record_that_breaks_it() -> None:
     )
     assert chain_problem("t1", [b"{}"])[1].startswith("record 1: not a tournament record")  # type: ignore[union-attr]
     assert audit_records("t1", []) == "no records of tournament 't1'"
+
+
+async def test_an_instance_without_a_table_key_refuses_a_rated_tournament() -> None:
+    from contracts.envelope import Rejected
+    from services.tournaments.core import Held, Tournaments
+
+    unsigned = Tournaments(None, None)  # type: ignore[arg-type]
+    rated = CreateTournament(tournament_id="t1", settings=settings(rated=True))
+    reply = await unsigned._complete(Held(tournament_id="t1"), rated)
+    assert isinstance(reply, Rejected) and reply.code == "bad_settings" and "no table key" in reply.detail

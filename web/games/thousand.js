@@ -32,7 +32,7 @@ addStrings({
     "th.mark.fall": "falls off the barrel",
     "th.mark.frozen": "on the barrel as a defender: scores 0",
     "th.mark.write_off": "wrote the deal off",
-    "th.mark.samosval": "exactly 555: the score becomes 0",
+    "th.mark.samosval": "dump truck: exactly 555 or −555, the score becomes 0",
     "th.mark.knocked_off": "knocked off the barrel by another player",
     "th.mark.simultaneous_climb": "two reach the barrel at once: penalty and a fall",
     "th.mark.attempts_exhausted": "the last attempt on the barrel: penalty and a fall",
@@ -68,7 +68,7 @@ addStrings({
     "th.mark.fall": "падает с бочки",
     "th.mark.frozen": "на бочке в защите: 0 очков",
     "th.mark.write_off": "расписал раздачу",
-    "th.mark.samosval": "самосвал: ровно 555 — счёт обнуляется",
+    "th.mark.samosval": "самосвал: ровно 555 или −555 — счёт обнуляется",
     "th.mark.knocked_off": "сбит с бочки другим игроком",
     "th.mark.simultaneous_climb": "двое разом на бочку: штраф и падение",
     "th.mark.attempts_exhausted": "последняя попытка на бочке: штраф и падение",
@@ -87,7 +87,7 @@ const SUIT = { S: "♠", H: "♥", D: "♦", C: "♣" };
 // The sheet's marks: signs, and letters of the page's language (W, "write-off"; Р, «роспись»).
 const SIGNS = {
   bolt: "⊘", barrel_on: "🛢", barrel_attempt: "🛢·", barrel_made: "🛢✓", fall: "↓",
-  frozen: "❄", samosval: "555→0", simultaneous_climb: "↓2",
+  frozen: "❄", samosval: "±555→0", simultaneous_climb: "↓2",
   attempts_exhausted: "↓3", falls_reset: "0", golden_restart: "↺",
 };
 const LETTERS = {

@@ -143,6 +143,8 @@ class RawHttp:
         )
         self.writer.write(head.encode() + body)
         status_line = await self.reader.readline()
+        if not status_line:
+            raise ConnectionResetError("the server closed the connection")
         status = int(status_line.split()[1])
         length = 0
         while True:
@@ -211,7 +213,15 @@ async def ws_client(url: str, games: list, slots: int, phase: Phase) -> None:
         await conn.connect()
         g = i
         while not phase.stop:
-            status, data = await conn.post("/api/matches", create_body)
+            try:
+                status, data = await conn.post("/api/matches", create_body)
+            except ConnectionResetError:
+                # Idle while its match was played on the sockets, the connection was closed by
+                # the gateway (keep-alive timeout, 5 s): open another.
+                assert conn.writer is not None
+                conn.writer.close()
+                await conn.connect()
+                continue
             if status != 201:
                 await asyncio.sleep(0.2)
                 continue

@@ -33,6 +33,16 @@ of the rules beyond the S2-order search, the full list of quality criteria of th
 (C.04.3 C.5-C.19: minimising the score differences of floaters, upfloat limits, floats two
 rounds back), the top-scorer exception to the colour rules in the last round, and choosing the
 bye inside the last bracket's pairing rather than before it.
+
+Checked against published Dutch pairings (tests/unit/tournaments/test_swiss_published.py, the
+test data of bbpPairings): rounds 1, 2 and 7 of a 60-player, 15-round tournament and the 2025
+C.5 case agree game for game and are pinned.  Where ours differs, and why: round 3, the
+downfloater is fixed before the colour search although C.12 (fewest unsatisfied colour
+preferences) outranks who floats; round 4, when every pairing of a bracket has a colour clash
+the one with the fewest clashes first in transposition order (C.12/C.13, D.1) is not searched
+for; rounds 5, 6, 8-14, several brackets, cause not isolated beyond those and the criteria left
+out above; round 15 (the last) also the top-scorer exception; the 2025 C.9 case, the bye goes
+to a player who was absent in round 1 rather than to one who has played.
 """
 
 from __future__ import annotations

@@ -40,8 +40,9 @@ C.5 case agree game for game and are pinned.  Where ours differs, and why: round
 downfloater is fixed before the colour search although C.12 (fewest unsatisfied colour
 preferences) outranks who floats; round 4, when every pairing of a bracket has a colour clash
 the one with the fewest clashes first in transposition order (C.12/C.13, D.1) is not searched
-for; rounds 5, 6, 8-14, several brackets, cause not isolated beyond those and the criteria left
-out above; round 15 (the last) also the top-scorer exception; the 2025 C.9 case, the bye goes
+for; round 10, upfloats are not tracked, so a player who upfloated the round before upfloats
+again (C.15); rounds 5, 6, 8, 9, 11-14, several brackets, cause not isolated beyond those and the
+criteria left out above; round 15 (the last) also the top-scorer exception; the 2025 C.9 case, the bye goes
 to a player who was absent in round 1 rather than to one who has played.
 """
 

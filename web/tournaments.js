@@ -225,10 +225,15 @@ function joinBox(box, id) {
   }
   // While a round is played: the link to the player's own game (GET /api/tournaments/{id}/seat,
   // the match and the seat token), for the player this browser holds the account of.
+  // An arena's pairings run at once: its open game may be in any of them.
   function yourGame(v, name) {
-    const last = v.rounds[v.rounds.length - 1];
-    const game = v.phase === "running" && last && last.games.find((g) => g.status === "to_play" && g.seats.includes(name));
-    return game ? `play:${last.round}:${game.table}` : "";
+    if (v.phase !== "running") return "";
+    const rounds = v.format === "arena" ? [...v.rounds].reverse() : v.rounds.slice(-1);
+    for (const r of rounds) {
+      const game = r.games.find((g) => g.status === "to_play" && g.seats.includes(name));
+      if (game) return `play:${r.round}:${game.table}`;
+    }
+    return "";
   }
   async function showGame() {
     const held = account.get();
@@ -244,7 +249,9 @@ function joinBox(box, id) {
   return (v) => {
     const name = me();
     const entered = name && v.entrants.some((e) => e.player === name && !e.withdrawn);
-    const mode = !v.can_join ? (name && account.get().token ? yourGame(v, name) : "") : entered ? `in:${name}` : "out";
+    // a running arena takes late entries (can_join) while its entrants play: their game first
+    const playing = name && account.get().token ? yourGame(v, name) : "";
+    const mode = !v.can_join || (entered && playing) ? playing : entered ? `in:${name}` : "out";
     box.hidden = !mode;
     if (mode === shown) return;
     shown = mode;

@@ -441,7 +441,7 @@ def view(
         settings_text=settings_text(s, total, lang),
         phase=phase,  # type: ignore[arg-type]
         phase_text=phase_text(state, lang),
-        can_join=phase == "registration",
+        can_join=phase == "registration" or (phase == "running" and s.format == "arena"),  # late entries
         round=len(state.rounds),
         rounds_total=total,
         entrants=entrants,

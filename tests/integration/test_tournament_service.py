@@ -33,6 +33,7 @@ from contracts.tournaments import (
     Forfeit,
     JoinTournament,
     PairArena,
+    RecordResult,
     ResultRecorded,
     RoundStarted,
     StartRound,
@@ -610,3 +611,59 @@ async def test_an_arena_forfeits_no_shows_at_the_deadline_and_pairs_a_late_entra
     assert {r.actor for r in log if any(isinstance(e, Forfeit) for e in r.events)} == {"system"}
     assert any("cid" in g.seats for g in games)  # the late entrant was paired once a game ended
     assert client.audit_records(t, await client.stored(stack.jetstream(), t)) is None
+
+
+async def test_an_arena_seats_each_player_at_their_open_game_of_any_pairing_and_takes_late_entries(
+    api: tuple[httpx.AsyncClient, Any], nats_url: str
+) -> None:
+    http, engine = api
+    t = tid()
+    olga = await sign_up(http, f"olga-{t}")
+    assert accounts.set_role(engine, f"olga-{t}", accounts.OPERATOR)
+    names = [f"p{i}-{t}" for i in range(6)]
+    heads = {n: await sign_up(http, n) for n in names}
+    now = time.time_ns() // 1_000_000
+    settings = {
+        "format": "arena", "game": "ugolki", "preset": "mini-3x3",
+        "window_start": now + 6_000, "window_end": now + 120_000,
+    }  # fmt: skip
+    made = await http.post("/api/tournaments", json={"tournament_id": t, "settings": settings}, headers=olga)
+    assert made.status_code == 201, made.text
+    for n in names:
+        joined = await http.post(f"/api/tournaments/{t}/join", json={}, headers=heads[n])
+        assert joined.status_code == 200, joined.text
+    nc = await natsio.connect(nats_url, "test-arena-seats")
+    try:
+
+        async def pairings(n: int) -> Any:
+            state = fold(e for r in await records(nc, t) for e in r.events)
+            return state if len(state.rounds) >= n else None
+
+        state = await until(lambda: pairings(1), "the window opened and the six paired")
+        first = state.rounds[0].games
+        assert len(first) == 3 and {p for g in first for p in g.seats} == set(names)
+        for g in first[:2]:  # two games end; the third goes on
+            recorded = await send(nc, t, RecordResult(round=1, table=g.table, ranks=(0, 1)))
+            assert isinstance(recorded, TournamentAccepted), recorded
+        state = await until(lambda: pairings(2), "the four who finished paired again")
+    finally:
+        await nc.close()
+    still = first[2]
+    assert not set(still.seats) & {p for g in state.rounds[1].games for p in g.seats}
+
+    async def seat_of(name: str) -> Any:
+        r = await http.get(f"/api/tournaments/{t}/seat", headers=heads[name])
+        return r.json() if r.status_code == 200 else None
+
+    # a player of the game still running in pairing 1 is seated there, not "not seated"
+    old = await until(lambda: seat_of(still.seats[0]), "the seat in pairing 1")
+    assert isinstance(old, dict) and (old["round"], old["table"]) == (1, still.table)
+    assert old["match_id"] == table_match_id(f"{t}:1:{still.table}")
+    fresh_player = state.rounds[1].games[0].seats[0]
+    new = await until(lambda: seat_of(fresh_player), "the seat in pairing 2")
+    assert isinstance(new, dict) and (new["round"], new["table"]) == (2, 1)
+    view = (await http.get(f"/api/tournaments/{t}")).json()
+    assert view["phase"] == "running" and view["can_join"] is True  # an arena takes late entries
+    late = await sign_up(http, f"late-{t}")
+    joined = await http.post(f"/api/tournaments/{t}/join", json={}, headers=late)
+    assert joined.status_code == 200, joined.text

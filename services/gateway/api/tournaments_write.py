@@ -164,7 +164,8 @@ async def start_round(
 @router.get(
     "/api/tournaments/{tournament_id}/seat",
     summary="Your game in the round being played: its match and your seat token",
-    description="The caller's game of the tournament's current round: the match id, the seat and "
+    description="The caller's game of the tournament's current round (an arena's pairings run at "
+    "once: the caller's unfinished game of any pairing): the match id, the seat and "
     "the seat token to play it with (`/ws/matches/{match_id}?token=`), as `GET /api/queue/{ticket}` "
     "gives a queue player's. 404 `not_seated` when the caller has no game to play now.",
     responses=errors(400, 401, 404, 409),
@@ -183,6 +184,17 @@ async def my_seat(
         raise NotFound("not_seated", "no round is being played")
     rnd = state.rounds[-1]
     game = next((g for g in rnd.games if player.name in g.seats and g.ranks is None), None)
+    if state.settings.format == "arena":  # an arena's pairings run at once: the player's open game in any
+        found = next(
+            (
+                (r, g)
+                for r in reversed(state.rounds)
+                for g in r.games
+                if player.name in g.seats and g.ranks is None and not g.voided
+            ),
+            None,
+        )
+        rnd, game = found if found is not None else (rnd, None)
     if game is None:
         raise NotFound("not_seated", f"{player.name} has no game to play in round {rnd.round}")
     table_id = tournaments_io.table_id(tournament_id, rnd.round, game.table)

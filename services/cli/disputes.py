@@ -5,7 +5,6 @@ the operator role (``gamehall accounts grant-operator NAME``)."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
@@ -48,24 +47,10 @@ def _operator(name: str) -> Any:
 
 
 def _on_stream(work: Callable[[Any], Awaitable[Any]]) -> Any:
-    from services.cli.stackrun import data_dir_nats_url
-    from services.common import natsio
+    """``work(js)`` on the running stack's NATS (``stackrun.on_stack_nats``)."""
+    from services.cli.stackrun import on_stack_nats
 
-    async def run() -> Any:
-        url, nats, credential = await asyncio.to_thread(data_dir_nats_url, context.settings())
-        try:
-            nc = await natsio.connect(url, "gamehall-cli", credential)
-            try:
-                js = nc.jetstream()
-                await natsio.ensure_streams(js, streams=natsio.APP_STREAMS)
-                return await work(js)
-            finally:
-                await nc.close()
-        finally:
-            if nats is not None:
-                await asyncio.to_thread(nats.stop)
-
-    return asyncio.run(run())
+    return on_stack_nats(lambda nc: work(nc.jetstream()))
 
 
 def _when(ms: int) -> str:

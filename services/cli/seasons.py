@@ -113,27 +113,17 @@ def _progress(line: str) -> None:
 
 def _on_stream(work: Callable[[Any, Any], Awaitable[Any]]) -> Any:
     """``work(js, engine)`` on the running stack's NATS (or ``NATS_URL``) and the read models."""
-    from services.cli.stackrun import data_dir_nats_url
-    from services.common import db, natsio
+    from services.cli.stackrun import on_stack_nats
+    from services.common import db
 
-    async def run() -> Any:
-        settings = context.settings()
-        url, nats, credential = await asyncio.to_thread(data_dir_nats_url, settings)
-        engine = db.open_database(settings.database_url)
+    async def with_engine(nc: Any) -> Any:
+        engine = db.open_database(context.settings().database_url)
         try:
-            nc = await natsio.connect(url, "gamehall-seasons", credential)
-            try:
-                js = nc.jetstream()
-                await natsio.ensure_streams(js, replicas=settings.stream_replicas, streams=natsio.APP_STREAMS)
-                return await work(js, engine)
-            finally:
-                await nc.drain()
+            return await work(nc.jetstream(), engine)
         finally:
             engine.dispose()
-            if nats is not None:
-                await asyncio.to_thread(nats.stop)
 
-    return asyncio.run(run())
+    return on_stack_nats(with_engine, "gamehall-seasons")
 
 
 @seasons_app.command("open")

@@ -17,7 +17,7 @@ import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from services.common import metrics, natsauth, stack
 from services.common.embedded import EmbeddedNats
@@ -615,3 +615,32 @@ def data_dir_nats_url(settings: Settings) -> tuple[str, EmbeddedNats | None, Cre
         raise SystemExit(f"no stored matches in {settings.data_dir} (and no running stack, NATS_URL unset)")
     nats = start_embedded_nats(settings)
     return nats.url, nats, natsauth.credential_for(nats.credentials, "cli")
+
+
+T = TypeVar("T")
+
+
+def on_stack_nats(work: Callable[[Any], Awaitable[T]], name: str = "gamehall-cli") -> T:
+    """``work(nc)`` for an operator command: connected as ``cli`` to the running stack's NATS
+    (``data_dir_nats_url``: NATS_URL, the stack's, or a temporary embedded one, stopped after),
+    with the streams of the APP account there; the connection is drained when ``work`` ends."""
+    from services.cli import context
+    from services.common import natsio
+
+    async def run() -> T:
+        settings = context.settings()
+        url, nats, credential = await asyncio.to_thread(data_dir_nats_url, settings)
+        try:
+            nc = await natsio.connect(url, name, credential)
+            try:
+                await natsio.ensure_streams(
+                    nc.jetstream(), replicas=settings.stream_replicas, streams=natsio.APP_STREAMS
+                )
+                return await work(nc)
+            finally:
+                await nc.drain()
+        finally:
+            if nats is not None:
+                await asyncio.to_thread(nats.stop)
+
+    return asyncio.run(run())

@@ -7,7 +7,6 @@ stack, from the data folder), and ``audit --bundle FILE`` needs nothing but the 
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 import uuid
@@ -17,8 +16,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-
-from services.cli import context
 
 tournaments_app = typer.Typer(
     help="Tournaments: create, join, withdraw, close registration, start rounds, show, audit and export (operators).",
@@ -40,23 +37,10 @@ AsJson = Annotated[bool, typer.Option("--json", help="JSON instead of text.")]
 
 
 def _on_nats(work: Callable[[Any], Awaitable[Any]]) -> Any:
-    from services.cli.stackrun import data_dir_nats_url
-    from services.common import natsio
+    """``work(nc)`` on the running stack's NATS (``stackrun.on_stack_nats``)."""
+    from services.cli.stackrun import on_stack_nats
 
-    async def run() -> Any:
-        url, nats, credential = await asyncio.to_thread(data_dir_nats_url, context.settings())
-        try:
-            nc = await natsio.connect(url, "gamehall-cli", credential)
-            try:
-                await natsio.ensure_streams(nc.jetstream(), streams=natsio.APP_STREAMS)
-                return await work(nc)
-            finally:
-                await nc.close()
-        finally:
-            if nats is not None:
-                await asyncio.to_thread(nats.stop)
-
-    return asyncio.run(run())
+    return on_stack_nats(work)
 
 
 def _send(tournament_id: str, command: Any, command_id: str, as_json: bool) -> Any:

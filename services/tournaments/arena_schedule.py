@@ -9,7 +9,7 @@ module only says when).
 - **Pairing**: while the window lasts the waiting players (entered, not withdrawn, not at a game
   without a result) are paired by ``PairArena`` on every tick (half a second) and at once after a
   result is recorded, so a player who finishes meets a new opponent as soon as another one is
-  free.  A pairing is a ``RoundStarted`` numbered on from the last, so each game's table id
+  free (results that come while a pairing is being decided are paired once more after it).  A pairing is a ``RoundStarted`` numbered on from the last, so each game's table id
   ``<tournament>:<pairing>:<table>`` (and the match id derived from it) is unique, and its tables
   are announced as a round's are.  The command id is ``system:pair:<pairing>``: several instances
   ticking at once store each pairing once.
@@ -85,9 +85,32 @@ async def schedule(service: Tournaments, held: Held) -> None:
     await pair(service, held)
 
 
+# Arenas being paired now (by ``id`` of their ``Held``): True when another pairing was asked for
+# meanwhile.  A burst of results is paired by the pairing in progress and one more after it, not
+# once per result (a pairing of a large arena reads every game so far).
+_pairing: dict[int, bool] = {}
+
+
 async def pair(service: Tournaments, held: Held) -> None:
     """Pair the waiting players now, if the window is open and two of them may meet (a refusal
-    ``no_pairing`` is the usual answer and is not logged)."""
+    ``no_pairing`` is the usual answer and is not logged).  While a pairing of this arena is
+    being decided, another call only asks for one more after it."""
+    key = id(held)
+    if key in _pairing:
+        _pairing[key] = True
+        return
+    _pairing[key] = False
+    try:
+        while True:
+            await _pair_once(service, held)
+            if not _pairing[key]:
+                return
+            _pairing[key] = False
+    finally:
+        del _pairing[key]
+
+
+async def _pair_once(service: Tournaments, held: Held) -> None:
     st = held.state
     s = st.settings
     if s is None or st.phase != "running" or held.broken:

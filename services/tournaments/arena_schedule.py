@@ -23,7 +23,8 @@ module only says when).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Protocol
 
 from contracts.envelope import Rejected
 from contracts.tournaments import (
@@ -34,12 +35,29 @@ from contracts.tournaments import (
     RoundStarted,
     Table,
     TournamentAccepted,
+    TournamentCommand,
     TournamentRequest,
 )
 from services.common import logs
+from services.tournaments.held import Held
 
-if TYPE_CHECKING:
-    from services.tournaments.core import Held, Tournaments
+
+class Tournaments(Protocol):
+    """What the schedule asks of the service (``services.tournaments.core.Tournaments``)."""
+
+    clock: Callable[[], int]
+
+    async def handle(self, request: TournamentRequest) -> TournamentAccepted | Rejected: ...
+
+    async def announce(self, held: Held, started: RoundStarted) -> None: ...
+
+    async def announce_missing(self, held: Held, number: int = 0) -> None: ...
+
+    async def no_show(self, held: Held, rnd: int, table: int) -> str: ...
+
+    async def _system(
+        self, held: Held, command_id: str, command: TournamentCommand
+    ) -> TournamentAccepted | Rejected: ...
 
 log = logs.get("tournaments")
 

@@ -28,13 +28,11 @@ hash-chained ``TournamentRecord`` messages on ``tournament.<id>`` (docs/architec
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import re
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 import msgspec
 from nats.js import JetStreamContext
@@ -67,13 +65,14 @@ from contracts.tournaments import (
 from domain.core import match as match_layer
 from domain.games import registry
 from domain.matchmaking.clocks import ranked_time_control
-from domain.tournaments import TournamentState, decide, evolve, initial_state
+from domain.tournaments import decide
 from domain.tournaments.pairing import total_rounds
 from services.common import logs, natsio
 from services.common.tablekeys import TableSigner
 from services.common.tickets import table_match_id
 from services.common.tournaments import table_id
 from services.tournaments import arena_schedule
+from services.tournaments.held import Held
 
 log = logs.get("tournaments")
 
@@ -141,37 +140,6 @@ def settings_problem(s: TournamentSettings) -> str | None:
     if problem:
         return f"time_control: {problem}"
     return None
-
-
-@dataclass
-class Held:
-    """One tournament as this instance knows it."""
-
-    tournament_id: str
-    state: TournamentState = field(default_factory=initial_state)
-    last_seq: int = 0  # stream sequence of its last record (0: none)
-    records: int = 0  # how many records (the last one's seq)
-    last_hash: str = ""
-    replies: dict[str, TournamentAccepted] = field(default_factory=dict)
-    round_started_at: dict[int, int] = field(default_factory=dict)  # round -> recorded_at
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    said: set[str] = field(default_factory=set)  # scheduling refusals already logged
-    broken: str = ""  # why its stored log does not fold (then every command is refused)
-
-    def apply(self, record: TournamentRecord, data: bytes, stream_seq: int) -> None:
-        for event in record.events:
-            self.state = evolve(self.state, event)
-            if isinstance(event, RoundStarted):
-                self.round_started_at[event.round] = record.recorded_at
-        self.last_seq = stream_seq
-        self.records = record.seq
-        self.last_hash = hashlib.sha256(data).hexdigest()
-        self.replies[record.command_id] = TournamentAccepted(
-            tournament_id=record.tournament_id,
-            seq=record.seq,
-            command_id=record.command_id,
-            events=record.events,
-        )
 
 
 class Tournaments:

@@ -46,6 +46,7 @@ from services.common.tablekeys import TableTrust, TrustedTableKeys
 from services.common.tickets import table_match_id
 from services.common.tournaments import table_id
 from services.scoring import config as scoring_config
+from tests.support import stackprobe
 from tests.support.gateway import running_bots
 from tests.support.natsserver import nats_server
 from tests.support.referees import bundle_of, stored_envelopes
@@ -57,14 +58,7 @@ SERVICES = ("referee", "gateway", "tournaments", "scoring")
 
 
 async def until(check: Callable[[], Awaitable[Any]], what: str, seconds: float = DEADLINE_S) -> Any:  # noqa: ANN401
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + seconds
-    while True:
-        got = await check()
-        if got:
-            return got
-        assert loop.time() < deadline, f"{what}: not before the deadline"
-        await asyncio.sleep(0.1)
+    return await stackprobe.until(check, what, seconds)
 
 
 @pytest.fixture

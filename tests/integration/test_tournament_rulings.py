@@ -43,6 +43,7 @@ from services.common import tournaments as client
 from services.common.tickets import table_match_id
 from services.common.tournaments import table_id
 from services.tournaments.app import run_tournaments
+from tests.support import stackprobe
 from tests.support.gateway import open_settings
 
 pytestmark = pytest.mark.integration
@@ -51,14 +52,7 @@ DEADLINE_S = 60.0
 
 
 async def until(check: Callable[[], Awaitable[object]], what: str) -> object:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + DEADLINE_S
-    while True:
-        got = await check()
-        if got:
-            return got
-        assert loop.time() < deadline, f"{what}: not before the deadline"
-        await asyncio.sleep(0.1)
+    return await stackprobe.until(check, what, DEADLINE_S)
 
 
 @pytest.fixture

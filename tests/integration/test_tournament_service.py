@@ -30,6 +30,7 @@ from contracts.match import TimeControl
 from contracts.tournaments import (
     CloseRegistration,
     CreateTournament,
+    FinishTournament,
     Forfeit,
     JoinTournament,
     PairArena,
@@ -52,6 +53,7 @@ from services.common import accounts, db, natsio
 from services.common import tournaments as client
 from services.common.tickets import table_match_id
 from services.tournaments.core import Tournaments
+from tests.support import stackprobe
 from tests.support.gateway import open_settings, running_bots
 
 pytestmark = pytest.mark.integration
@@ -60,14 +62,7 @@ DEADLINE_S = 120.0
 
 
 async def until(check: Callable[[], Awaitable[object]], what: str, seconds: float = DEADLINE_S) -> object:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + seconds
-    while True:
-        got = await check()
-        if got:
-            return got
-        assert loop.time() < deadline, f"{what}: not before the deadline"
-        await asyncio.sleep(0.1)
+    return await stackprobe.until(check, what, seconds)
 
 
 @pytest.fixture
@@ -517,19 +512,34 @@ def arena_points(state: Any) -> dict[str, float]:
     return total
 
 
-async def test_an_arena_of_six_computer_players_runs_its_window_from_the_command_line(
+async def test_an_arena_of_six_computer_players_pairs_again_scores_streaks_and_audits_from_the_command_line(
     stack: Client, nats_url: str, tmp_path: Path
 ) -> None:
+    """The arena runs until its log shows what the format promises (players paired again after
+    finishing, a player on fire), however fast the machine plays: its window is long, and the
+    operator then finishes it (the end at the window's close, on the service's own clock, is
+    tests/integration/test_arena_schedule.py's)."""
     env = dict(os.environ, NATS_URL=nats_url, GAMEHALL_DATA_DIR=str(tmp_path / "cli"))
     (tmp_path / "cli").mkdir()
     t = tid()
     # one strong player among five random ones: it wins game after game and catches fire
     code, out, err = await gamehall(
         env, "tournaments", "create", t, "--format", "arena", "--game", "ugolki", "--preset", "mini-3x3",
-        "--bots", "search,random,random,random,random,random", "--window-start", "+1", "--window-end", "+30",
+        "--bots", "search,random,random,random,random,random", "--window-start", "+1", "--window-end", "+3600",
     )  # fmt: skip
     assert code == 0, err
     assert "created: arena of ugolki" in out
+
+    async def far_enough() -> bool:
+        state = fold(e for r in await records(stack, t) for e in r.events)
+        counted = [g for r in state.rounds for g in r.games if g.ranks is not None]
+        played = {p: sum(p in g.seats for g in counted) for p in state.order}
+        on_fire = any(any(x == 4 for x in sc.sheet) for sc in arena.current_scores(state).values())
+        return bool(state.order) and len(state.rounds) >= 4 and min(played.values()) >= 2 and on_fire
+
+    await until(far_enough, "every player paired again after finishing, and one on fire", 300)
+    ended = await send(stack, t, FinishTournament())
+    assert isinstance(ended, TournamentAccepted), ended
     log = await finished(stack, t)
     # replayed record by record: a pairing seats only players without a game in progress
     state = fold([])
@@ -549,8 +559,6 @@ async def test_an_arena_of_six_computer_players_runs_its_window_from_the_command
     assert state.phase == "finished" and state.settings is not None
     games = [g for r in state.rounds for g in r.games]
     counted = [g for g in games if g.ranks is not None]
-    played = {p: sum(p in g.seats for g in counted) for p in state.order}
-    assert len(state.rounds) >= 4 and min(played.values()) >= 2, played  # paired again after finishing
     assert all(not g.forfeit for g in counted), counted  # every game was played (no deadline set)
     # the pairings came from the system, and every result from a finished match
     assert {r.actor for r in log if isinstance(r.command, PairArena)} == {"system"}
@@ -561,11 +569,8 @@ async def test_an_arena_of_six_computer_players_runs_its_window_from_the_command
     # the standings are the points with streak bonuses, and the strong player was on fire
     expected = arena_points(state)
     assert {s.player: s.points for s in state.standings} == expected
-    scores = arena.current_scores(state)
-    assert any(any(x == 4 for x in sc.sheet) for sc in scores.values()), (scores, played)
     assert sum(expected.values()) > 2 * len(counted)  # more than the base points: bonuses counted
-    finish = next(r for r in log if any(isinstance(e, TournamentFinished) for e in r.events))
-    assert finish.recorded_at >= state.settings.window_end and finish is log[-1]
+    assert any(isinstance(e, TournamentFinished) for e in log[-1].events)
     code, out, err = await gamehall(env, "tournaments", "show", t)
     assert code == 0, err
     assert f"tournament {t}: arena of ugolki (mini-3x3), finished" in out and "pairings:" in out

@@ -8,7 +8,7 @@ import asyncio
 import re
 import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import httpx
@@ -33,6 +33,19 @@ def wait_until(what: str, check: Callable[[], object], timeout: float = 60.0, in
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout:g}s waiting until {what}")
         time.sleep(interval)
+
+
+async def until(check: Callable[[], Awaitable[object]], what: str, seconds: float = 60.0) -> object:
+    """Await ``check`` every 0.1 s until it gives something true, and return that; AssertionError
+    naming ``what`` after ``seconds``."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while True:
+        got = await check()
+        if got:
+            return got
+        assert loop.time() < deadline, f"{what}: not before the deadline"
+        await asyncio.sleep(0.1)
 
 
 def children(parent: int) -> list[int]:

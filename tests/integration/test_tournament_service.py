@@ -590,7 +590,7 @@ async def test_an_arena_forfeits_no_shows_at_the_deadline_and_pairs_a_late_entra
         seed_commitment="",
         round_deadline_s=2,
         window_start=now + 1_000,
-        window_end=now + 12_000,
+        window_end=now + 20_000,
     )
     assert isinstance(
         await send(stack, t, CreateTournament(tournament_id=t, settings=settings)), TournamentAccepted

@@ -18,6 +18,7 @@ folded state, with the words in the language asked (``domain.core.words``).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import msgspec
 
@@ -354,29 +355,34 @@ def _phase(state: TournamentState) -> str:
     return state.phase
 
 
-def summary(
-    state: TournamentState, lang: Lang, *, seq: int = 0, game_title: str = "", preset_title: str = ""
-) -> TournamentSummary:
+def _head(state: TournamentState, lang: Lang, seq: int, game_title: str, preset_title: str) -> dict[str, Any]:
+    """The fields a summary and a view share."""
     s = state.settings
     phase = _phase(state)
     assert s is not None
-    return TournamentSummary(
-        tournament_id=state.tournament_id,
-        game=s.game,
-        game_title=game_title or s.game,
-        preset=s.preset,
-        preset_title=preset_title or s.preset,
-        format=s.format,
-        format_name=format_name(lang, s.format),
-        rated=s.rated,
-        table_size=s.table_size,
-        phase=phase,  # type: ignore[arg-type]
-        phase_text=phase_text(state, lang),
-        entrants=len(state.entrants),
-        round=len(state.rounds),
-        rounds_total=rounds_total(state),
-        seq=seq,
-    )
+    return {
+        "tournament_id": state.tournament_id,
+        "seq": seq,
+        "game": s.game,
+        "game_title": game_title or s.game,
+        "preset": s.preset,
+        "preset_title": preset_title or s.preset,
+        "format": s.format,
+        "format_name": format_name(lang, s.format),
+        "rated": s.rated,
+        "table_size": s.table_size,
+        "phase": phase,
+        "phase_text": phase_text(state, lang),
+        "round": len(state.rounds),
+        "rounds_total": rounds_total(state),
+    }
+
+
+def summary(
+    state: TournamentState, lang: Lang, *, seq: int = 0, game_title: str = "", preset_title: str = ""
+) -> TournamentSummary:
+    head = _head(state, lang, seq, game_title, preset_title)
+    return TournamentSummary(**head, entrants=len(state.entrants))
 
 
 def view(
@@ -426,24 +432,11 @@ def view(
         else ()
     )
     return TournamentView(
-        tournament_id=state.tournament_id,
+        **_head(state, lang, seq, game_title, preset_title),
         lang=lang,
-        seq=seq,
-        game=s.game,
-        game_title=game_title or s.game,
-        preset=s.preset,
-        preset_title=preset_title or s.preset,
-        format=s.format,
-        format_name=format_name(lang, s.format),
-        rated=s.rated,
-        table_size=s.table_size,
         settings=s,
         settings_text=settings_text(s, total, lang),
-        phase=phase,  # type: ignore[arg-type]
-        phase_text=phase_text(state, lang),
         can_join=phase == "registration" or (phase == "running" and s.format == "arena"),  # late entries
-        round=len(state.rounds),
-        rounds_total=total,
         entrants=entrants,
         rounds=rounds,
         crosstable=crosstable,

@@ -65,60 +65,42 @@ def game_points(results: Iterable[str]) -> tuple[int, ...]:
     return tuple(out)
 
 
-def result_for(ranks: Sequence[int], seat: int) -> str:
-    """A two-seat game's result for ``seat`` from its ranks (0 = first; equal ranks a draw)."""
-    mine, other = ranks[seat], ranks[1 - seat]
-    return WIN if mine < other else DRAW if mine == other else LOSS
+def _results(
+    order: Sequence[str], finished: Iterable[tuple[tuple[str, ...], tuple[int, ...]]]
+) -> dict[str, list[str]]:
+    """Each player's results, in the order their games finished."""
+    out: dict[str, list[str]] = {p: [] for p in order}
+    for (a, b), (ra, rb) in finished:
+        out[a].append(WIN if ra < rb else DRAW if ra == rb else LOSS)
+        out[b].append(WIN if rb < ra else DRAW if ra == rb else LOSS)
+    return out
+
+
+def _score(player: str, results: Sequence[str]) -> ArenaScore:
+    sheet = game_points(results)
+    streak = 0
+    for result in results:
+        streak = streak + 1 if result == WIN else 0
+    return ArenaScore(
+        player=player,
+        points=sum(sheet),
+        games=len(results),
+        wins=sum(r == WIN for r in results),
+        streak=streak,
+        on_fire=streak >= FIRE_AFTER,
+        sheet=sheet,
+    )
 
 
 def scores(order: Sequence[str], finished: Iterable[tuple[tuple[str, ...], tuple[int, ...]]]) -> dict[str, ArenaScore]:
     """Every player's score (``order``: the seeding) from the counted games ``(seats, ranks)`` in
-    the order they finished."""
-    points = dict.fromkeys(order, 0)
-    games = dict.fromkeys(order, 0)
-    wins = dict.fromkeys(order, 0)
-    streak = dict.fromkeys(order, 0)
-    sheets: dict[str, list[int]] = {p: [] for p in order}
-    for (a, b), (ra, rb) in finished:
-        base_a, base_b = (2, 0) if ra < rb else (1, 1) if ra == rb else (0, 2)
-        for p, base in ((a, base_a), (b, base_b)):
-            run = streak[p]
-            got = base + base if run >= FIRE_AFTER else base
-            points[p] += got
-            games[p] += 1
-            sheets[p].append(got)
-            if base == 2:
-                wins[p] += 1
-                streak[p] = run + 1
-            else:
-                streak[p] = 0
-    return {
-        p: ArenaScore(
-            player=p,
-            points=points[p],
-            games=games[p],
-            wins=wins[p],
-            streak=streak[p],
-            on_fire=streak[p] >= FIRE_AFTER,
-            sheet=tuple(sheets[p]),
-        )
-        for p in points
-    }
+    the order they finished (each player's sheet is ``game_points`` of their results)."""
+    return {p: _score(p, results) for p, results in _results(order, finished).items()}
 
 
 def points(order: Sequence[str], finished: Iterable[tuple[tuple[str, ...], tuple[int, ...]]]) -> dict[str, int]:
     """``scores``' points alone (what pairing and standings need), by player."""
-    total = dict.fromkeys(order, 0)
-    streak = dict.fromkeys(order, 0)
-    for (a, b), (ra, rb) in finished:
-        base_a, base_b = (2, 0) if ra < rb else (1, 1) if ra == rb else (0, 2)
-        run = streak[a]
-        total[a] += base_a + base_a if run >= FIRE_AFTER else base_a
-        streak[a] = run + 1 if base_a == 2 else 0
-        run = streak[b]
-        total[b] += base_b + base_b if run >= FIRE_AFTER else base_b
-        streak[b] = run + 1 if base_b == 2 else 0
-    return total
+    return {p: sum(game_points(results)) for p, results in _results(order, finished).items()}
 
 
 def ranked(order: Sequence[str], total: Mapping[str, int]) -> list[str]:
@@ -176,8 +158,7 @@ def pair(
 
 def finished_games(state: TournamentState) -> list[tuple[tuple[str, ...], tuple[int, ...]]]:
     """The games that count, ``(seats, ranks)``, in the order their results were recorded."""
-    games = [g for r in state.rounds for g in r.games if g.ranks is not None]
-    games.sort(key=lambda g: g.finished_seq)
+    games = sorted((g for r in state.rounds for g in r.games if g.ranks is not None), key=lambda g: g.finished_seq)
     return [(g.seats, g.ranks) for g in games if g.ranks is not None]
 
 

@@ -79,18 +79,20 @@ class SeasonBook:
     def __init__(self) -> None:
         self.state = rules.initial()
         self.position = 0
-        self.events: list[tuple[int, SeasonEvent]] = []
+        self.read_at = float("-inf")  # time.monotonic() of the last refresh that reached the stream
         self._lock = asyncio.Lock()
 
     def add(self, seq: int, data: bytes) -> None:
         record = season_decoder.decode(data)
         for event in record.events:
-            self.events.append((seq, event))
             self.state = rules.evolve(self.state, event)
         self.position = seq
 
-    async def refresh(self, js: JetStreamContext) -> rules.SeasonsState:
+    async def refresh(self, js: JetStreamContext, max_age_s: float = 0.0) -> rules.SeasonsState:
+        """What is new on the stream, unless it was read less than ``max_age_s`` ago."""
         async with self._lock:
+            if time.monotonic() - self.read_at < max_age_s:
+                return self.state
             last = await stream_last_seq(js)
             if last > self.position:
                 stored = await EventStore(js).load(
@@ -99,6 +101,7 @@ class SeasonBook:
                 for item in stored:
                     self.add(item.stream_seq, item.data)
                 self.position = max(self.position, last)
+            self.read_at = time.monotonic()
             return self.state
 
 

@@ -13,12 +13,16 @@ Run alone with ``run(settings, stop)``; ``/metrics`` on its own port.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
+import nats.errors
 from sqlalchemy import Engine
 
 from contracts import subjects
+from domain.seasons import LEAD_MS
+from services.common import logs
 from services.common.matchlist import MatchList
 from services.common.natsio import EventStore
 from services.common.projection import Projection, ProjectionOptions
@@ -94,9 +98,26 @@ async def _run(
         await asyncio.gather(*runs)
 
 
+log = logs.get("scoring")
+
+# A season starts and ends at least domain.seasons.LEAD_MS (10 s) after the command that says
+# so is stored (1 s at the least), so a fold read within the last half second is as good as a fresh
+# one for rating a batch; and while NATS does not answer, one read within half that lead is.
+SEASONS_FRESH_S = 0.5
+SEASONS_GOOD_FOR_S = LEAD_MS / 2000
+
+
 async def _seasons(js: Any, cfg: scoring_config.ScoringConfig) -> None:
     """The seasons opened and closed since the last batch (before the batch is rated)."""
-    await cfg.seasons.refresh(js)
+    while True:
+        try:
+            await cfg.seasons.refresh(js, max_age_s=SEASONS_FRESH_S)
+            return
+        except (nats.errors.Error, TimeoutError) as exc:
+            if time.monotonic() - cfg.seasons.read_at < SEASONS_GOOD_FOR_S:
+                return
+            log.warning("seasons_unread", error=repr(exc))
+            await asyncio.sleep(0.5)
 
 
 async def _flush(js: object, engine: object) -> None:

@@ -160,6 +160,7 @@ class Tournaments:
         self.seeds = seeds
         self.clock = clock
         self.held: dict[str, Held] = {}
+        self.discovered_seq = -1  # the stream's last sequence at the last full discover
         self.games: dict[str, tuple[str, int, int]] = {}  # match id -> (tournament, round, table)
         self.announced: dict[str, tuple[int, int]] = {}  # table id -> (announcements, last at ms)
 
@@ -173,10 +174,16 @@ class Tournaments:
             await self.reload(tid)
 
     async def discover(self) -> None:
-        """Load the tournaments another instance created since (none held here yet)."""
+        """Load the tournaments another instance created since (none held here yet).  Called for
+        every finished match this instance does not know: the stream's subjects are listed only
+        when the stream has grown since the last look."""
+        last = (await self.js.stream_info(subjects.TOURNAMENT_STREAM)).state.last_seq
+        if last == self.discovered_seq:
+            return
         info = await self.js.stream_info(
             subjects.TOURNAMENT_STREAM, subjects_filter=subjects.TOURNAMENT_SUBJECTS
         )
+        self.discovered_seq = info.state.last_seq
         for subject in sorted((info.state.subjects or {}).keys()):
             tid = subject.split(".", 1)[1]
             held = self.held.get(tid)

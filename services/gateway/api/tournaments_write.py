@@ -182,19 +182,18 @@ async def my_seat(
     state = folded.state
     if state.phase != "running" or not state.rounds or state.settings is None:
         raise NotFound("not_seated", "no round is being played")
-    rnd = state.rounds[-1]
-    game = next((g for g in rnd.games if player.name in g.seats and g.ranks is None), None)
-    if state.settings.format == "arena":  # an arena's pairings run at once: the player's open game in any
-        found = next(
-            (
-                (r, g)
-                for r in reversed(state.rounds)
-                for g in r.games
-                if player.name in g.seats and g.ranks is None and not g.voided
-            ),
-            None,
-        )
-        rnd, game = found if found is not None else (rnd, None)
+    # the current round's game; an arena's pairings run at once: the open game of any pairing.
+    # A voided game has no game left to play (its match is over).
+    rounds = reversed(state.rounds) if state.settings.format == "arena" else state.rounds[-1:]
+    rnd, game = next(
+        (
+            (r, g)
+            for r in rounds
+            for g in r.games
+            if player.name in g.seats and g.ranks is None and not g.voided
+        ),
+        (state.rounds[-1], None),
+    )
     if game is None:
         raise NotFound("not_seated", f"{player.name} has no game to play in round {rnd.round}")
     table_id = tournaments_io.table_id(tournament_id, rnd.round, game.table)

@@ -282,3 +282,16 @@ def test_the_end_is_one_match_ended_after_the_seat_abandoned() -> None:
     assert not isinstance(events, Rejected)
     ended = [e for e in events if isinstance(e, MatchEnded)]
     assert len(ended) == 1 and ended[0].outcome == Outcome(ranks=(1, 1, 1), reason="abandoned", draw=True)
+
+
+def test_an_abandoned_kings_cup_table_places_nobody() -> None:
+    """rules/king.md §15.1: Kings Cup is served "only as a facilitator, not as an adjudicator";
+    so an abandonment, with one seat gone or several, ends the table with every seat sharing the
+    result, as the table's own end does (kings-cup-3; kings-cup-2 placed the claimed seat last)."""
+    game = registry.get("kings-cup")
+    tc = TimeControl(move_s=60, grace_s=10, on_timeout="forfeit")
+    for present in ({"p1", "p2"}, {"p1"}, set()):
+        m = Match(game, tc=tc, seats=3)
+        _seat, outcome = run(m, present=present)
+        assert outcome.reason == "abandoned" and outcome.draw
+        assert set(outcome.ranks) == {1}

@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 
 from contracts.games.kings_cup import CONTRACT, KingsCupCommand, KingsCupEvent, KingsCupRuleset, KingsCupView
+from contracts.match import Outcome
 from domain.core.decider import Decider
 from domain.core.words import redacted_lines
 from domain.games.kings_cup import words
@@ -31,6 +32,13 @@ from domain.games.kings_cup.view import hidden, redact, view
 
 def seat_names(n: int) -> tuple[str, ...]:
     return tuple(f"p{i}" for i in range(1, n + 1))
+
+
+def abandoned(state: CupState, seat: str) -> Outcome:
+    """An abandoned table ends with nobody placed: a helper facilitates the game and judges no
+    result (rules/king.md §15.1: "only as a facilitator, not as an adjudicator"), so whoever has
+    gone, every seat shares the result, as at the table's own end."""
+    return Outcome(ranks=tuple(1 for _ in state.seats), reason="abandoned", draw=True)
 
 
 def validate(ruleset: KingsCupRuleset, seats: int) -> str | None:
@@ -65,15 +73,16 @@ GAME: Decider[CupState, KingsCupCommand, KingsCupEvent, KingsCupView, KingsCupRu
     default_bot="random",
     verify_chance=verify_chance,
     helper=True,
+    abandon=abandoned,
     rules_help=rules_help,
     end_text=end_text,
     draw_offers=False,
 )
 
-# kings-cup-2 (frozen, fold and audit only): the same game, but an abandonment placed only the
-# claimed seat last and every other seat first (kings-cup-3: every seat that has gone shares the
-# last place), as it did for the matches stored under it.
-GAME_2 = dataclasses.replace(GAME, rules_version="kings-cup-2", absent_share_last=False)
+# kings-cup-2 (frozen, fold and audit only): the same game, but an abandonment placed the claimed
+# seat last and every other seat first (kings-cup-3: nobody is placed), as it did for the matches
+# stored under it.
+GAME_2 = dataclasses.replace(GAME, rules_version="kings-cup-2", abandon=None, absent_share_last=False)
 # kings-cup-1 (frozen, fold and audit only): kings-cup-2, but the match layer still took draw
 # offers and their answers, as it did for the matches stored under it.
 GAME_1 = dataclasses.replace(GAME_2, rules_version="kings-cup-1", draw_offers=True)

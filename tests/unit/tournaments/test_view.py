@@ -19,7 +19,7 @@ from contracts.tournaments import (
     WithdrawFromTournament,
 )
 from domain.tournaments import evenness
-from domain.tournaments.view import WORDS, number, places, points_text, summary, view
+from domain.tournaments.view import number, places, points_text, summary, view
 from tests.unit.tournaments.support import SEED_HEX, Run, opened, settings
 
 CYRILLIC = re.compile("[\u0400-\u04ff]")
@@ -250,11 +250,6 @@ def test_a_russian_view_has_no_latin_words_outside_names(build: object) -> None:
             assert word in names, (word, text)
         assert CYRILLIC.search(text) or not LATIN_WORD.search(text), text
     assert _texts(ru) != _texts(view(run.state, "en"))
-
-
-def test_both_languages_have_the_same_words() -> None:
-    en, ru = WORDS.table["en"], WORDS.table["ru"]
-    assert set(en) == set(ru)
 
 
 def test_an_arena_is_told_by_its_games_not_rounds() -> None:

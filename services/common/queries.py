@@ -24,9 +24,9 @@ def seasons(engine: Engine, game: str) -> list[str]:
 
 
 def leaderboard(
-    engine: Engine, game: str, season: str | None = None, preset_family: str | None = None, limit: int = 1000
+    engine: Engine, game: str, season: str | None = None, preset_family: str | None = None, limit: int | None = 1000
 ) -> dict[str, Any]:
-    """Standings of ``game`` in ``season`` (default: the latest), best first."""
+    """Standings of ``game`` in ``season`` (default: the latest), best first (``limit`` None: all)."""
     if season is None:
         known = seasons(engine, game)
         season = known[0] if known else ""

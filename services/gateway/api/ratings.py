@@ -85,7 +85,8 @@ async def leaderboard(
     if division is not None and season is None:
         season = season_name(season_calendar(at.gw.settings.scoring), state, game, int(time.time() * 1000))
     try:
-        board = await asyncio.to_thread(queries.leaderboard, at.engine(), game, season, family, 1000 if division else limit)
+        # a division is taken from the whole season's table (its members are anywhere in it)
+        board = await asyncio.to_thread(queries.leaderboard, at.engine(), game, season, family, None if division else limit)
     except SQLAlchemyError:  # no read model yet (scoring has not run here)
         board = {"game": game, "season": season or "", "preset_family": family, "entries": []}
     known = state.seasons.get(board["season"])
